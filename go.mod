@@ -1,0 +1,3 @@
+module github.com/clearhouse/clearhouse
+
+go 1.26.8

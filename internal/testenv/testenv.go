@@ -1,0 +1,84 @@
+// Package testenv finds what tests need outside the package under test: the
+// repository root, the shared X12 corpus and a PostgreSQL server. Each finder
+// follows one rule: when CI=true a missing dependency fails the test, because
+// CI is meant to exercise it; elsewhere the test is skipped with a one-line
+// reason.
+package testenv
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// InCI reports whether the tests run under CI (CI=true), where missing
+// services and files are failures rather than skips.
+func InCI() bool { return os.Getenv("CI") == "true" }
+
+// Missing skips the test, or fails it under CI, with the given reason.
+func Missing(t testing.TB, reason string) {
+	t.Helper()
+	if InCI() {
+		t.Fatalf("required in CI: %s", reason)
+	}
+	t.Skip(reason)
+}
+
+// RepoRoot returns the directory holding go.mod, walking up from the
+// package under test.
+func RepoRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found above the test's directory")
+		}
+		dir = parent
+	}
+}
+
+// CorpusDir returns ../shared/corpus next to the repository (or
+// $CLEARHOUSE_CORPUS when set).
+func CorpusDir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("CLEARHOUSE_CORPUS")
+	if dir == "" {
+		dir = filepath.Join(RepoRoot(t), "..", "shared", "corpus")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "manifest.tsv")); err != nil {
+		Missing(t, "corpus not found at "+dir)
+	}
+	return dir
+}
+
+// PostgresURL returns a URL of a reachable PostgreSQL server: $CLEARHOUSE_TEST_POSTGRES
+// or postgres://postgres@127.0.0.1:5432/test?sslmode=disable. The caller's
+// driver must be registered as "pgx" for the reachability check.
+func PostgresURL(t testing.TB) string {
+	t.Helper()
+	url := os.Getenv("CLEARHOUSE_TEST_POSTGRES")
+	if url == "" {
+		url = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+	}
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		Missing(t, "postgres: "+err.Error())
+	}
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if err := db.PingContext(ctx); err != nil {
+		Missing(t, "postgres not reachable at "+url+": "+err.Error())
+	}
+	return url
+}
