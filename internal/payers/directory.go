@@ -1,0 +1,138 @@
+package payers
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+//go:embed directory.json
+var embeddedDirectory []byte
+
+// Directory is an immutable set of payers indexed by id and alias. It is
+// safe for concurrent use; the methods return copies.
+type Directory struct {
+	payers []Payer        // sorted by Name, then ID
+	index  map[string]int // upper-cased id or alias → position in payers
+}
+
+// directoryFile is the shape of directory.json and of operator override
+// files.
+type directoryFile struct {
+	Payers []json.RawMessage `json:"payers"`
+}
+
+var (
+	defaultOnce sync.Once
+	defaultDir  *Directory
+)
+
+// Default returns the directory shipped in the binary. The embedded file is
+// checked by the package tests, so a failure here is a build defect.
+func Default() *Directory {
+	defaultOnce.Do(func() {
+		d, err := Parse(embeddedDirectory)
+		if err != nil {
+			panic("payers: embedded directory.json: " + err.Error())
+		}
+		defaultDir = d
+	})
+	return defaultDir
+}
+
+// Parse reads a complete directory in the directory.json format.
+func Parse(data []byte) (*Directory, error) {
+	return (&Directory{}).WithOverrides(data)
+}
+
+// Lookup finds a payer by its id or one of its aliases, ignoring case and
+// surrounding spaces.
+func (d *Directory) Lookup(tradingPartnerServiceID string) (Payer, bool) {
+	i, ok := d.index[normalizeID(tradingPartnerServiceID)]
+	if !ok {
+		return Payer{}, false
+	}
+	return d.payers[i].clone(), true
+}
+
+// List returns every payer, sorted by name.
+func (d *Directory) List() []Payer {
+	out := make([]Payer, len(d.payers))
+	for i, p := range d.payers {
+		out[i] = p.clone()
+	}
+	return out
+}
+
+// Len is the number of payers.
+func (d *Directory) Len() int { return len(d.payers) }
+
+func (d *Directory) add(p Payer) error {
+	for _, key := range append([]string{p.ID}, p.Aliases...) {
+		k := normalizeID(key)
+		if i, dup := d.index[k]; dup {
+			return fmt.Errorf("payer %s: id or alias %q already names payer %s", p.ID, key, d.payers[i].ID)
+		}
+	}
+	d.payers = append(d.payers, p)
+	d.reindex()
+	return nil
+}
+
+// reindex sorts the payers and rebuilds the id index.
+func (d *Directory) reindex() {
+	slices.SortFunc(d.payers, func(a, b Payer) int {
+		if c := strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	d.index = make(map[string]int, len(d.payers)*2)
+	for i, p := range d.payers {
+		d.index[normalizeID(p.ID)] = i
+		for _, a := range p.Aliases {
+			d.index[normalizeID(a)] = i
+		}
+	}
+}
+
+func normalizeID(id string) string { return strings.ToUpper(strings.TrimSpace(id)) }
+
+func (p Payer) clone() Payer {
+	p.Aliases = slices.Clone(p.Aliases)
+	p.Transactions = slices.Clone(p.Transactions)
+	p.Coverage = slices.Clone(p.Coverage)
+	return p
+}
+
+// validate checks one complete entry.
+func (p Payer) validate() error {
+	if strings.TrimSpace(p.ID) == "" {
+		return fmt.Errorf("payer %q: id is empty", p.Name)
+	}
+	if strings.TrimSpace(p.Name) == "" {
+		return fmt.Errorf("payer %s: name is empty", p.ID)
+	}
+	if len(p.Transactions) == 0 {
+		return fmt.Errorf("payer %s: no transactions listed", p.ID)
+	}
+	for _, t := range p.Transactions {
+		if !slices.Contains(knownTransactions, t) {
+			return fmt.Errorf("payer %s: unknown transaction %q (known: %s)", p.ID, t, strings.Join(knownTransactions, ", "))
+		}
+	}
+	switch p.DependentPlacement {
+	case PlacementDependents, PlacementSubscriber:
+	default:
+		return fmt.Errorf("payer %s: dependentPlacement %q is neither %q nor %q", p.ID, p.DependentPlacement, PlacementDependents, PlacementSubscriber)
+	}
+	switch p.MemberIDFormat {
+	case "", MemberIDFormatMBI:
+	default:
+		return fmt.Errorf("payer %s: memberIdFormat %q is not %q", p.ID, p.MemberIDFormat, MemberIDFormatMBI)
+	}
+	return nil
+}

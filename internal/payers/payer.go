@@ -1,0 +1,71 @@
+// Package payers is the payer directory (who a tradingPartnerServiceId
+// names, what that payer supports, how it answers) and the routing of an
+// X12 exchange to the connection that reaches the payer.
+//
+// The directory is data: an embedded JSON file (directory.json) that an
+// operator can extend or override at run time with LoadFile. Connections
+// are named; the Router maps (mode, payer) to one of them, and test mode
+// always reaches the mock payers while production never does.
+package payers
+
+import "slices"
+
+// Transaction codes a payer can support. Eligibility is the 270/271 pair.
+const (
+	Eligibility        = "270"
+	ClaimStatus        = "276"
+	Remittance         = "835"
+	DentalClaim        = "837D"
+	ProfessionalClaim  = "837P"
+	InstitutionalClaim = "837I"
+)
+
+// knownTransactions lists every code a directory entry may name.
+var knownTransactions = []string{Eligibility, ClaimStatus, Remittance, DentalClaim, ProfessionalClaim, InstitutionalClaim}
+
+// Where a payer's 271 reports a dependent the request sent in 2000D.
+const (
+	// PlacementDependents: the 271 keeps the subscriber in 2100C and answers
+	// for the dependent in 2000D/2100D (JSON "dependents").
+	PlacementDependents = "dependents"
+	// PlacementSubscriber: the 271 has no 2000D; the patient's name and birth
+	// date come back in 2100C (JSON "subscriber").
+	PlacementSubscriber = "subscriber"
+)
+
+// MemberIDFormatMBI marks payers (Medicare) whose member id must be a
+// Medicare Beneficiary Identifier.
+const MemberIDFormatMBI = "mbi"
+
+// Payer is one directory entry.
+type Payer struct {
+	// ID is the primary tradingPartnerServiceId, kept as published
+	// (leading zeros matter: "00590" is not "590").
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Aliases are other ids that name the same payer (older clearinghouse
+	// ids, claims ids). Lookup is case-insensitive over ID and Aliases.
+	Aliases []string `json:"aliases,omitempty"`
+	// Transactions the payer exchanges electronically (Eligibility, ...).
+	Transactions []string `json:"transactions"`
+	// Connection names the production connection that reaches the payer;
+	// "" means not configured.
+	Connection string `json:"connection"`
+	// DependentPlacement is PlacementDependents or PlacementSubscriber.
+	DependentPlacement string `json:"dependentPlacement"`
+	// Coverage lines of business, for the console's payer picker:
+	// "medical", "dental", "vision".
+	Coverage []string `json:"coverage,omitempty"`
+	// MemberIDFormat is "" or MemberIDFormatMBI.
+	MemberIDFormat string `json:"memberIdFormat,omitempty"`
+	// Notes for operators (where the id comes from, enrollment needs).
+	Notes string `json:"notes,omitempty"`
+}
+
+// Supports reports whether the payer lists the transaction code.
+func (p Payer) Supports(transaction string) bool {
+	return slices.Contains(p.Transactions, transaction)
+}
+
+// Configured reports whether a production connection is named.
+func (p Payer) Configured() bool { return p.Connection != "" }

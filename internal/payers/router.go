@@ -1,0 +1,143 @@
+package payers
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Mode is the API key's mode.
+type Mode string
+
+// The modes a principal can be in.
+const (
+	ModeTest       Mode = "test"
+	ModeProduction Mode = "production"
+)
+
+// MockConnectionName is the name a test-mode Route reports.
+const MockConnectionName = "mock"
+
+// ErrNotConfigured: the payer id is unknown, or no production connection
+// reaches it. Errors returned by Router.Route wrap it with the payer id.
+var ErrNotConfigured = errors.New("payer is not configured")
+
+// ErrTransactionNotSupported: the payer is known but does not exchange the
+// requested transaction electronically.
+var ErrTransactionNotSupported = errors.New("payer connection does not support the transaction")
+
+// NotConfiguredError says which payer is not configured and why. Its text
+// only names the id the caller sent.
+type NotConfiguredError struct {
+	PayerID string
+	Reason  string
+}
+
+func (e *NotConfiguredError) Error() string {
+	return fmt.Sprintf("Payer %s is not configured: %s", e.PayerID, e.Reason)
+}
+
+// Unwrap makes errors.Is(err, ErrNotConfigured) hold.
+func (e *NotConfiguredError) Unwrap() error { return ErrNotConfigured }
+
+// UnsupportedTransactionError names the payer and the transaction code.
+type UnsupportedTransactionError struct {
+	PayerID     string
+	Transaction string
+}
+
+// Error uses the wording of the contract ("Payer connection does not
+// support 270").
+func (e *UnsupportedTransactionError) Error() string {
+	return "Payer connection does not support " + e.Transaction
+}
+
+// Unwrap makes errors.Is(err, ErrTransactionNotSupported) hold.
+func (e *UnsupportedTransactionError) Unwrap() error { return ErrTransactionNotSupported }
+
+// Route is the outcome of routing: the payer's directory entry and the
+// connection to use.
+type Route struct {
+	Payer          Payer
+	ConnectionName string
+	Connection     Connection
+}
+
+// Router picks the connection for (mode, payer). It is immutable and safe
+// for concurrent use.
+type Router struct {
+	dir        *Directory
+	mock       Connection
+	production map[string]Connection
+}
+
+// NewRouter builds a router over dir. mock answers every test-mode
+// exchange; production maps connection names (Payer.Connection) to the
+// connections that reach real payers. A production connection that is
+// TestOnly, or registered under the mock's name, is refused.
+func NewRouter(dir *Directory, mock Connection, production map[string]Connection) (*Router, error) {
+	if dir == nil {
+		return nil, errors.New("payers: router needs a directory")
+	}
+	if mock == nil {
+		return nil, errors.New("payers: router needs the mock connection for test mode")
+	}
+	prod := make(map[string]Connection, len(production))
+	for name, c := range production {
+		switch {
+		case name == "" || strings.EqualFold(name, MockConnectionName):
+			return nil, fmt.Errorf("payers: production connection name %q is reserved", name)
+		case c == nil:
+			return nil, fmt.Errorf("payers: production connection %q is nil", name)
+		case isTestOnly(c):
+			return nil, fmt.Errorf("payers: production connection %q is a test-only connection", name)
+		}
+		prod[name] = c
+	}
+	return &Router{dir: dir, mock: mock, production: prod}, nil
+}
+
+// Directory returns the directory the router consults.
+func (r *Router) Directory() *Directory { return r.dir }
+
+// ConnectionNames lists the registered production connection names.
+func (r *Router) ConnectionNames() []string {
+	names := make([]string, 0, len(r.production))
+	for n := range r.production {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Route resolves the payer for a transaction (Eligibility, ...) in a mode.
+// Test mode always gets the mock connection; production never does.
+// Unknown payers and payers without a usable production connection give a
+// *NotConfiguredError; a payer that does not list the transaction gives an
+// *UnsupportedTransactionError.
+func (r *Router) Route(mode Mode, tradingPartnerServiceID, transaction string) (Route, error) {
+	id := strings.TrimSpace(tradingPartnerServiceID)
+	p, ok := r.dir.Lookup(id)
+	if !ok {
+		return Route{}, &NotConfiguredError{PayerID: id, Reason: "unknown payer id; check the payer directory for the id to use"}
+	}
+	if !p.Supports(transaction) {
+		return Route{}, &UnsupportedTransactionError{PayerID: p.ID, Transaction: transaction}
+	}
+	switch mode {
+	case ModeTest:
+		return Route{Payer: p, ConnectionName: MockConnectionName, Connection: r.mock}, nil
+	case ModeProduction:
+		if p.Connection == "" {
+			return Route{}, &NotConfiguredError{PayerID: id, Reason: "no production connection is configured for this payer"}
+		}
+		c, ok := r.production[p.Connection]
+		if !ok {
+			return Route{}, &NotConfiguredError{PayerID: id, Reason: fmt.Sprintf("its connection %q is not available on this server", p.Connection)}
+		}
+		return Route{Payer: p, ConnectionName: p.Connection, Connection: c}, nil
+	default:
+		return Route{}, fmt.Errorf("payers: unknown mode %q", mode)
+	}
+}
