@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver PostgresURL pings with
 )
 
 // InCI reports whether the tests run under CI (CI=true), where missing

@@ -1,0 +1,177 @@
+package store
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const eligibilityColumns = `id, account_id, key_id, mode, trading_partner_service_id, payer_name,
+	control_number, status, request_json, x12_request, x12_response, response_json,
+	http_status, created_at, duration_us, cost_micros`
+
+func (q *queries) InsertEligibilityCheck(ctx context.Context, c EligibilityCheck) error {
+	if c.Mode != ModeProduction {
+		c.CostMicros = 0 // test checks are free
+	}
+	return q.atomic(ctx, func(q *queries) error {
+		_, err := q.w.exec(ctx, `INSERT INTO eligibility_checks (`+eligibilityColumns+`)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+			c.ID, c.AccountID, c.KeyID, c.Mode, c.TradingPartnerServiceID, c.PayerName,
+			c.ControlNumber, c.Status, string(c.RequestJSON), string(c.X12Request), string(c.X12Response),
+			string(c.ResponseJSON), c.HTTPStatus, toUS(c.CreatedAt), c.DurationMicros, c.CostMicros)
+		if err != nil {
+			return mapErr(err)
+		}
+		return q.insertUsage(ctx, UsageRecord{
+			ID: NewID(), AccountID: c.AccountID, KeyID: c.KeyID, Mode: c.Mode,
+			Kind: UsageEligibilityCheck, RefID: c.ID, CostMicros: c.CostMicros, CreatedAt: c.CreatedAt,
+		})
+	})
+}
+
+func (q *queries) GetEligibilityCheck(ctx context.Context, accountID, id string) (EligibilityCheck, error) {
+	return scanEligibility(q.r.queryRow(ctx, `SELECT `+eligibilityColumns+`
+		FROM eligibility_checks WHERE account_id = $1 AND id = $2`, accountID, id))
+}
+
+func (q *queries) ListEligibilityChecks(ctx context.Context, accountID string, f EligibilityFilter) ([]EligibilityCheck, string, error) {
+	limit := f.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	limit = min(limit, 500)
+	where := []string{"account_id = $1"}
+	args := []any{accountID}
+	add := func(cond string, v any) {
+		args = append(args, v)
+		where = append(where, strings.ReplaceAll(cond, "$?", "$"+strconv.Itoa(len(args))))
+	}
+	if f.PayerID != "" {
+		add("trading_partner_service_id = $?", f.PayerID)
+	}
+	if f.Status != "" {
+		add("status = $?", f.Status)
+	}
+	if !f.From.IsZero() {
+		add("created_at >= $?", toUS(f.From))
+	}
+	if !f.To.IsZero() {
+		add("created_at < $?", toUS(f.To))
+	}
+	if f.Cursor != "" {
+		at, id, err := decodeCursor(f.Cursor)
+		if err != nil {
+			return nil, "", err
+		}
+		args = append(args, at, id)
+		n := len(args)
+		where = append(where, fmt.Sprintf("(created_at < $%d OR (created_at = $%d AND id < $%d))", n-1, n-1, n))
+	}
+	args = append(args, limit+1)
+	rows, err := q.r.query(ctx, `SELECT `+eligibilityColumns+` FROM eligibility_checks
+		WHERE `+strings.Join(where, " AND ")+`
+		ORDER BY created_at DESC, id DESC LIMIT $`+strconv.Itoa(len(args)), args...)
+	if err != nil {
+		return nil, "", err
+	}
+	checks, err := collect(rows, scanEligibility)
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(checks) > limit {
+		checks = checks[:limit]
+		last := checks[limit-1]
+		next = encodeCursor(toUS(last.CreatedAt), last.ID)
+	}
+	return checks, next, nil
+}
+
+// ErrBadCursor is returned for a cursor this store did not produce.
+var ErrBadCursor = fmt.Errorf("store: invalid cursor")
+
+func encodeCursor(at int64, id string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(at, 10) + ":" + id))
+}
+
+func decodeCursor(s string) (int64, string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return 0, "", ErrBadCursor
+	}
+	atText, id, ok := strings.Cut(string(b), ":")
+	at, err := strconv.ParseInt(atText, 10, 64)
+	if !ok || err != nil || id == "" {
+		return 0, "", ErrBadCursor
+	}
+	return at, id, nil
+}
+
+func scanEligibility(row scanner) (EligibilityCheck, error) {
+	var c EligibilityCheck
+	var req, x12req, x12resp, resp string
+	var created int64
+	err := row.Scan(&c.ID, &c.AccountID, &c.KeyID, &c.Mode, &c.TradingPartnerServiceID, &c.PayerName,
+		&c.ControlNumber, &c.Status, &req, &x12req, &x12resp, &resp,
+		&c.HTTPStatus, &created, &c.DurationMicros, &c.CostMicros)
+	if err != nil {
+		return EligibilityCheck{}, mapErr(err)
+	}
+	c.RequestJSON, c.X12Request, c.X12Response, c.ResponseJSON = bytesOrNil(req), bytesOrNil(x12req), bytesOrNil(x12resp), bytesOrNil(resp)
+	c.CreatedAt = fromUS(created)
+	return c, nil
+}
+
+func bytesOrNil(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	return []byte(s)
+}
+
+const usageColumns = `id, account_id, key_id, mode, kind, ref_id, cost_micros, created_at`
+
+func (q *queries) insertUsage(ctx context.Context, u UsageRecord) error {
+	_, err := q.w.exec(ctx, `INSERT INTO usage (`+usageColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		u.ID, u.AccountID, u.KeyID, u.Mode, u.Kind, u.RefID, u.CostMicros, toUS(u.CreatedAt))
+	return mapErr(err)
+}
+
+func (q *queries) ListUsage(ctx context.Context, accountID string) ([]UsageRecord, error) {
+	rows, err := q.r.query(ctx, `SELECT `+usageColumns+` FROM usage WHERE account_id = $1 ORDER BY created_at, id`, accountID)
+	if err != nil {
+		return nil, err
+	}
+	return collect(rows, func(row scanner) (UsageRecord, error) {
+		var u UsageRecord
+		var created int64
+		err := row.Scan(&u.ID, &u.AccountID, &u.KeyID, &u.Mode, &u.Kind, &u.RefID, &u.CostMicros, &created)
+		u.CreatedAt = fromUS(created)
+		return u, err
+	})
+}
+
+func (q *queries) UsageByKey(ctx context.Context, accountID string, from, to time.Time) ([]UsageTotal, error) {
+	lo, hi := int64(-1<<63), int64(1<<63-1)
+	if !from.IsZero() {
+		lo = toUS(from)
+	}
+	if !to.IsZero() {
+		hi = toUS(to)
+	}
+	rows, err := q.r.query(ctx, `SELECT key_id, kind, mode, COUNT(*), COALESCE(SUM(cost_micros), 0)
+		FROM usage WHERE account_id = $1 AND created_at >= $2 AND created_at < $3
+		GROUP BY key_id, kind, mode ORDER BY key_id, kind, mode`, accountID, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	return collect(rows, func(row scanner) (UsageTotal, error) {
+		var t UsageTotal
+		err := row.Scan(&t.KeyID, &t.Kind, &t.Mode, &t.Count, &t.CostMicros)
+		return t, err
+	})
+}

@@ -1,0 +1,155 @@
+package store
+
+import "time"
+
+// Account is a tenant.
+type Account struct {
+	ID        string
+	Name      string
+	CreatedAt time.Time
+}
+
+// APIKey is a key record. Hash is the hex SHA-256 of the whole key string.
+type APIKey struct {
+	ID        string // public key id, embedded in the key
+	AccountID string
+	Mode      string // ModeTest or ModeProduction
+	Name      string // free label given at creation
+	Hash      string
+	CreatedAt time.Time
+	RevokedAt time.Time // zero while the key is active
+}
+
+// Revoked reports whether the key has been revoked.
+func (k APIKey) Revoked() bool { return !k.RevokedAt.IsZero() }
+
+// EligibilityCheck is one eligibility call: the JSON request, the X12 270 and
+// 271 exchanged with the payer, and the JSON answered to the caller.
+type EligibilityCheck struct {
+	ID                      string
+	AccountID               string
+	KeyID                   string
+	Mode                    string // ModeTest or ModeProduction
+	TradingPartnerServiceID string
+	PayerName               string
+	ControlNumber           string
+	Status                  string // "active", "inactive", "error", "rejected", ...
+	RequestJSON             []byte
+	X12Request              []byte
+	X12Response             []byte
+	ResponseJSON            []byte
+	HTTPStatus              int
+	CreatedAt               time.Time
+	DurationMicros          int64
+	CostMicros              int64 // forced to 0 for test mode
+}
+
+// EligibilityFilter narrows ListEligibilityChecks. Zero fields do not filter.
+type EligibilityFilter struct {
+	PayerID string // matches TradingPartnerServiceID exactly
+	Status  string
+	From    time.Time // CreatedAt >= From
+	To      time.Time // CreatedAt < To
+	Limit   int       // default 50, at most 500
+	Cursor  string    // from the previous page
+}
+
+// UsageRecord is one metered call.
+type UsageRecord struct {
+	ID         string
+	AccountID  string
+	KeyID      string
+	Mode       string
+	Kind       string // e.g. UsageEligibilityCheck
+	RefID      string // id of the record the call created
+	CostMicros int64
+	CreatedAt  time.Time
+}
+
+// Usage kinds.
+const UsageEligibilityCheck = "eligibility_check"
+
+// UsageTotal sums usage of one key, kind and mode.
+type UsageTotal struct {
+	KeyID      string
+	Kind       string
+	Mode       string
+	Count      int64
+	CostMicros int64
+}
+
+// Job states.
+const (
+	JobAvailable = "available" // waiting for RunAt
+	JobRunning   = "running"   // leased to a worker
+	JobSucceeded = "succeeded"
+	JobFailed    = "failed" // out of attempts, or failed without retry
+)
+
+// Outcomes of job attempts.
+const (
+	AttemptRunning      = "running"
+	AttemptSucceeded    = "succeeded"
+	AttemptFailed       = "failed"
+	AttemptLeaseExpired = "lease_expired" // the worker died or stalled
+)
+
+// NewJob is what EnqueueJob needs. ID is generated when empty; RunAt zero
+// means now (CreatedAt's clock).
+type NewJob struct {
+	ID          string
+	Kind        string
+	AccountID   string // owner, "" for system jobs
+	Payload     []byte // JSON, no file content
+	MaxAttempts int    // at least 1
+	RunAt       time.Time
+	CreatedAt   time.Time
+}
+
+// Job is a queued unit of work.
+type Job struct {
+	ID          string
+	Kind        string
+	AccountID   string
+	Payload     []byte
+	State       string
+	Attempt     int // attempts started so far
+	MaxAttempts int
+	RunAt       time.Time
+	LockedBy    string
+	LockedUntil time.Time
+	LastError   string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	FinishedAt  time.Time
+}
+
+// JobAttempt is one run of a job, kept for the Events tab.
+type JobAttempt struct {
+	JobID      string
+	Attempt    int
+	Worker     string
+	StartedAt  time.Time
+	FinishedAt time.Time
+	Outcome    string
+	Error      string
+}
+
+// ClaimParams are the arguments of ClaimJobs.
+type ClaimParams struct {
+	Worker string
+	Kinds  []string // empty: any kind
+	Now    time.Time
+	Lease  time.Duration
+	Limit  int
+}
+
+// FinishParams identify the attempt being finished and its result.
+type FinishParams struct {
+	ID      string
+	Worker  string
+	Attempt int
+	Now     time.Time
+	Error   string    // FailJob only
+	RetryAt time.Time // FailJob only; zero means no more attempts
+}

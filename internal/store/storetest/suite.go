@@ -1,0 +1,57 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// Run runs the conformance suite against stores made by open. Each subtest
+// gets its own fresh store.
+func Run(t *testing.T, open Opener) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, s store.Store)
+	}{
+		{"Accounts", testAccounts},
+		{"APIKeys", testAPIKeys},
+		{"EligibilityRoundTrip", testEligibilityRoundTrip},
+		{"EligibilityAccountIsolation", testEligibilityIsolation},
+		{"EligibilityListFiltersAndPages", testEligibilityList},
+		{"UsageMetering", testUsage},
+		{"TxRollback", testTxRollback},
+		{"JobLifecycle", testJobLifecycle},
+		{"JobRetrySchedule", testJobRetrySchedule},
+		{"JobLeaseExpiry", testJobLeaseExpiry},
+		{"JobLeaseExpiryOnLastAttempt", testJobLeaseExpiryLastAttempt},
+		{"JobManualRetry", testJobManualRetry},
+		{"JobKindsFilter", testJobKinds},
+		{"JobEnqueueInTx", testJobEnqueueInTx},
+		{"JobConcurrentClaimsExactlyOnce", testJobConcurrentClaims},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
+	}
+}
+
+// t0 is a fixed clock reading, truncated to what the store keeps (µs).
+var t0 = time.Date(2026, 3, 14, 15, 9, 26, 535897000, time.UTC)
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func wantErr(t *testing.T, err, target error) {
+	t.Helper()
+	if !errors.Is(err, target) {
+		t.Fatalf("error = %v, want %v", err, target)
+	}
+}
+
+var ctx = context.Background()
