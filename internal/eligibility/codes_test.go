@@ -1,0 +1,81 @@
+package eligibility
+
+import (
+	"io/fs"
+	"testing"
+)
+
+func TestCodeTables(t *testing.T) {
+	// Every embedded file parses (the package-level loaders would have
+	// panicked otherwise) and is used by a loader.
+	files, err := fs.Glob(codeFiles, "codes/*.tsv")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no code lists embedded: %v", err)
+	}
+	for _, f := range files {
+		if len(loadCodeTable(f[len("codes/"):])) == 0 {
+			t.Errorf("%s is empty", f)
+		}
+	}
+
+	requestable := 0
+	for code := range serviceTypeNames {
+		if requestableServiceType(code) {
+			requestable++
+		}
+	}
+	counts := []struct {
+		name      string
+		got, want int
+	}{
+		{"service types (all)", len(serviceTypeNames), 243},
+		{"service types a request may ask for", requestable, 187},
+		{"EB01 eligibility codes", len(eligibilityCodeNames), 35},
+		{"EB04 insurance types", len(insuranceTypeNames), 45},
+		{"EB06 time periods", len(timePeriodNames), 19},
+		{"EB09 quantity qualifiers", len(quantityQualifierNames), 18},
+		{"AAA04 follow-up actions", len(followupActionNames), 8},
+		{"HSD07 delivery frequencies", len(deliveryFrequencyNames), 39},
+	}
+	for _, c := range counts {
+		if c.got != c.want {
+			t.Errorf("%s: %d codes, want %d", c.name, c.got, c.want)
+		}
+	}
+
+	// Spot checks against the contract's worked example.
+	for _, tt := range []struct {
+		table      codeTable
+		code, want string
+	}{
+		{serviceTypeNames, "30", "Health Benefit Plan Coverage"},
+		{serviceTypeNames, "A6", "Psychotherapy"},
+		{serviceTypeNames, "V28", "Crowns"},
+		{eligibilityCodeNames, "C", "Deductible"},
+		{coverageLevelNames, "FAM", "Family"},
+		{timePeriodNames, "23", "Calendar Year"},
+		{yesNoNames, "W", "Not Applicable"},
+		{relationshipNames, "01", "Spouse"},
+		{placeOfServiceNames, "11", "Office"},
+		{codeListQualifierNames, "ZZ", "Mutually Defined"},
+		{communicationModeNames, "UR", "Uniform Resource Locator (URL)"},
+		{entityIdentifierNames, "PR", "Payer"},
+		{followupActionNames, "C", "Please Correct and Resubmit"},
+		{aaaReasons, "43", "Invalid/Missing Provider Identification"},
+		{serviceTypeNames, "ZZZ", "ZZZ"}, // unknown codes pass through
+	} {
+		if got := tt.table.name(tt.code); got != tt.want {
+			t.Errorf("name(%q) = %q, want %q", tt.code, got, tt.want)
+		}
+	}
+	// The spec gives advice for these AAA codes; each must carry some.
+	for _, code := range []string{"42", "43", "72", "73", "75", "79"} {
+		if aaaReasons.column(code, 1) == "" {
+			t.Errorf("AAA %s has no possible resolution", code)
+		}
+	}
+	if referenceQualifierKeys.column("6P", refPlanDescriptionKey) != "groupDescription" ||
+		dateQualifierKeys.column("342", dateBenefitKey) != "premiumPaidtoDateBegin" {
+		t.Error("references.tsv / dates.tsv columns are not where the code expects them")
+	}
+}
