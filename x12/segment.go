@@ -1,0 +1,290 @@
+package x12
+
+import "bytes"
+
+// Segment is one X12 segment as read: its bytes (without the terminator),
+// the delimiters in force and its byte offset in the input.
+//
+// A *Segment returned by Reader.Next is a view into the reader's buffer and
+// is valid only until the next call to Next; use Clone to keep one.
+// Elements are located lazily on the first accessor call that needs them, so
+// a consumer that only looks at IDBytes pays for nothing else.
+//
+// Element numbers are 1-based like X12 references ("NM103" is Element(3));
+// Element(0) is the segment id.
+type Segment struct {
+	raw    []byte
+	offset int64
+	d      Delimiters
+	seps   []int32 // positions of the element separators in raw
+	split  bool
+	id     string
+	// unterminated is set on a final segment that ended at EOF without a
+	// segment terminator.
+	unterminated bool
+	// scratch receives raw with line breaks removed (hard-wrapped files).
+	scratch []byte
+	intern  *internTable
+}
+
+// Offset is the byte offset of the segment's first byte in the input (after
+// any BOM, counted in the original bytes).
+func (s *Segment) Offset() int64 { return s.offset }
+
+// Delimiters are the delimiters in force for this segment.
+func (s *Segment) Delimiters() Delimiters { return s.d }
+
+// Raw returns the segment's bytes without the terminator. Line breaks that
+// hard-wrapped files put inside a segment are removed. The slice aliases the
+// reader's buffer: do not modify it and do not keep it past the next Next.
+func (s *Segment) Raw() []byte {
+	s.ensureSplit()
+	return s.raw
+}
+
+// Unterminated reports whether the input ended inside this segment, before
+// its segment terminator.
+func (s *Segment) Unterminated() bool { return s.unterminated }
+
+// IDBytes returns the segment id without allocating.
+func (s *Segment) IDBytes() []byte {
+	raw := s.raw
+	if !s.split {
+		// Fast path: ids are 2 or 3 characters, so the element separator
+		// shows up within the first 4 bytes unless a line break or padding
+		// interferes; those cases take the full split.
+		n := len(raw)
+		if n > 4 {
+			n = 4
+		}
+		for i := 0; i < n; i++ {
+			c := raw[i]
+			if c == s.d.Element {
+				if i > 0 && raw[i-1] == ' ' {
+					break
+				}
+				return raw[:i]
+			}
+			if c == '\n' || c == '\r' {
+				break
+			}
+		}
+		s.ensureSplit()
+		raw = s.raw
+	}
+	end := len(raw)
+	if len(s.seps) > 0 {
+		end = int(s.seps[0])
+	}
+	// A whitespace-padded ISA ("ISA *00 *") has spaces after the id.
+	return bytes.TrimRight(raw[:end], " ")
+}
+
+// ID returns the segment id ("NM1"). Common ids are interned, so the call
+// does not allocate after the first occurrence of an id.
+func (s *Segment) ID() string {
+	if s.id == "" {
+		b := s.IDBytes()
+		if s.intern != nil {
+			s.id = s.intern.get(b)
+		} else {
+			s.id = string(b)
+		}
+	}
+	return s.id
+}
+
+// Is reports whether the segment id equals id, without allocating.
+func (s *Segment) Is(id string) bool { return string(s.IDBytes()) == id }
+
+// Len returns the number of elements after the id (the position of the last
+// element present, empty or not).
+func (s *Segment) Len() int {
+	s.ensureSplit()
+	return len(s.seps)
+}
+
+// ElementBytes returns element n (1-based) without allocating, or nil if the
+// segment has fewer elements. Element 0 is the segment id.
+func (s *Segment) ElementBytes(n int) []byte {
+	if n == 0 {
+		return s.IDBytes()
+	}
+	s.ensureSplit()
+	if n < 0 || n > len(s.seps) {
+		return nil
+	}
+	start := int(s.seps[n-1]) + 1
+	end := len(s.raw)
+	if n < len(s.seps) {
+		end = int(s.seps[n])
+	}
+	return s.raw[start:end]
+}
+
+// Element returns element n (1-based) as a string, "" if absent.
+func (s *Segment) Element(n int) string { return string(s.ElementBytes(n)) }
+
+// Component returns component c (1-based) of element n, "" if absent. An
+// element without component separators is its own first component.
+func (s *Segment) Component(n, c int) string {
+	return string(nthPart(s.ElementBytes(n), s.d.Component, c))
+}
+
+// ComponentBytes is Component without allocating.
+func (s *Segment) ComponentBytes(n, c int) []byte {
+	return nthPart(s.ElementBytes(n), s.d.Component, c)
+}
+
+// Repetitions returns the raw repetitions of element n (each may contain
+// component separators). Without a repetition separator, or when the element
+// is absent, it returns the element alone (or nil).
+func (s *Segment) Repetitions(n int) []string {
+	e := s.ElementBytes(n)
+	if e == nil {
+		return nil
+	}
+	if s.d.Repetition == 0 {
+		return []string{string(e)}
+	}
+	parts := bytes.Split(e, []byte{s.d.Repetition})
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = string(p)
+	}
+	return out
+}
+
+// Elements returns all elements after the id as strings (allocates).
+func (s *Segment) Elements() []string {
+	n := s.Len()
+	out := make([]string, n)
+	for i := range out {
+		out[i] = s.Element(i + 1)
+	}
+	return out
+}
+
+// Clone returns a copy that stays valid after the reader moves on.
+func (s *Segment) Clone() *Segment {
+	s.ensureSplit()
+	c := &Segment{
+		raw:          bytes.Clone(s.raw),
+		offset:       s.offset,
+		d:            s.d,
+		seps:         append([]int32(nil), s.seps...),
+		split:        true,
+		id:           s.id,
+		unterminated: s.unterminated,
+	}
+	if c.raw == nil {
+		c.raw = []byte{}
+	}
+	return c
+}
+
+// String returns the segment as text with its own delimiters, without the
+// terminator.
+func (s *Segment) String() string { return string(s.Raw()) }
+
+// NewSegment builds a segment from an id and simple elements, for tests and
+// for callers that construct segments by hand. It does not check that the
+// values are free of delimiters.
+func NewSegment(d Delimiters, id string, elems ...string) *Segment {
+	var b []byte
+	b = append(b, id...)
+	for _, e := range elems {
+		b = append(b, d.Element)
+		b = append(b, e...)
+	}
+	s := &Segment{raw: b, d: d}
+	s.ensureSplit()
+	return s
+}
+
+// reset prepares the reusable segment for the next raw bytes.
+func (s *Segment) reset(raw []byte, offset int64, d Delimiters) {
+	s.raw = raw
+	s.offset = offset
+	s.d = d
+	s.seps = s.seps[:0]
+	s.split = false
+	s.id = ""
+	s.unterminated = false
+}
+
+// ensureSplit locates the element separators, removing line breaks first if
+// the segment contains any (hard-wrapped files).
+func (s *Segment) ensureSplit() {
+	if s.split {
+		return
+	}
+	s.split = true
+	e := s.d.Element
+	raw := s.raw
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c == e {
+			s.seps = append(s.seps, int32(i))
+		} else if (c == '\n' || c == '\r') && c != s.d.Segment && c != e {
+			s.stripLineBreaks()
+			return
+		}
+	}
+}
+
+// stripLineBreaks copies raw without CR and LF into scratch and splits that.
+// Line breaks are never data in X12 (they are outside the basic and extended
+// character sets), so removing them is safe.
+func (s *Segment) stripLineBreaks() {
+	s.scratch = s.scratch[:0]
+	for _, c := range s.raw {
+		if (c == '\n' || c == '\r') && c != s.d.Segment && c != s.d.Element {
+			continue
+		}
+		s.scratch = append(s.scratch, c)
+	}
+	s.raw = s.scratch
+	s.seps = s.seps[:0]
+	for i, c := range s.raw {
+		if c == s.d.Element {
+			s.seps = append(s.seps, int32(i))
+		}
+	}
+}
+
+// nthPart returns the c-th (1-based) part of b split on sep.
+func nthPart(b []byte, sep byte, c int) []byte {
+	if b == nil || c < 1 {
+		return nil
+	}
+	for i := 1; i < c; i++ {
+		j := bytes.IndexByte(b, sep)
+		if j < 0 {
+			return nil
+		}
+		b = b[j+1:]
+	}
+	if j := bytes.IndexByte(b, sep); j >= 0 {
+		return b[:j]
+	}
+	return b
+}
+
+// internTable maps segment ids to shared strings so Segment.ID does not
+// allocate per segment.
+type internTable struct{ m map[string]string }
+
+func (t *internTable) get(b []byte) string {
+	if s, ok := t.m[string(b)]; ok {
+		return s
+	}
+	if t.m == nil {
+		t.m = make(map[string]string)
+	}
+	s := string(b)
+	if len(t.m) < 4096 { // bound memory on garbage input
+		t.m[s] = s
+	}
+	return s
+}
