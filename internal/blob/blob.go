@@ -1,0 +1,114 @@
+// Package blob keeps file contents (uploaded and generated X12 files) behind
+// one small interface. The database holds the metadata; this holds the
+// bytes. Backends are picked by URL through gocloud.dev/blob: a directory
+// (the data directory by default), an S3-compatible bucket, or memory for
+// tests. Only those three drivers are linked in.
+package blob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/fileblob"
+	_ "gocloud.dev/blob/memblob" // mem://
+	_ "gocloud.dev/blob/s3blob"  // s3://bucket?endpoint=…&use_path_style=true
+	"gocloud.dev/gcerrors"
+)
+
+// ErrNotFound: no content under that key.
+var ErrNotFound = errors.New("blob: not found")
+
+// Store holds file contents by key. Keys are slash-separated paths made by
+// the caller from record ids (e.g. "executions/<id>/input"); never from
+// user input.
+type Store interface {
+	Put(ctx context.Context, key string, r io.Reader, contentType string) error
+	// Get opens the content; the caller closes it. ErrNotFound if absent.
+	Get(ctx context.Context, key string) (io.ReadCloser, error)
+	Exists(ctx context.Context, key string) (bool, error)
+	// Delete removes the content; deleting a missing key is not an error.
+	Delete(ctx context.Context, key string) error
+	Close() error
+}
+
+// DefaultDir is where file contents live inside the data directory.
+const DefaultDir = "blobs"
+
+// Open opens the store at url, or with an empty url the directory
+// DefaultDir inside dataDir (created if missing). Accepted URLs:
+// file:///abs/dir, s3://bucket?region=…&endpoint=…&use_path_style=true,
+// mem://.
+func Open(ctx context.Context, url, dataDir string) (Store, error) {
+	if url == "" {
+		dir, err := filepath.Abs(filepath.Join(dataDir, DefaultDir))
+		if err != nil {
+			return nil, err
+		}
+		b, err := fileblob.OpenBucket(dir, &fileblob.Options{CreateDir: true, DirFileMode: 0o700, NoTempDir: true})
+		if err != nil {
+			return nil, fmt.Errorf("blob: open %s: %w", dir, err)
+		}
+		return bucket{b}, nil
+	}
+	if strings.HasPrefix(url, "file://") {
+		// Create the directory first so a fresh machine needs no setup.
+		if dir := strings.SplitN(strings.TrimPrefix(url, "file://"), "?", 2)[0]; dir != "" {
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				return nil, fmt.Errorf("blob: %w", err)
+			}
+		}
+	}
+	b, err := blob.OpenBucket(ctx, url)
+	if err != nil {
+		return nil, fmt.Errorf("blob: open %s: %w", url, err)
+	}
+	return bucket{b}, nil
+}
+
+type bucket struct{ b *blob.Bucket }
+
+func (k bucket) Put(ctx context.Context, key string, r io.Reader, contentType string) error {
+	w, err := k.b.NewWriter(ctx, key, &blob.WriterOptions{ContentType: contentType})
+	if err != nil {
+		return fmt.Errorf("blob: put %s: %w", key, err)
+	}
+	if _, err := io.Copy(w, r); err != nil {
+		w.Close()
+		return fmt.Errorf("blob: put %s: %w", key, err)
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("blob: put %s: %w", key, err)
+	}
+	return nil
+}
+
+func (k bucket) Get(ctx context.Context, key string) (io.ReadCloser, error) {
+	r, err := k.b.NewReader(ctx, key, nil)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("blob: get %s: %w", key, err)
+	}
+	return r, nil
+}
+
+func (k bucket) Exists(ctx context.Context, key string) (bool, error) {
+	return k.b.Exists(ctx, key)
+}
+
+func (k bucket) Delete(ctx context.Context, key string) error {
+	err := k.b.Delete(ctx, key)
+	if err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+		return fmt.Errorf("blob: delete %s: %w", key, err)
+	}
+	return nil
+}
+
+func (k bucket) Close() error { return k.b.Close() }

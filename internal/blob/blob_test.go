@@ -1,0 +1,84 @@
+package blob_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/clearhouse/clearhouse/internal/blob"
+)
+
+// TestStores runs the same checks on every backend reachable without a
+// network: the default directory, a file:// URL and mem://.
+func TestStores(t *testing.T) {
+	ctx := context.Background()
+	backends := map[string]func(t *testing.T) blob.Store{
+		"default": func(t *testing.T) blob.Store { return open(t, "", t.TempDir()) },
+		"file":    func(t *testing.T) blob.Store { return open(t, "file://"+filepath.Join(t.TempDir(), "b"), "") },
+		"mem":     func(t *testing.T) blob.Store { return open(t, "mem://", "") },
+	}
+	for name, mk := range backends {
+		t.Run(name, func(t *testing.T) {
+			s := mk(t)
+			content := bytes.Repeat([]byte("ISA*00*~"), 10000)
+			if err := s.Put(ctx, "executions/01abc/input", bytes.NewReader(content), "application/edi-x12"); err != nil {
+				t.Fatal(err)
+			}
+			r, err := s.Get(ctx, "executions/01abc/input")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := io.ReadAll(r)
+			r.Close()
+			if !bytes.Equal(got, content) {
+				t.Errorf("read %d bytes back, want %d", len(got), len(content))
+			}
+			if ok, err := s.Exists(ctx, "executions/01abc/input"); !ok || err != nil {
+				t.Errorf("Exists = %v, %v", ok, err)
+			}
+			if _, err := s.Get(ctx, "executions/none"); !errors.Is(err, blob.ErrNotFound) {
+				t.Errorf("missing key: %v, want ErrNotFound", err)
+			}
+			if err := s.Delete(ctx, "executions/01abc/input"); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Delete(ctx, "executions/01abc/input"); err != nil {
+				t.Errorf("second delete: %v", err)
+			}
+			if ok, _ := s.Exists(ctx, "executions/01abc/input"); ok {
+				t.Error("deleted content still exists")
+			}
+		})
+	}
+}
+
+func TestDefaultIsInDataDir(t *testing.T) {
+	data := t.TempDir()
+	s := open(t, "", data)
+	if err := s.Put(context.Background(), "k", bytes.NewReader([]byte("x")), "text/plain"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(data, blob.DefaultDir, "k")); err != nil {
+		t.Errorf("content not under the data directory: %v", err)
+	}
+}
+
+func TestOpenRejectsUnknownScheme(t *testing.T) {
+	if _, err := blob.Open(context.Background(), "ftp://x", ""); err == nil {
+		t.Error("ftp:// accepted")
+	}
+}
+
+func open(t *testing.T, url, dataDir string) blob.Store {
+	t.Helper()
+	s, err := blob.Open(context.Background(), url, dataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
