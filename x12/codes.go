@@ -90,7 +90,9 @@ const (
 	CodeSTControl Code = "st.control-number-invalid"
 	// CodeSTDuplicate: ST02 repeats within the group. Error; IK502 23.
 	CodeSTDuplicate Code = "st.control-number-duplicate"
-	// CodeSTReference: ST03 differs from GS08. Error; IK502 19.
+	// CodeSTReference: ST03 differs from GS08. Warning (the set is read
+	// with ST03, which names the guide more precisely); IK502 19, so a 999
+	// reports the set as accepted with errors (IK501 E).
 	CodeSTReference Code = "st.implementation-reference-mismatch"
 
 	// Segment syntax (999 IK304/IK403).
