@@ -1,0 +1,351 @@
+package x12
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TA1Policy decides when WriteAcks sends a TA1.
+type TA1Policy uint8
+
+const (
+	// TA1WhenRequested sends a TA1 when ISA14 is "1" or when the
+	// interchange has interchange-level errors (the default).
+	TA1WhenRequested TA1Policy = iota
+	// TA1Always sends a TA1 for every interchange.
+	TA1Always
+	// TA1Never sends no TA1.
+	TA1Never
+)
+
+// AckOptions configure WriteAcks.
+type AckOptions struct {
+	// Delimiters of the acknowledgment interchange (default DefaultDelimiters).
+	Delimiters Delimiters
+	// Numbers supplies ISA13/GS06/ST02 of the acknowledgments (default: a
+	// fresh SequentialControlNumbers).
+	Numbers ControlNumbers
+	// Date of the acknowledgment envelopes (default: now, UTC).
+	Date time.Time
+	// TA1 decides when a TA1 is written.
+	TA1 TA1Policy
+	// Usage is ISA15 of the acknowledgment (default: the original's, else "P").
+	Usage string
+	// LineBreaks writes a LF after each segment.
+	LineBreaks bool
+}
+
+// WriteAcks writes the acknowledgments of a validated input: for each
+// interchange of the report, one interchange addressed back to its sender
+// holding a TA1 (per the TA1 policy) and one functional group "FA" with a
+// 999 (005010X231A1) per acknowledged functional group. To acknowledge
+// findings from another layer (x12/guide), add them first with Report.Add or
+// let Validate collect them through ValidateOptions.Sets.
+func WriteAcks(w io.Writer, rep *Report, opts AckOptions) error {
+	if opts.Delimiters == (Delimiters{}) {
+		opts.Delimiters = DefaultDelimiters
+	}
+	if opts.Numbers == nil {
+		opts.Numbers = &SequentialControlNumbers{}
+	}
+	if opts.Date.IsZero() {
+		opts.Date = time.Now().UTC()
+	}
+	if len(rep.Interchanges) == 0 {
+		return fmt.Errorf("x12: nothing to acknowledge: the input holds no interchange")
+	}
+	var wopts []WriterOption
+	if opts.LineBreaks {
+		wopts = append(wopts, WithLineBreaks())
+	}
+	iw := NewInterchangeWriter(w, opts.Delimiters, opts.Numbers, wopts...)
+	for _, ic := range rep.Interchanges {
+		if err := writeInterchangeAck(iw, ic, opts); err != nil {
+			return err
+		}
+	}
+	return iw.Flush()
+}
+
+func writeInterchangeAck(iw *InterchangeWriter, ic *InterchangeReport, opts AckOptions) error {
+	usage := opts.Usage
+	if usage == "" {
+		usage = ic.Usage
+	}
+	if !oneOf(usage, "P", "T", "I") {
+		usage = "P"
+	}
+	h := InterchangeHeader{
+		SenderQualifier: ic.ReceiverQualifier, SenderID: clip(ic.ReceiverID, 15),
+		ReceiverQualifier: ic.SenderQualifier, ReceiverID: clip(ic.SenderID, 15),
+		Date: opts.Date, Version: "00501", Usage: usage,
+	}
+	if h.SenderQualifier == "" {
+		h.SenderQualifier = "ZZ"
+	}
+	if h.ReceiverQualifier == "" {
+		h.ReceiverQualifier = "ZZ"
+	}
+	if err := iw.BeginInterchange(h); err != nil {
+		return err
+	}
+	status, note := TA1Status(ic)
+	if opts.TA1 == TA1Always || (opts.TA1 == TA1WhenRequested && (ic.AckRequested || status != "A")) {
+		if err := iw.WriteSegment("TA1", ic.ControlNumber, ic.Date, ic.Time, status, note); err != nil {
+			return err
+		}
+	}
+	if len(ic.Groups) > 0 {
+		g0 := ic.Groups[0]
+		if err := iw.BeginGroup(GroupHeader{FunctionalID: "FA",
+			SenderCode:   ackAppCode(g0.ReceiverCode, ic.ReceiverID, opts.Delimiters),
+			ReceiverCode: ackAppCode(g0.SenderCode, ic.SenderID, opts.Delimiters),
+			Date:         opts.Date, Version: "005010X231A1"}); err != nil {
+			return err
+		}
+		for _, g := range ic.Groups {
+			if err := write999(iw, g); err != nil {
+				return err
+			}
+		}
+		if err := iw.EndGroup(); err != nil {
+			return err
+		}
+	}
+	return iw.EndInterchange()
+}
+
+// TA1Status returns TA104 and TA105 for an interchange: "R" with the note
+// code of its first rejecting interchange-level finding, "E" with the first
+// non-rejecting one's code, else "A" and "000".
+func TA1Status(ic *InterchangeReport) (status, note string) {
+	status, note = "A", "000"
+	for _, f := range ic.Findings {
+		if f.TA1 == "" {
+			continue
+		}
+		if f.Rejects() {
+			return "R", f.TA1
+		}
+		if status == "A" {
+			status, note = "E", f.TA1
+		}
+	}
+	return status, note
+}
+
+// write999 writes one 999 transaction set acknowledging group g.
+func write999(iw *InterchangeWriter, g *GroupReport) error {
+	if err := iw.BeginTransaction("999", "005010X231A1"); err != nil {
+		return err
+	}
+	if err := iw.WriteSegment("AK1", g.FunctionalID, g.ControlNumber, g.Version); err != nil {
+		return err
+	}
+	accepted := 0
+	for _, s := range g.Sets {
+		ok, err := write999Set(iw, s)
+		if err != nil {
+			return err
+		}
+		if ok {
+			accepted++
+		}
+	}
+	status, codes := AK9Status(g, accepted)
+	included := g.DeclaredSets
+	if included < 0 {
+		included = len(g.Sets)
+	}
+	elems := []string{status, strconv.Itoa(included), strconv.Itoa(len(g.Sets)), strconv.Itoa(accepted)}
+	if err := iw.WriteSegment("AK9", append(elems, codes...)...); err != nil {
+		return err
+	}
+	return iw.EndTransaction()
+}
+
+// write999Set writes AK2, the IK3/IK4 loops and IK5 for one set; it reports
+// whether the set was accepted (IK501 A or E).
+func write999Set(iw *InterchangeWriter, s *SetReport) (bool, error) {
+	if err := iw.WriteSegment("AK2", s.ID, s.ControlNumber, s.ImplementationRef); err != nil {
+		return false, err
+	}
+	for _, seg := range SegmentErrors(s.Findings) {
+		f := seg[0]
+		if err := iw.WriteSegment("IK3", safeValue(f.SegmentID, iw.d), strconv.Itoa(f.Position), f.LoopID, f.IK3); err != nil {
+			return false, err
+		}
+		for _, e := range seg {
+			if e.IK4 == "" {
+				continue
+			}
+			pos := []string{strconv.Itoa(e.Element)}
+			if e.Component > 0 || e.Repetition > 0 {
+				pos = append(pos, strconv.Itoa(e.Component))
+			}
+			if e.Repetition > 0 {
+				pos = append(pos, strconv.Itoa(e.Repetition))
+			}
+			if err := iw.WriteSegmentFields("IK4", Composite(pos...), Simple(e.ElementRef), Simple(e.IK4),
+				Simple(safeValue(e.Value, iw.d))); err != nil {
+				return false, err
+			}
+		}
+	}
+	status, codes := IK5Status(s)
+	if err := iw.WriteSegment("IK5", append([]string{status}, codes...)...); err != nil {
+		return false, err
+	}
+	return status == "A" || status == "E", nil
+}
+
+// SegmentErrors groups a set's segment-level findings (IK3 or IK4 codes) by
+// segment, in input order; each group's first finding carries the IK3 code
+// (IK304 "8", data element errors, when only element codes are present).
+func SegmentErrors(fs []Finding) [][]Finding {
+	var out [][]Finding
+	index := map[int64]int{}
+	for _, f := range fs {
+		if f.Level() != LevelSegment {
+			continue
+		}
+		i, ok := index[f.Offset]
+		if !ok {
+			if f.IK3 == "" {
+				f.IK3 = "8"
+			}
+			index[f.Offset] = len(out)
+			out = append(out, []Finding{f})
+			continue
+		}
+		if out[i][0].IK3 == "8" && f.IK3 != "" && f.IK3 != "8" {
+			out[i][0].IK3 = f.IK3
+		}
+		out[i] = append(out[i], f)
+	}
+	slices.SortStableFunc(out, func(a, b []Finding) int { return int(a[0].Offset - b[0].Offset) })
+	return out
+}
+
+// IK5Status returns IK501 and the IK502..IK506 codes of a set: "R" when a
+// finding rejects it, "E" when findings with codes were noted, else "A".
+// Segment errors add code "5" unless a set-level code explains the set.
+func IK5Status(s *SetReport) (status string, codes []string) {
+	status = "A"
+	segErr := false
+	for _, f := range s.Findings {
+		lvl := f.Level()
+		if lvl != LevelSet && lvl != LevelSegment {
+			continue
+		}
+		if f.Rejects() {
+			status = "R"
+		} else if status == "A" {
+			status = "E"
+		}
+		if lvl == LevelSet {
+			codes = addCode(codes, f.IK5)
+		} else if f.Rejects() {
+			segErr = true
+		}
+	}
+	if segErr {
+		codes = addCode(codes, "5")
+	}
+	return status, sortCodes(codes, 5)
+}
+
+// AK9Status returns AK901 and the AK905..AK909 codes of a group with
+// accepted sets: "R" for a rejecting group-level finding or when no set was
+// accepted, "P" when some were, "E" when all were but errors were noted.
+func AK9Status(g *GroupReport, accepted int) (status string, codes []string) {
+	rejected, noted := false, false
+	for _, f := range g.Findings {
+		if f.AK9 == "" {
+			continue
+		}
+		codes = addCode(codes, f.AK9)
+		if f.Rejects() {
+			rejected = true
+		} else {
+			noted = true
+		}
+	}
+	for _, s := range g.Sets {
+		if st, _ := IK5Status(s); st == "E" {
+			noted = true
+		}
+	}
+	switch {
+	case rejected || (len(g.Sets) > 0 && accepted == 0):
+		status = "R"
+	case accepted < len(g.Sets):
+		status = "P"
+	case noted:
+		status = "E"
+	default:
+		status = "A"
+	}
+	return status, sortCodes(codes, 5)
+}
+
+func addCode(codes []string, c string) []string {
+	if c == "" || slices.Contains(codes, c) {
+		return codes
+	}
+	return append(codes, c)
+}
+
+// sortCodes orders numeric codes numerically before the "I" codes and keeps
+// at most max (the 999 has five code positions).
+func sortCodes(codes []string, max int) []string {
+	slices.SortFunc(codes, func(a, b string) int {
+		na, ea := strconv.Atoi(a)
+		nb, eb := strconv.Atoi(b)
+		switch {
+		case ea == nil && eb == nil:
+			return na - nb
+		case ea == nil:
+			return -1
+		case eb == nil:
+			return 1
+		}
+		if a < b {
+			return -1
+		}
+		if a > b {
+			return 1
+		}
+		return 0
+	})
+	if len(codes) > max {
+		codes = codes[:max]
+	}
+	return codes
+}
+
+// safeValue replaces the acknowledgment's delimiters in a copied value, so
+// echoing bad data can never break the 999 itself.
+func safeValue(s string, d Delimiters) string {
+	b := []byte(clipValue(s))
+	for i, c := range b {
+		if c == d.Element || c == d.Component || c == d.Segment || (d.Repetition != 0 && c == d.Repetition) || c < ' ' {
+			b[i] = '?'
+		}
+	}
+	return string(b)
+}
+
+// ackAppCode picks the GS02/GS03 of the acknowledgment: the original
+// group's code, else the interchange id, trimmed and made delimiter-safe.
+func ackAppCode(code, fallback string, d Delimiters) string {
+	c := strings.TrimSpace(code)
+	if len(c) < 2 {
+		c = strings.TrimSpace(fallback)
+	}
+	return safeValue(clip(c, 15), d)
+}
