@@ -1,0 +1,42 @@
+package api
+
+import (
+	"context"
+	_ "embed"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// openAPIDoc is the hand-written OpenAPI 3.1 description of every route.
+//
+//go:embed openapi.json
+var openAPIDoc []byte
+
+// coreRoutes are the operational endpoints every server has.
+func (s *Server) coreRoutes() []Route {
+	return []Route{
+		{Pattern: "GET /healthz", Public: true, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		})},
+		{Pattern: "GET /readyz", Public: true, Handler: http.HandlerFunc(s.ready)},
+		{Pattern: "GET /metrics", Public: true, Handler: promhttp.HandlerFor(s.gather, promhttp.HandlerOpts{})},
+		{Pattern: "GET /openapi.json", Public: true, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write(openAPIDoc)
+		})},
+	}
+}
+
+// ready answers 200 when the database answers within two seconds.
+func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.env.Store.Ping(ctx); err != nil {
+		Logger(r.Context()).Warn("not ready", "error", err.Error())
+		WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable, "The database is not reachable."))
+		return
+	}
+	WriteJSON(w, http.StatusOK, map[string]string{"status": "ready", "database": s.env.Store.Engine()})
+}

@@ -1,0 +1,132 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"runtime/debug"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// validRequestID accepts a caller's X-Request-Id only if it is short and
+// plain, so it is safe to echo and log.
+var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
+
+// ServeHTTP wraps every request: request id, body limit, panic recovery,
+// the contract's 404/405, then the access log line and metrics.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	id := r.Header.Get("X-Request-Id")
+	if !validRequestID.MatchString(id) {
+		id = store.NewID()
+	}
+	w.Header().Set("X-Request-Id", id)
+	info := &requestInfo{id: id, logger: s.env.Logger.With("request_id", id)}
+	r = r.WithContext(withInfo(r.Context(), info))
+	rec := &statusWriter{ResponseWriter: w}
+
+	s.metrics.inFlight.Inc()
+	defer func() {
+		s.metrics.inFlight.Dec()
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			info.logger.Error("handler panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			if !rec.wroteHeader {
+				WriteError(rec, r, Errorf(http.StatusInternalServerError, CodeInternal,
+					"Internal error; quote request id %s when reporting it.", id))
+			}
+		}
+		s.observe(r, rec, info, time.Since(start))
+	}()
+
+	if r.ContentLength > s.maxBody {
+		WriteError(rec, r, tooLarge(s.maxBody))
+		return
+	}
+	r.Body = http.MaxBytesReader(rec, r.Body, s.maxBody)
+
+	if _, pattern := s.mux.Handler(r); pattern == "" {
+		s.unmatched(rec, r)
+		return
+	}
+	s.mux.ServeHTTP(rec, r)
+}
+
+// unmatched answers requests no route takes: 404, or 405 with Allow when the
+// path exists for other methods, in the contract's error format.
+func (s *Server) unmatched(w http.ResponseWriter, r *http.Request) {
+	h, _ := s.mux.Handler(r)
+	probe := &probeWriter{header: http.Header{}}
+	h.ServeHTTP(probe, r)
+	if probe.status == http.StatusMethodNotAllowed {
+		allow := probe.header.Get("Allow")
+		w.Header().Set("Allow", allow)
+		WriteError(w, r, Errorf(http.StatusMethodNotAllowed, CodeMethodNotAllowed,
+			"Method %s is not allowed on %s; allowed: %s.", r.Method, r.URL.Path, allow))
+		return
+	}
+	WriteError(w, r, Errorf(http.StatusNotFound, CodeNotFound, "No endpoint %s %s.", r.Method, r.URL.Path))
+}
+
+func (s *Server) observe(r *http.Request, rec *statusWriter, info *requestInfo, elapsed time.Duration) {
+	status := rec.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	route := r.Pattern
+	if route == "" {
+		route = "unmatched"
+	}
+	s.metrics.observe(route, status, elapsed)
+	// Only metadata: never bodies, query strings or headers (they can hold
+	// PHI or keys).
+	attrs := []any{
+		"method", r.Method, "route", route, "path", r.URL.Path, "status", status,
+		"duration_ms", float64(elapsed.Microseconds()) / 1000, "bytes", rec.bytes,
+	}
+	if info.principal.AccountID != "" {
+		attrs = append(attrs, "account_id", info.principal.AccountID, "key_id", info.principal.KeyID, "mode", info.principal.Mode)
+	}
+	info.logger.Info("request", attrs...)
+}
+
+// statusWriter remembers the status and size of the response.
+type statusWriter struct {
+	http.ResponseWriter
+	status      int
+	bytes       int64
+	wroteHeader bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wroteHeader {
+		w.status, w.wroteHeader = code, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if !w.wroteHeader {
+		w.status, w.wroteHeader = http.StatusOK, true
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection (flush, deadlines).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// probeWriter captures what ServeMux's own 404/405 handler would send.
+type probeWriter struct {
+	header http.Header
+	status int
+}
+
+func (p *probeWriter) Header() http.Header         { return p.header }
+func (p *probeWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (p *probeWriter) WriteHeader(code int)        { p.status = code }

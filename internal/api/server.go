@@ -1,0 +1,194 @@
+// Package api is Clearhouse's HTTP interface: routing on the standard
+// ServeMux, API-key authentication, the contract's error format, request
+// ids, access logs, metrics, health checks and the OpenAPI document.
+//
+// The server core knows no domain. Each domain registers its routes from
+// its own file in this package (eligibility.go, files.go, ...) by calling
+// RegisterModule in init; a module builds its handlers from the Env, so
+// adding an endpoint never edits this file. Every new route must also be
+// described in openapi.json (a test enforces it).
+package api
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/clearhouse/clearhouse/internal/auth"
+	"github.com/clearhouse/clearhouse/internal/blob"
+	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// Env is what modules build their handlers from. Fields are added as the
+// system grows; a module uses only what it needs.
+type Env struct {
+	Store  store.Store
+	Blob   blob.Store
+	Clock  clock.Clock
+	Logger *slog.Logger
+	// Metrics is where modules register their own collectors.
+	Metrics prometheus.Registerer
+}
+
+// Route is one endpoint. Pattern is a ServeMux pattern with a method:
+// "POST /2024-04-01/change/medicalnetwork/eligibility/v3". Routes need an
+// API key unless Public.
+type Route struct {
+	Pattern string
+	Handler http.Handler
+	Public  bool
+}
+
+// Module builds one domain's routes.
+type Module func(env Env) ([]Route, error)
+
+var modules = map[string]Module{}
+
+// RegisterModule adds a domain's routes to every server. Call it from init.
+func RegisterModule(name string, m Module) {
+	if _, dup := modules[name]; dup {
+		panic("api: module registered twice: " + name)
+	}
+	modules[name] = m
+}
+
+// Options tune the server.
+type Options struct {
+	// MaxBodyBytes caps request bodies (413 beyond). Default 10 MiB.
+	MaxBodyBytes int64
+	// Version is reported in the clearhouse_build_info metric.
+	Version string
+	// ExtraRoutes are added after the modules' (tests use this).
+	ExtraRoutes []Route
+}
+
+// DefaultMaxBodyBytes is the request body limit unless Options say otherwise.
+const DefaultMaxBodyBytes = 10 << 20
+
+// Server is the HTTP handler of the whole API.
+type Server struct {
+	env     Env
+	mux     *http.ServeMux
+	routes  []RouteInfo
+	auth    auth.Authenticator
+	metrics *httpMetrics
+	gather  prometheus.Gatherer
+	maxBody int64
+}
+
+// RouteInfo describes a registered route.
+type RouteInfo struct {
+	Pattern string // "GET /healthz"
+	Public  bool
+}
+
+// New builds the server: the core routes (health, metrics, OpenAPI), then
+// every registered module's routes.
+func New(env Env, opts Options) (*Server, error) {
+	if env.Store == nil {
+		return nil, fmt.Errorf("api: Env.Store is required")
+	}
+	if env.Clock == nil {
+		env.Clock = clock.System{}
+	}
+	if env.Logger == nil {
+		env.Logger = slog.Default()
+	}
+	reg := prometheus.NewRegistry()
+	if env.Metrics == nil {
+		env.Metrics = reg
+	}
+	s := &Server{
+		env:     env,
+		mux:     http.NewServeMux(),
+		auth:    auth.Authenticator{Keys: env.Store},
+		gather:  reg,
+		maxBody: opts.MaxBodyBytes,
+	}
+	if s.maxBody <= 0 {
+		s.maxBody = DefaultMaxBodyBytes
+	}
+	var err error
+	if s.metrics, err = newHTTPMetrics(reg, opts.Version); err != nil {
+		return nil, err
+	}
+	if err := s.add(s.coreRoutes()); err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(modules))
+	for name := range modules {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		routes, err := modules[name](env)
+		if err != nil {
+			return nil, fmt.Errorf("api: module %s: %w", name, err)
+		}
+		if err := s.add(routes); err != nil {
+			return nil, fmt.Errorf("api: module %s: %w", name, err)
+		}
+	}
+	if err := s.add(opts.ExtraRoutes); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Server) add(routes []Route) (err error) {
+	for _, rt := range routes {
+		method, _, ok := strings.Cut(rt.Pattern, " ")
+		if !ok || method == "" || strings.HasPrefix(method, "/") {
+			return fmt.Errorf("route %q: pattern must start with a method, e.g. \"GET /path\"", rt.Pattern)
+		}
+		if slices.ContainsFunc(s.routes, func(ri RouteInfo) bool { return ri.Pattern == rt.Pattern }) {
+			return fmt.Errorf("route %q registered twice", rt.Pattern)
+		}
+		h := rt.Handler
+		if !rt.Public {
+			h = s.requireKey(h)
+		}
+		func() {
+			defer func() {
+				if p := recover(); p != nil { // ServeMux panics on conflicting patterns
+					err = fmt.Errorf("route %q: %v", rt.Pattern, p)
+				}
+			}()
+			s.mux.Handle(rt.Pattern, h)
+		}()
+		if err != nil {
+			return err
+		}
+		s.routes = append(s.routes, RouteInfo{Pattern: rt.Pattern, Public: rt.Public})
+	}
+	return nil
+}
+
+// Routes lists every registered route.
+func (s *Server) Routes() []RouteInfo { return slices.Clone(s.routes) }
+
+// requireKey authenticates the request and puts the Principal in its
+// context, or answers 401.
+func (s *Server) requireKey(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, err := s.auth.Authenticate(r.Context(), r.Header.Get("Authorization"))
+		if err != nil {
+			switch err {
+			case auth.ErrMissingKey, auth.ErrMalformedKey, auth.ErrUnknownKey, auth.ErrRevokedKey:
+				WriteError(w, r, Errorf(http.StatusUnauthorized, CodeUnauthorized, "%s", err.Error()))
+			default:
+				Logger(r.Context()).Error("authentication failed", "error", err.Error())
+				WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable,
+					"Authentication is unavailable; retry shortly."))
+			}
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
+	})
+}

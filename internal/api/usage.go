@@ -1,0 +1,58 @@
+package api
+
+import (
+	"net/http"
+	"time"
+)
+
+func init() { RegisterModule("usage", usageRoutes) }
+
+// usageRoutes: the caller's metered calls, summed per key (test calls cost 0).
+func usageRoutes(env Env) ([]Route, error) {
+	return []Route{{Pattern: "GET /2024-04-01/usage", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		from, to, err := timeRange(r)
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		totals, err := env.Store.UsageByKey(r.Context(), PrincipalFrom(r.Context()).AccountID, from, to)
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		type item struct {
+			KeyID      string `json:"keyId"`
+			Kind       string `json:"kind"`
+			Mode       string `json:"mode"`
+			Count      int64  `json:"count"`
+			CostMicros int64  `json:"costMicros"`
+		}
+		items := []item{}
+		for _, t := range totals {
+			items = append(items, item{t.KeyID, t.Kind, t.Mode, t.Count, t.CostMicros})
+		}
+		WriteJSON(w, http.StatusOK, map[string]any{"items": items})
+	})}}, nil
+}
+
+// timeRange reads the optional RFC 3339 query parameters from and to.
+func timeRange(r *http.Request) (from, to time.Time, err error) {
+	var fields []FieldError
+	parse := func(name string) time.Time {
+		v := r.URL.Query().Get(name)
+		if v == "" {
+			return time.Time{}
+		}
+		t, perr := time.Parse(time.RFC3339, v)
+		if perr != nil {
+			fields = append(fields, FieldError{Path: "?" + name, Message: "must be an RFC 3339 time such as 2026-01-31T00:00:00Z"})
+		}
+		return t
+	}
+	from, to = parse("from"), parse("to")
+	if len(fields) > 0 {
+		return from, to, Validation(fields...)
+	}
+	return from, to, nil
+}
+
