@@ -105,4 +105,3 @@ func securityHint(public bool) string {
 	}
 	return ""
 }
-

@@ -55,4 +55,3 @@ func timeRange(r *http.Request) (from, to time.Time, err error) {
 	}
 	return from, to, nil
 }
-
