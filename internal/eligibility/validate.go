@@ -373,6 +373,9 @@ func checkDependents(c *checker, deps []Dependent, payer payerRules) {
 		}
 		checkPatient(c, base, &d.Patient, true)
 		c.oneOf(base+"/individualRelationshipCode", d.IndividualRelationshipCode, "01", "19", "34")
+		if d.BirthSequenceNumber != "" && d.IndividualRelationshipCode == "" {
+			c.add(base+"/individualRelationshipCode", "is required with birthSequenceNumber: 01 spouse, 19 child, 34 other adult")
+		}
 		c.length(base+"/eligibilityCategory", d.EligibilityCategory, 1, 50)
 		c.length(base+"/issueNumber", d.IssueNumber, 1, 50)
 	}
