@@ -1,0 +1,165 @@
+package mockpayer
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/clearhouse/clearhouse/x12"
+)
+
+// ErrInvalidInquiry: the request is not a 270 the mock payer can answer
+// (not X12, not a 270, a level missing, more than one subscriber).
+var ErrInvalidInquiry = errors.New("mockpayer: not an answerable 270")
+
+// inquiry is what the mock payer reads from a 270.
+type inquiry struct {
+	isaSenderQualifier, isaSenderID string // ISA05, ISA06
+	gsSender                        string // GS02
+	reference                       string // BHT03
+
+	payerID   string   // 2100A NM109
+	provider  []string // 2100B NM1 elements, id first
+	subscriber, dependent person
+	hasDependent          bool
+
+	serviceTypes []string // EQ01 repetitions
+	procedure    string   // EQ02 as "qualifier:code"
+}
+
+// person is the 2100C or 2100D of the request.
+type person struct {
+	first, last, memberID, dob, ssn string
+	nm1, dmg                        []string // elements as sent, id first
+	traces                          []trace
+}
+
+// trace is a TRN of the request (TRN02..TRN04).
+type trace struct{ number, originator, supplemental string }
+
+// readInquiry parses one 270 interchange with one transaction and one
+// subscriber.
+func readInquiry(request []byte) (*inquiry, error) {
+	size := len(request) + 1
+	if size < 1024 {
+		size = 1024
+	}
+	r := x12.NewReader(bytes.NewReader(request), x12.WithBufferSize(size))
+	inq := &inquiry{}
+	level := ""
+	var sawST, sawSubscriber bool
+	for {
+		seg, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInvalidInquiry, err)
+		}
+		switch seg.ID() {
+		case "ISA":
+			inq.isaSenderQualifier = seg.Element(5)
+			inq.isaSenderID = strings.TrimSpace(seg.Element(6))
+		case "GS":
+			inq.gsSender = seg.Element(2)
+		case "ST":
+			if sawST {
+				return nil, fmt.Errorf("%w: test mode answers one transaction set per 270 interchange", ErrInvalidInquiry)
+			}
+			if seg.Element(1) != "270" {
+				return nil, fmt.Errorf("%w: transaction set %s is not a 270", ErrInvalidInquiry, seg.Element(1))
+			}
+			sawST = true
+		case "BHT":
+			inq.reference = seg.Element(3)
+		case "HL":
+			level = seg.Element(3)
+			switch level {
+			case "22":
+				if sawSubscriber {
+					return nil, fmt.Errorf("%w: test mode answers one subscriber per 270", ErrInvalidInquiry)
+				}
+				sawSubscriber = true
+			case "23":
+				if inq.hasDependent {
+					return nil, fmt.Errorf("%w: test mode answers one dependent per 270", ErrInvalidInquiry)
+				}
+				inq.hasDependent = true
+			}
+		default:
+			inq.levelSegment(level, seg)
+		}
+	}
+	switch {
+	case !sawST:
+		return nil, fmt.Errorf("%w: no 270 transaction set", ErrInvalidInquiry)
+	case inq.payerID == "":
+		return nil, fmt.Errorf("%w: no payer (2100A NM1*PR with NM109)", ErrInvalidInquiry)
+	case inq.provider == nil:
+		return nil, fmt.Errorf("%w: no information receiver (2100B NM1)", ErrInvalidInquiry)
+	case inq.subscriber.nm1 == nil:
+		return nil, fmt.Errorf("%w: no subscriber (2100C NM1*IL)", ErrInvalidInquiry)
+	case inq.hasDependent && inq.dependent.nm1 == nil:
+		return nil, fmt.Errorf("%w: dependent level without 2100D NM1*03", ErrInvalidInquiry)
+	case len(inq.serviceTypes) == 0 && inq.procedure == "":
+		return nil, fmt.Errorf("%w: no EQ service type or procedure", ErrInvalidInquiry)
+	}
+	return inq, nil
+}
+
+// levelSegment records a segment of the HL level it appears in.
+func (inq *inquiry) levelSegment(level string, seg *x12.Segment) {
+	p := &inq.subscriber
+	if level == "23" {
+		p = &inq.dependent
+	}
+	switch seg.ID() {
+	case "NM1":
+		switch level {
+		case "20":
+			inq.payerID = seg.Element(9)
+		case "21":
+			inq.provider = elements(seg)
+		case "22", "23":
+			p.nm1 = elements(seg)
+			p.last, p.first = seg.Element(3), seg.Element(4)
+			if level == "22" {
+				p.memberID = seg.Element(9)
+			}
+		}
+	case "TRN":
+		if level == "22" || level == "23" {
+			p.traces = append(p.traces, trace{seg.Element(2), seg.Element(3), seg.Element(4)})
+		}
+	case "REF":
+		if (level == "22" || level == "23") && seg.Element(1) == "SY" {
+			p.ssn = seg.Element(2)
+		}
+	case "DMG":
+		if level == "22" || level == "23" {
+			p.dmg = elements(seg)
+			p.dob = seg.Element(2)
+		}
+	case "EQ":
+		if len(inq.serviceTypes) == 0 && inq.procedure == "" {
+			inq.serviceTypes = serviceTypes(seg)
+			if q, code := seg.Component(2, 1), seg.Component(2, 2); code != "" {
+				inq.procedure = q + ":" + code
+			}
+		}
+	}
+}
+
+func serviceTypes(seg *x12.Segment) []string {
+	if seg.Element(1) == "" {
+		return nil
+	}
+	return seg.Repetitions(1)
+}
+
+// elements returns the segment id and its elements.
+func elements(seg *x12.Segment) []string {
+	return append([]string{seg.ID()}, seg.Elements()...)
+}
