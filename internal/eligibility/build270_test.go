@@ -40,7 +40,7 @@ func inquiries() map[string]*Request {
 				ProviderCode: "PE", ReferenceIdentification: "1223G0001X"},
 			Subscriber: &Subscriber{MemberID: "U9876543210", Patient: Patient{GroupNumber: "G1", FirstName: "James", LastName: "Doe", DateOfBirth: "19010101"}},
 			Encounter: &Encounter{ServiceTypeCodes: []string{"35", "23"}, ProcedureCode: "D0120", ProductOrServiceIDQualifier: "AD",
-				MedicalProcedures: []MedicalProcedure{{ProcedureCode: "D1110", ProductOrServiceIDQualifier: "AD"}},
+				MedicalProcedures:      []MedicalProcedure{{ProcedureCode: "D1110", ProductOrServiceIDQualifier: "AD"}},
 				BeginningDateOfService: "20240801", EndDateOfService: "20240831", IndustryCode: "11"},
 		},
 		"mbi-lookup-no-ssn": {

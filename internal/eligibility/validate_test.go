@@ -236,34 +236,3 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 		t.Errorf("Error() = %q, want the paths listed", ve.Error())
 	}
 }
-
-func TestDecodeRequest(t *testing.T) {
-	req, err := DecodeRequest(strings.NewReader(`{"tradingPartnerServiceId":"87726","provider":{"organizationName":"P","npi":"1999999984"},
-		"subscriber":{"memberId":"UHC202649","firstName":"John"},"dependents":[{"firstName":"Jane","individualRelationshipCode":"01"}],
-		"encounter":{"serviceTypeCodes":["30"]},"someFutureField":true}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if req.Subscriber.FirstName != "John" || req.Dependents[0].IndividualRelationshipCode != "01" || req.Provider.NPI != "1999999984" {
-		t.Errorf("decoded %+v", req)
-	}
-
-	tests := []struct{ body, wantPath, wantText string }{
-		{`{"provider":{"npi":1999999984}}`, "/provider/npi", "must be a JSON string, not number"},
-		{`{"encounter":{"serviceTypeCodes":"30"}}`, "/encounter/serviceTypeCodes", "must be a JSON array"},
-		{`{"subscriber":[]}`, "/subscriber", "must be a JSON object"},
-		{`{"tradingPartnerServiceId":`, "", "not valid JSON"},
-		{`  `, "", "empty"},
-	}
-	for _, tt := range tests {
-		_, err := DecodeRequest(strings.NewReader(tt.body))
-		var ve *ValidationError
-		if !errors.As(err, &ve) || len(ve.Fields) != 1 {
-			t.Errorf("DecodeRequest(%s) = %v, want one field error", tt.body, err)
-			continue
-		}
-		if ve.Fields[0].Path != tt.wantPath || !strings.Contains(ve.Fields[0].Message, tt.wantText) {
-			t.Errorf("DecodeRequest(%s) = %+v, want %s %q", tt.body, ve.Fields[0], tt.wantPath, tt.wantText)
-		}
-	}
-}

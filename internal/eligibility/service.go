@@ -1,0 +1,349 @@
+package eligibility
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/mockpayer"
+	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/x12"
+)
+
+// History records each check. The store satisfies it.
+type History interface {
+	InsertEligibilityCheck(ctx context.Context, c store.EligibilityCheck) error
+}
+
+// DefaultTimeout bounds one exchange with a payer: payers typically give up
+// at about 60 s.
+const DefaultTimeout = 60 * time.Second
+
+// Config wires a Service.
+type Config struct {
+	// Router picks the payer connection for (mode, payer). Required.
+	Router *payers.Router
+	// Numbers hands out the 270's control numbers. Production needs a
+	// source that stays unique across restarts and replicas; nil uses an
+	// in-memory counter seeded from the clock.
+	Numbers x12.ControlNumbers
+	// History records every check; nil records nothing.
+	History History
+	// Clock dates the 270 and the history records; nil is the system clock.
+	Clock clock.Clock
+	// Envelope is our identity in the 270 (ISA06, TRN03, ...).
+	Envelope Envelope
+	// SubmitterID is reported as meta.submitterId (default Envelope.SenderID).
+	SubmitterID string
+	// Timeout bounds the exchange with the payer (default 60 s).
+	Timeout time.Duration
+	// CostMicros is recorded for each production check (test checks are free).
+	CostMicros int64
+	// Logger receives operational events; never PHI.
+	Logger *slog.Logger
+}
+
+// Service runs eligibility checks. It is safe for concurrent use.
+type Service struct {
+	cfg Config
+}
+
+// NewService checks cfg and fills its defaults.
+func NewService(cfg Config) (*Service, error) {
+	if cfg.Router == nil {
+		return nil, errors.New("eligibility: NewService needs a payer router")
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.System{}
+	}
+	if cfg.Numbers == nil {
+		// Seeded from the clock so that a restart rarely repeats a recent
+		// interchange control number.
+		start := cfg.Clock.Now().Unix() % 900_000_000
+		cfg.Numbers = &x12.SequentialControlNumbers{Interchange: start, Group: start}
+	}
+	if cfg.Envelope.SenderID == "" {
+		cfg.Envelope.SenderID = DefaultSenderID
+	}
+	if cfg.SubmitterID == "" {
+		cfg.SubmitterID = cfg.Envelope.SenderID
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Service{cfg: cfg}, nil
+}
+
+// Caller is who asks: the authenticated API key.
+type Caller struct {
+	AccountID string
+	KeyID     string
+	Mode      payers.Mode
+}
+
+// Problem is the contract's generic error body {"code", "message",
+// "fieldList"} (the same JSON as api.Error).
+type Problem struct {
+	Code      string       `json:"code"`
+	Message   string       `json:"message"`
+	FieldList []FieldError `json:"fieldList,omitempty"`
+}
+
+// Error codes of Problem bodies.
+const (
+	CodeValidation      = "VALIDATION_ERROR"
+	CodeForbidden       = "FORBIDDEN"
+	CodeBadRequest      = "BAD_REQUEST"
+	CodePayerTimeout    = "GATEWAY_TIMEOUT"
+	CodePayerUnavail    = "SERVICE_UNAVAILABLE"
+	CodeBadPayerAnswer  = "BAD_GATEWAY"
+	CodeInternal        = "INTERNAL_ERROR"
+	CodeRequestCanceled = "REQUEST_CANCELED"
+)
+
+// History statuses of a check.
+const (
+	StatusActive   = "active"   // an EB01 1–5
+	StatusInactive = "inactive" // an EB01 6–8 and none of 1–5
+	StatusRejected = "rejected" // the payer answered with AAA errors
+	StatusInvalid  = "invalid"  // the request failed validation
+	StatusError    = "error"    // not configured, not mocked, timeout, unreadable answer
+	StatusUnknown  = "unknown"  // a 271 without coverage status
+)
+
+// Result is the outcome of a check: the HTTP status and body to answer
+// with, and what history keeps.
+type Result struct {
+	ID         string
+	HTTPStatus int
+	// Exactly one of Response (an eligibility-shaped body) and Problem is set.
+	Response *Response
+	Problem  *Problem
+	// Status is the history status (StatusActive, ...).
+	Status string
+	Payer  payers.Payer // zero when the payer is unknown
+	// ControlNumber is the ISA13 of the 270 we sent (else the request's).
+	ControlNumber string
+	X12Request    []byte // the 270 sent, if any
+	X12Answer     []byte // the payer's 271 or 999, if any
+	CreatedAt     time.Time
+	Duration      time.Duration
+}
+
+// Body is what the API writes with HTTPStatus.
+func (r *Result) Body() any {
+	if r.Response != nil {
+		return r.Response
+	}
+	return r.Problem
+}
+
+// Check runs one eligibility check: validate, route to the payer's
+// connection for the caller's mode, build the 270, exchange it within the
+// timeout, map the 271, and record the check. Every outcome is a Result
+// (api-contract.md §1.6): 200 with benefits or with the payer's AAA
+// errors, 400 with a field list for an invalid request, 400 with an
+// eligibility-shaped body for an unknown or unconfigured payer, 403 for a
+// test key whose request is not a published mock request, 504/503/502 when
+// the payer does not answer, cannot be reached, or answers nonsense. The
+// error is reserved for failures of our own (the 270 could not be built).
+func (s *Service) Check(ctx context.Context, caller Caller, req *Request) (*Result, error) {
+	requestJSON, _ := json.Marshal(req)
+	res, finish := s.begin(ctx, caller, requestJSON, req.ControlNumber)
+	defer finish()
+
+	var known *payers.Payer
+	if p, ok := s.cfg.Router.Directory().Lookup(req.TradingPartnerServiceID); ok {
+		known = &p
+	}
+	if err := Validate(req, known); err != nil {
+		var ve *ValidationError
+		errors.As(err, &ve)
+		res.fail(http.StatusBadRequest, StatusInvalid, &Problem{Code: CodeValidation, Message: validationMessage(len(ve.Fields)), FieldList: ve.Fields})
+		return res, nil
+	}
+	route, ok := s.route(res, caller, req.TradingPartnerServiceID)
+	if !ok {
+		return res, nil
+	}
+	trace := strings.ToUpper(store.NewID())
+	built, err := Build270(req, route.Payer, Build270Options{
+		Envelope: s.cfg.Envelope, Numbers: s.cfg.Numbers, TraceID: trace,
+		Now: res.CreatedAt, Test: caller.Mode == payers.ModeTest,
+	})
+	if err != nil {
+		res.fail(http.StatusInternalServerError, StatusError, &Problem{Code: CodeInternal, Message: "The 270 could not be built; quote " + res.ID + " when reporting it."})
+		return res, fmt.Errorf("eligibility: check %s: %w", res.ID, err)
+	}
+	res.X12Request, res.ControlNumber = built.X12, built.Controls.Interchange
+	s.exchange(ctx, caller, route, res, trace)
+	return res, nil
+}
+
+// begin starts a Result; the returned func records it (call it deferred).
+func (s *Service) begin(ctx context.Context, caller Caller, requestJSON []byte, controlNumber string) (*Result, func()) {
+	started := time.Now()
+	res := &Result{ID: "ec_" + store.NewID(), CreatedAt: s.cfg.Clock.Now(), ControlNumber: controlNumber}
+	return res, func() { s.record(ctx, caller, res, requestJSON, started) }
+}
+
+// route finds the payer's connection for the caller's mode, or fills res
+// with the not-configured answer.
+func (s *Service) route(res *Result, caller Caller, payerID string) (payers.Route, bool) {
+	route, err := s.cfg.Router.Route(caller.Mode, payerID, payers.Eligibility)
+	if err != nil {
+		s.notConfigured(res, payerID, res.ControlNumber, err)
+		return route, false
+	}
+	res.Payer = route.Payer
+	return route, true
+}
+
+// exchange sends the 270 in res and fills res from the answer.
+func (s *Service) exchange(ctx context.Context, caller Caller, route payers.Route, res *Result, trace string) {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	answer, err := route.Connection.Exchange(ctx, res.X12Request)
+	if err != nil {
+		s.exchangeFailed(ctx, caller, route, res, err)
+		return
+	}
+	res.X12Answer = answer
+	resp, err := Map271(answer)
+	if err != nil {
+		s.cfg.Logger.Warn("eligibility: unreadable payer answer", "check", res.ID, "payer", route.Payer.ID, "connection", route.ConnectionName, "error", err.Error())
+		res.fail(http.StatusBadGateway, StatusError, &Problem{Code: CodeBadPayerAnswer,
+			Message: fmt.Sprintf("Payer %s answered with something that is not a 271; quote %s when reporting it.", route.Payer.ID, res.ID)})
+		return
+	}
+	if resp.Meta == nil {
+		resp.Meta = &Meta{}
+	}
+	meta := resp.Meta
+	meta.SenderID, meta.SubmitterID, meta.OutboundTraceID = s.cfg.Envelope.SenderID, s.cfg.SubmitterID, trace
+	if meta.ApplicationMode == "" {
+		meta.ApplicationMode = string(caller.Mode)
+	}
+	resp.ID = res.ID
+	resp.X12 = string(answer)
+	res.Response, res.HTTPStatus, res.Status = resp, http.StatusOK, checkStatus(resp)
+	if resp.TransactionSetAcknowledgement != "" {
+		// The payer rejected the 270 itself with a 999.
+		resp.Status = "ERROR"
+		res.HTTPStatus, res.Status = http.StatusBadRequest, StatusError
+	}
+}
+
+// exchangeFailed turns a connection error into the answer.
+func (s *Service) exchangeFailed(ctx context.Context, caller Caller, route payers.Route, res *Result, err error) {
+	switch {
+	case caller.Mode == payers.ModeTest && errors.Is(err, mockpayer.ErrNoMockMatch):
+		res.fail(http.StatusForbidden, StatusError, &Problem{Code: CodeForbidden, Message: "This is a test API key: " + err.Error()})
+	case errors.Is(err, mockpayer.ErrInvalidInquiry):
+		res.fail(http.StatusBadRequest, StatusError, &Problem{Code: CodeBadRequest, Message: "The payer could not read the 270: " + err.Error()})
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
+		res.fail(http.StatusGatewayTimeout, StatusError, &Problem{Code: CodePayerTimeout,
+			Message: fmt.Sprintf("Payer %s did not answer within %s; try again later.", route.Payer.ID, s.cfg.Timeout)})
+	case errors.Is(err, context.Canceled):
+		res.fail(499, StatusError, &Problem{Code: CodeRequestCanceled, Message: "The request was canceled before the payer answered."})
+	default:
+		s.cfg.Logger.Warn("eligibility: payer exchange failed", "check", res.ID, "payer", route.Payer.ID, "connection", route.ConnectionName, "error", err.Error())
+		res.fail(http.StatusServiceUnavailable, StatusError, &Problem{Code: CodePayerUnavail,
+			Message: fmt.Sprintf("Payer %s could not be reached; try again later (check %s).", route.Payer.ID, res.ID)})
+	}
+}
+
+func (r *Result) fail(status int, historyStatus string, p *Problem) {
+	r.HTTPStatus, r.Status, r.Problem, r.Response = status, historyStatus, p, nil
+}
+
+func validationMessage(n int) string {
+	if n == 1 {
+		return "The request is invalid: 1 problem; see fieldList."
+	}
+	return fmt.Sprintf("The request is invalid: %d problems; see fieldList.", n)
+}
+
+// notConfigured answers an unknown or unconfigured payer with the
+// eligibility-shaped 400 body of the contract: AAA 79 (Invalid Participant
+// Identification, the code the troubleshooting docs show) and status ERROR.
+func (s *Service) notConfigured(res *Result, payerID, controlNumber string, err error) {
+	msg := err.Error()
+	var nc *payers.NotConfiguredError
+	if errors.As(err, &nc) {
+		msg = fmt.Sprintf("Payer %s is not configured: %s. Please check the payer list for the id to use.", nc.PayerID, nc.Reason)
+	}
+	res.Response = &Response{
+		ID:                      res.ID,
+		ControlNumber:           controlNumber,
+		TradingPartnerServiceID: payerID,
+		Errors: []AAAError{{
+			Field: "AAA", Code: "79", Description: msg,
+			FollowupAction: followupActionNames.name("C"), Location: "Loop 2100A",
+			PossibleResolutions: aaaReasons.column("79", 1),
+		}},
+		Status: "ERROR",
+	}
+	res.HTTPStatus, res.Status = http.StatusBadRequest, StatusError
+}
+
+// checkStatus summarises a mapped 271 for history.
+func checkStatus(r *Response) string {
+	inactive := false
+	for _, b := range r.BenefitsInformation {
+		switch b.Code {
+		case "1", "2", "3", "4", "5":
+			return StatusActive
+		case "6", "7", "8":
+			inactive = true
+		}
+	}
+	switch {
+	case inactive:
+		return StatusInactive
+	case len(r.Errors) > 0:
+		return StatusRejected
+	}
+	return StatusUnknown
+}
+
+// record writes the check to history. A failure is logged, not returned:
+// the caller already has the payer's answer.
+func (s *Service) record(ctx context.Context, caller Caller, res *Result, requestJSON []byte, started time.Time) {
+	res.Duration = time.Since(started)
+	if s.cfg.History == nil {
+		return
+	}
+	body, err := json.Marshal(res.Body())
+	if err != nil {
+		body = nil
+	}
+	cost := int64(0)
+	if caller.Mode == payers.ModeProduction && res.X12Answer != nil {
+		cost = s.cfg.CostMicros
+	}
+	c := store.EligibilityCheck{
+		ID: res.ID, AccountID: caller.AccountID, KeyID: caller.KeyID, Mode: string(caller.Mode),
+		TradingPartnerServiceID: res.Payer.ID, PayerName: res.Payer.Name,
+		ControlNumber: res.ControlNumber, Status: res.Status,
+		RequestJSON: requestJSON, X12Request: res.X12Request, X12Response: res.X12Answer, ResponseJSON: body,
+		HTTPStatus: res.HTTPStatus, CreatedAt: res.CreatedAt, DurationMicros: res.Duration.Microseconds(), CostMicros: cost,
+	}
+	if c.TradingPartnerServiceID == "" && res.Response != nil {
+		c.TradingPartnerServiceID = res.Response.TradingPartnerServiceID
+	}
+	// A client that hung up still gets its check recorded.
+	if err := s.cfg.History.InsertEligibilityCheck(context.WithoutCancel(ctx), c); err != nil {
+		s.cfg.Logger.Error("eligibility: recording the check failed", "check", res.ID, "error", err.Error())
+	}
+}
