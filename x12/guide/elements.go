@@ -1,0 +1,363 @@
+package guide
+
+import (
+	"fmt"
+
+	"github.com/clearhouse/clearhouse/x12"
+)
+
+// checkElements checks every element of seg against its guide definition:
+// usage, repetitions, components, type, length, codes and patterns, then the
+// segment's syntax rules and date formats. It allocates only to report.
+func (v *Validator) checkElements(seg *x12.Segment, def *Segment) {
+	n := seg.Len()
+	for i := 1; i <= n; i++ {
+		raw := seg.ElementBytes(i)
+		if i > len(def.Elements) {
+			if len(raw) > 0 {
+				v.elementFinding(CodeTooManyElements, "3", i, 0, 0, "", raw,
+					fmt.Sprintf("%s has data in element %02d, past its last element %02d", def.ID, i, len(def.Elements)))
+			}
+			continue
+		}
+		v.checkElement(&def.Elements[i-1], def, i, raw)
+	}
+	for i := n + 1; i <= len(def.Elements); i++ {
+		if e := &def.Elements[i-1]; e.Usage == Required {
+			v.elementFinding(CodeElementMissing, "1", i, 0, 0, e.DE, nil,
+				fmt.Sprintf("%s%02d (%s) is required", def.ID, i, e.Name))
+		}
+	}
+	for i := range def.syntax {
+		v.checkSyntax(seg, def, &def.syntax[i])
+	}
+	for _, p := range def.dates {
+		v.checkDatePair(seg, def, p)
+	}
+}
+
+// checkElement checks element i of a segment.
+func (v *Validator) checkElement(e *Element, def *Segment, i int, raw []byte) {
+	if len(raw) == 0 {
+		if e.Usage == Required {
+			v.elementFinding(CodeElementMissing, "1", i, 0, 0, e.DE, nil,
+				fmt.Sprintf("%s%02d (%s) is required", def.ID, i, e.Name))
+		}
+		return
+	}
+	if e.Usage == NotUsed {
+		v.elementFinding(CodeElementNotUsed, "I10", i, 0, 0, e.DE, raw,
+			fmt.Sprintf("%s%02d (%s) is not used in this guide", def.ID, i, elementName(e)))
+		return
+	}
+	rep := v.d.Repetition
+	if e.Repeat <= 1 || rep == 0 {
+		v.checkValue(e, def, i, 0, raw)
+		return
+	}
+	count := 0
+	for len(raw) > 0 || count == 0 {
+		part := raw
+		if j := indexByte(raw, rep); j >= 0 {
+			part, raw = raw[:j], raw[j+1:]
+		} else {
+			raw = nil
+		}
+		count++
+		if count > e.Repeat {
+			v.elementFinding(CodeTooManyRepeats, "12", i, 0, count, e.DE, part,
+				fmt.Sprintf("%s%02d repeats more than %d times", def.ID, i, e.Repeat))
+			return
+		}
+		if len(part) > 0 {
+			v.checkValue(e, def, i, count, part)
+		}
+	}
+}
+
+// checkValue checks one occurrence of an element (a repetition when rep > 0).
+func (v *Validator) checkValue(e *Element, def *Segment, i, rep int, val []byte) {
+	csep := v.d.Component
+	if !e.IsComposite() {
+		if csep != 0 && indexByte(val, csep) >= 0 {
+			v.elementFinding(CodeTooManyComponents, "13", i, 0, rep, e.DE, val,
+				fmt.Sprintf("%s%02d is a simple element but holds components", def.ID, i))
+			return
+		}
+		v.checkSimple(e, def, i, 0, rep, val)
+		return
+	}
+	c := 0
+	rest := val
+	for {
+		c++
+		part := rest
+		j := -1
+		if csep != 0 {
+			j = indexByte(rest, csep)
+		}
+		if j >= 0 {
+			part, rest = rest[:j], rest[j+1:]
+		}
+		if c > len(e.Components) {
+			v.elementFinding(CodeTooManyComponents, "13", i, c, rep, e.DE, part,
+				fmt.Sprintf("%s%02d has more than %d components", def.ID, i, len(e.Components)))
+			return
+		}
+		comp := &e.Components[c-1]
+		switch {
+		case len(part) == 0:
+			if comp.Usage == Required {
+				v.elementFinding(CodeElementMissing, "1", i, c, rep, comp.DE, nil,
+					fmt.Sprintf("%s%02d-%d (%s) is required", def.ID, i, c, comp.Name))
+			}
+		case comp.Usage == NotUsed:
+			v.elementFinding(CodeElementNotUsed, "I10", i, c, rep, comp.DE, part,
+				fmt.Sprintf("%s%02d-%d (%s) is not used in this guide", def.ID, i, c, elementName(comp)))
+		default:
+			v.checkSimple(comp, def, i, c, rep, part)
+		}
+		if j < 0 {
+			break
+		}
+	}
+	for c++; c <= len(e.Components); c++ {
+		if comp := &e.Components[c-1]; comp.Usage == Required {
+			v.elementFinding(CodeElementMissing, "1", i, c, rep, comp.DE, nil,
+				fmt.Sprintf("%s%02d-%d (%s) is required", def.ID, i, c, comp.Name))
+		}
+	}
+}
+
+func elementName(e *Element) string {
+	if e.Name == "" {
+		return "undefined"
+	}
+	return e.Name
+}
+
+// checkSimple checks a simple value: type, length, code list, pattern.
+func (v *Validator) checkSimple(e *Element, def *Segment, i, c, rep int, val []byte) {
+	ref := refName(def.ID, i, c)
+	switch e.Type {
+	case "DT":
+		if !validDate(val) {
+			v.elementFinding(CodeBadDate, "8", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not a valid date", ref, clip(string(val))))
+			return
+		}
+	case "TM":
+		if !validTime(val) {
+			v.elementFinding(CodeBadTime, "9", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not a valid time", ref, clip(string(val))))
+			return
+		}
+	case "R":
+		if !validDecimal(val) {
+			v.elementFinding(CodeBadCharacter, "6", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not a decimal number", ref, clip(string(val))))
+			return
+		}
+	case "AN", "ID":
+		if !validText(val) {
+			v.elementFinding(CodeBadCharacter, "6", i, c, rep, e.DE, val, fmt.Sprintf("%s holds a control character", ref))
+			return
+		}
+	default:
+		if e.decimals >= 0 && !validInteger(val) {
+			v.elementFinding(CodeBadCharacter, "6", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not a whole number", ref, clip(string(val))))
+			return
+		}
+	}
+	n := valueLength(e, val)
+	if e.Min > 0 && n < e.Min {
+		v.elementFinding(CodeTooShort, "4", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is shorter than %d", ref, clip(string(val)), e.Min))
+		return
+	}
+	if e.Max > 0 && n > e.Max {
+		v.elementFinding(CodeTooLong, "5", i, c, rep, e.DE, val, fmt.Sprintf("%s is longer than %d", ref, e.Max))
+		return
+	}
+	if e.codes != nil {
+		if _, ok := e.codes[string(val)]; !ok {
+			v.elementFinding(CodeBadCode, "7", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not a code this guide allows", ref, clip(string(val))))
+			return
+		}
+	} else if e.codeList != nil {
+		if _, ok := e.codeList.codes[string(val)]; !ok {
+			if e.codeList.Advisory {
+				v.elementFindingSev(x12.Warning, CodeAdvisoryCode, "", i, c, rep, e.DE, val,
+					fmt.Sprintf("%s %q is not in our copy of the %s list (an old snapshot; the code may be newer)", ref, clip(string(val)), e.codeList.Name))
+			} else {
+				v.elementFinding(CodeBadCode, "7", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not in the %s list", ref, clip(string(val)), e.codeList.Name))
+			}
+			return
+		}
+	}
+	if e.pattern != nil && !e.pattern.Match(val) {
+		v.elementFinding(CodePattern, "I12", i, c, rep, e.DE, val, fmt.Sprintf("%s %q does not have the required format", ref, clip(string(val))))
+	}
+}
+
+func refName(seg string, i, c int) string {
+	if c > 0 {
+		return fmt.Sprintf("%s%02d-%d", seg, i, c)
+	}
+	return fmt.Sprintf("%s%02d", seg, i)
+}
+
+// valueLength is the X12 length of a value: numbers count digits only
+// (no sign, no decimal point).
+func valueLength(e *Element, val []byte) int {
+	if e.Type != "R" && e.decimals < 0 {
+		return len(val)
+	}
+	n := 0
+	for _, b := range val {
+		if b >= '0' && b <= '9' {
+			n++
+		}
+	}
+	return n
+}
+
+// validText accepts anything but control characters: X12's extended
+// character set includes lower case and UTF-8 text.
+func validText(val []byte) bool {
+	for _, b := range val {
+		if b < 0x20 || b == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func validInteger(val []byte) bool {
+	if len(val) > 0 && val[0] == '-' {
+		val = val[1:]
+	}
+	if len(val) == 0 {
+		return false
+	}
+	for _, b := range val {
+		if b < '0' || b > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// validDecimal accepts X12 R values: optional minus, digits with at most one
+// decimal point, at least one digit.
+func validDecimal(val []byte) bool {
+	if len(val) > 0 && val[0] == '-' {
+		val = val[1:]
+	}
+	digits, dots := 0, 0
+	for _, b := range val {
+		switch {
+		case b >= '0' && b <= '9':
+			digits++
+		case b == '.':
+			dots++
+		default:
+			return false
+		}
+	}
+	return digits > 0 && dots <= 1
+}
+
+// validDate accepts CCYYMMDD (or YYMMDD) naming a real calendar day.
+func validDate(val []byte) bool {
+	var y, m, d int
+	switch len(val) {
+	case 8:
+		y, m, d = digits(val[0:4]), digits(val[4:6]), digits(val[6:8])
+	case 6:
+		y, m, d = 2000+digits(val[0:2]), digits(val[2:4]), digits(val[4:6])
+	default:
+		return false
+	}
+	if y < 0 || m < 1 || m > 12 || d < 1 {
+		return false
+	}
+	return d <= daysIn(y, m)
+}
+
+func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// validTime accepts HHMM, HHMMSS and HHMMSS followed by decimal seconds.
+func validTime(val []byte) bool {
+	if len(val) < 4 || len(val) > 8 || len(val) == 5 {
+		return false
+	}
+	h, m := digits(val[0:2]), digits(val[2:4])
+	if h < 0 || h > 23 || m < 0 || m > 59 {
+		return false
+	}
+	if len(val) >= 6 {
+		s := digits(val[4:6])
+		if s < 0 || s > 59 {
+			return false
+		}
+		if len(val) > 6 && digits(val[6:]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// digits parses a run of ASCII digits, -1 when there is anything else.
+func digits(b []byte) int {
+	if len(b) == 0 {
+		return -1
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return -1
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// datePair is a date format qualifier (data element 1250) followed by the
+// value it describes (1251), as in DTP02/DTP03 and DMG01/DMG02.
+type datePair struct{ qual, value int }
+
+// checkDatePair checks a 1251 value against its 1250 format: D8 and RD8 must
+// be real dates, and a range must not end before it starts.
+func (v *Validator) checkDatePair(seg *x12.Segment, def *Segment, p datePair) {
+	q, val := seg.ElementBytes(p.qual), seg.ElementBytes(p.value)
+	if len(val) == 0 {
+		return
+	}
+	ok := true
+	switch string(q) {
+	case "D8":
+		ok = len(val) == 8 && validDate(val)
+	case "RD8":
+		ok = len(val) == 17 && val[8] == '-' && validDate(val[:8]) && validDate(val[9:]) && string(val[:8]) <= string(val[9:])
+	case "DT":
+		ok = len(val) == 12 && validDate(val[:8]) && validTime(val[8:])
+	case "D6":
+		ok = len(val) == 6 && validDate(val)
+	case "TM":
+		ok = validTime(val)
+	default:
+		return
+	}
+	if !ok {
+		v.elementFinding(CodeBadDate, "8", p.value, 0, 0, def.Elements[p.value-1].DE, val,
+			fmt.Sprintf("%s%02d %q is not a valid %s date", def.ID, p.value, clip(string(val)), q))
+	}
+}

@@ -1,0 +1,172 @@
+package guide
+
+import (
+	"regexp"
+
+	"github.com/clearhouse/clearhouse/x12/guide/internal/spec"
+)
+
+// Usage is the TR3 usage of a loop, segment or element.
+type Usage byte
+
+const (
+	Required    Usage = 'R'
+	Situational Usage = 'S'
+	NotUsed     Usage = 'N'
+)
+
+func (u Usage) String() string { return string(rune(u)) }
+
+// Area is where a top-level node of a transaction appears in Guide JSON.
+type Area uint8
+
+const (
+	Heading Area = iota
+	Detail
+	Summary
+)
+
+func (a Area) String() string {
+	switch a {
+	case Detail:
+		return "detail"
+	case Summary:
+		return "summary"
+	}
+	return "heading"
+}
+
+// Guide is one implementation guide, compiled from its data file. It is
+// immutable and safe for concurrent use.
+type Guide struct {
+	// ID is the short name ("837P"), Transaction the ST01 ("837") and
+	// Version the guide's GS08/ST03 ("005010X222A1").
+	ID, Transaction, Version string
+	// Accepts lists other GS08/ST03 values read with this guide (earlier
+	// or later errata of the same guide, e.g. "005010X222").
+	Accepts []string
+	Name    string
+	// Provenance records the files the data was derived from.
+	Provenance spec.Source
+
+	root   *Loop
+	rules  []*rule
+	npi    map[string][]*rule // segment id → NPI rules
+	segIDs map[string]bool    // every segment id the guide defines
+}
+
+// Root returns the transaction-set loop (ST..SE).
+func (g *Guide) Root() *Loop { return g.root }
+
+// Loop is a loop of a guide: its first child is the segment that starts it.
+type Loop struct {
+	ID   string
+	Name string
+	// Key is the Guide JSON key: "<first segment key>_loop".
+	Key      string
+	Usage    Usage
+	Max      int // repeat limit, 0 = unbounded
+	Area     Area
+	Children []Node
+
+	// index lists, per segment id, the children that can start with it: the
+	// segments with that id and the loops whose first segment has it.
+	index map[string][]int32
+	// rules evaluated on each instance of the loop (at most 64).
+	rules  []*loopRule
+	nested []nestedTarget // rules of enclosing loops that target a child of this one
+	sums   int            // number of sum rules among rules
+	// hasHL is set when the loop starts with an HL segment.
+	hasHL bool
+}
+
+// Node is a child of a loop: exactly one of Segment and Loop is set.
+type Node struct {
+	Segment *Segment
+	Loop    *Loop
+}
+
+func (n Node) trigger() *Segment {
+	if n.Loop != nil {
+		return n.Loop.Children[0].Segment
+	}
+	return n.Segment
+}
+
+func (n Node) usage() Usage {
+	if n.Loop != nil {
+		return n.Loop.Usage
+	}
+	return n.Segment.Usage
+}
+
+// Segment is a segment of a guide.
+type Segment struct {
+	ID   string
+	Name string
+	// Key is the Guide JSON key: "<snake name>_<ID>".
+	Key   string
+	Usage Usage
+	Max   int // max use, 0 = unbounded
+	// Elements holds one entry per position (Elements[0] is position 1);
+	// positions the guide does not list are filled as not used.
+	Elements []Element
+
+	area    Area // where a top-level segment appears in Guide JSON
+	match   matcher
+	syntax  []syntaxRule
+	dates   []datePair
+	keyLoop string // Key + "_loop", for loops this segment starts
+
+	sumTotals []sumItem // sum rules whose total this segment holds
+	sumItems  []sumItem // sum rules this segment adds to
+	npi       []*rule
+}
+
+// Element is a simple element, a component, or a composite (Components set).
+type Element struct {
+	Pos  int
+	DE   string // X12 data element number ("1028") or composite id ("C023")
+	Name string
+	// Key is the Guide JSON key: "<snake name>_<NN>".
+	Key        string
+	Usage      Usage
+	Type       string // AN, ID, DT, TM, R, N0..N9
+	Min, Max   int
+	Repeat     int // > 1 for repeating elements
+	Components []Element
+
+	codes    map[string]struct{}
+	codeList *CodeList
+	pattern  *regexp.Regexp
+	decimals int8 // implied decimals of Nn types, -1 for others
+}
+
+// Codes reports whether the element has a guide code list.
+func (e *Element) Codes() []string {
+	out := make([]string, 0, len(e.codes))
+	for c := range e.codes {
+		out = append(out, c)
+	}
+	return out
+}
+
+// IsComposite reports whether the element is a composite.
+func (e *Element) IsComposite() bool { return len(e.Components) > 0 }
+
+// matcher tells same-id siblings apart by a qualifier element's codes.
+type matcher struct {
+	pos, comp int // 0 = no discriminator
+	codes     map[string]struct{}
+}
+
+// CodeList is an external code list shared by the guides (states, CARC...).
+type CodeList struct {
+	ID       string
+	Name     string
+	Advisory bool
+	codes    map[string]struct{}
+}
+
+// Has reports whether code is in the list.
+func (c *CodeList) Has(code string) bool { _, ok := c.codes[code]; return ok }

@@ -1,0 +1,421 @@
+package guide
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/clearhouse/clearhouse/x12/guide/internal/spec"
+)
+
+//go:generate go run ./cmd/guidegen -src ../../../shared/reference/guide-sources -out data
+
+//go:embed data/*.json
+var dataFS embed.FS
+
+// registry holds the embedded guides, compiled once on first use.
+type registry struct {
+	guides []*Guide
+	byKey  map[string]*Guide // "ST01/version" → guide
+	lists  map[string]*CodeList
+}
+
+var (
+	loadOnce sync.Once
+	loaded   *registry
+	loadErr  error
+)
+
+func embedded() *registry {
+	loadOnce.Do(func() {
+		loaded, loadErr = loadFS(dataFS, "data")
+	})
+	if loadErr != nil {
+		// The data is embedded and checked by the tests: a failure here is
+		// a build defect, not an input problem.
+		panic("guide: embedded data: " + loadErr.Error())
+	}
+	return loaded
+}
+
+// Guides returns every embedded guide, sorted by ID.
+func Guides() []*Guide { return append([]*Guide(nil), embedded().guides...) }
+
+// Lookup returns the guide for a transaction set id (ST01) and a guide
+// version (ST03, or GS08 when ST03 is absent), e.g. Lookup("837",
+// "005010X224A2"). Earlier or later errata listed in a guide's Accepts match
+// too.
+func Lookup(st01, version string) (*Guide, bool) {
+	g, ok := embedded().byKey[st01+"/"+version]
+	return g, ok
+}
+
+// For chooses the guide of a transaction set from its functional group's
+// GS08 and its ST01 and ST03: ST03 when it names a known guide, else GS08.
+func For(gs08, st01, st03 string) (*Guide, bool) {
+	if st03 != "" {
+		if g, ok := Lookup(st01, st03); ok {
+			return g, true
+		}
+	}
+	return Lookup(st01, gs08)
+}
+
+// ByID returns a guide by its short name ("270", "837D", "277CA"...).
+func ByID(id string) (*Guide, bool) {
+	for _, g := range embedded().guides {
+		if strings.EqualFold(g.ID, id) {
+			return g, true
+		}
+	}
+	return nil, false
+}
+
+// CodeListByID returns a shared external code list ("states", "pos"...).
+func CodeListByID(id string) (*CodeList, bool) {
+	l, ok := embedded().lists[id]
+	return l, ok
+}
+
+// loadFS compiles the code lists and every guide file of a folder.
+func loadFS(fsys fs.FS, dir string) (*registry, error) {
+	reg := &registry{byKey: map[string]*Guide{}, lists: map[string]*CodeList{}}
+	raw, err := fs.ReadFile(fsys, path.Join(dir, "codelists.json"))
+	if err != nil {
+		return nil, err
+	}
+	var cl spec.CodeLists
+	if err := json.Unmarshal(raw, &cl); err != nil {
+		return nil, fmt.Errorf("codelists.json: %w", err)
+	}
+	for _, l := range cl.Lists {
+		reg.lists[l.ID] = &CodeList{ID: l.ID, Name: l.Name, Advisory: l.Advisory, codes: set(l.Codes)}
+	}
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.Name() == "codelists.json" || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		raw, err := fs.ReadFile(fsys, path.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		g, err := Parse(raw, reg.lists)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Name(), err)
+		}
+		for _, v := range append([]string{g.Version}, g.Accepts...) {
+			k := g.Transaction + "/" + v
+			if other, dup := reg.byKey[k]; dup {
+				return nil, fmt.Errorf("%s: %s %s already served by %s", e.Name(), g.Transaction, v, other.ID)
+			}
+			reg.byKey[k] = g
+		}
+		reg.guides = append(reg.guides, g)
+	}
+	sort.Slice(reg.guides, func(i, j int) bool { return reg.guides[i].ID < reg.guides[j].ID })
+	return reg, nil
+}
+
+// Parse compiles one guide file. lists resolves external code list names;
+// nil uses the embedded lists. Companion guides (a payer's stricter copy of
+// a guide) are parsed the same way.
+func Parse(raw []byte, lists map[string]*CodeList) (*Guide, error) {
+	if lists == nil {
+		lists = embedded().lists
+	}
+	var f spec.File
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return nil, err
+	}
+	if f.Format != spec.Format {
+		return nil, fmt.Errorf("format %q, want %q", f.Format, spec.Format)
+	}
+	if f.Root == nil {
+		return nil, fmt.Errorf("no root")
+	}
+	c := &compiler{lists: lists, byPath: map[string]*Loop{}}
+	g := &Guide{
+		ID: f.ID, Transaction: f.Transaction, Version: f.Version, Accepts: f.Accepts,
+		Name: f.Name, Provenance: f.Provenance,
+		npi: map[string][]*rule{}, segIDs: map[string]bool{},
+	}
+	root, err := c.loop(f.Root, "ST", true)
+	if err != nil {
+		return nil, err
+	}
+	g.root = root
+	walk(root, func(s *Segment) { g.segIDs[s.ID] = true })
+	for i := range f.Rules {
+		r, err := compileRule(g, &f.Rules[i])
+		if err != nil {
+			return nil, fmt.Errorf("rule %s: %w", f.Rules[i].ID, err)
+		}
+		g.rules = append(g.rules, r)
+	}
+	return g, nil
+}
+
+// walk calls f for every segment of the tree once (shared loops once).
+func walk(l *Loop, f func(*Segment)) {
+	seen := map[*Loop]bool{}
+	var visit func(l *Loop)
+	visit = func(l *Loop) {
+		if seen[l] {
+			return
+		}
+		seen[l] = true
+		for _, c := range l.Children {
+			if c.Loop != nil {
+				visit(c.Loop)
+			} else {
+				f(c.Segment)
+			}
+		}
+	}
+	visit(l)
+}
+
+type compiler struct {
+	lists  map[string]*CodeList
+	byPath map[string]*Loop
+}
+
+func (c *compiler) loop(n *spec.Node, path string, isRoot bool) (*Loop, error) {
+	if n.SameAs != "" {
+		l, ok := c.byPath[n.SameAs]
+		if !ok {
+			return nil, fmt.Errorf("loop %s: same_as %q not found before it", path, n.SameAs)
+		}
+		return l, nil
+	}
+	if isRoot && n.Loop != "ST" {
+		return nil, fmt.Errorf("root loop is %q, want ST", n.Loop)
+	}
+	if len(n.Children) == 0 || n.Children[0].IsLoop() {
+		return nil, fmt.Errorf("loop %s must start with a segment", path)
+	}
+	l := &Loop{ID: n.Loop, Name: n.Name, Usage: usage(n.Usage), Max: n.Max, Area: area(n.Area), index: map[string][]int32{}}
+	for i, ch := range n.Children {
+		var node Node
+		if ch.IsLoop() {
+			sub := ch.Loop
+			if !isRoot {
+				sub = path + "/" + ch.Loop
+			}
+			sl, err := c.loop(ch, sub, false)
+			if err != nil {
+				return nil, err
+			}
+			node.Loop = sl
+		} else {
+			s, err := c.segment(ch)
+			if err != nil {
+				return nil, fmt.Errorf("loop %s: %w", path, err)
+			}
+			if isRoot {
+				s.area = area(ch.Area)
+			}
+			node.Segment = s
+		}
+		l.Children = append(l.Children, node)
+		id := node.trigger().ID
+		l.index[id] = append(l.index[id], int32(i))
+	}
+	first := l.Children[0].Segment
+	l.hasHL = first.ID == "HL"
+	l.Key = n.Key
+	if l.Key == "" {
+		l.Key = first.keyLoop
+	}
+	if err := uniqueKeys(l); err != nil {
+		return nil, fmt.Errorf("loop %s: %w", path, err)
+	}
+	if !isRoot {
+		c.byPath[path] = l
+	}
+	return l, nil
+}
+
+func uniqueKeys(l *Loop) error {
+	seen := map[string]bool{}
+	for _, c := range l.Children {
+		k := ""
+		if c.Loop != nil {
+			k = c.Loop.Key
+		} else {
+			k = c.Segment.Key
+		}
+		if seen[k] {
+			return fmt.Errorf("two children with key %s", k)
+		}
+		seen[k] = true
+	}
+	return nil
+}
+
+func (c *compiler) segment(n *spec.Node) (*Segment, error) {
+	s := &Segment{ID: n.Seg, Name: n.Name, Usage: usage(n.Usage), Max: n.Max}
+	s.Key = n.Key
+	if s.Key == "" {
+		s.Key = spec.SnakeName(n.Name) + "_" + n.Seg
+	}
+	s.keyLoop = s.Key + "_loop"
+	last := 0
+	for _, e := range n.Elements {
+		if e.Pos > last {
+			last = e.Pos
+		}
+	}
+	s.Elements = make([]Element, last)
+	for i := range s.Elements {
+		s.Elements[i] = Element{Pos: i + 1, Usage: NotUsed, Key: fmt.Sprintf("%02d", i+1), decimals: -1}
+	}
+	for i := range n.Elements {
+		e, err := c.element(&n.Elements[i])
+		if err != nil {
+			return nil, fmt.Errorf("%s%02d: %w", n.Seg, n.Elements[i].Pos, err)
+		}
+		if e.Pos < 1 {
+			return nil, fmt.Errorf("%s: element position %d", n.Seg, e.Pos)
+		}
+		s.Elements[e.Pos-1] = e
+	}
+	if n.Match != "" {
+		pos, comp := parseRef(n.Match)
+		e := s.element(pos, comp)
+		if e == nil || len(e.codes) == 0 {
+			return nil, fmt.Errorf("%s: match %s names no coded element", n.Seg, n.Match)
+		}
+		s.match = matcher{pos: pos, comp: comp, codes: e.codes}
+	}
+	for _, x := range n.Syntax {
+		r, err := parseSyntax(x)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", n.Seg, err)
+		}
+		s.syntax = append(s.syntax, r)
+	}
+	for i := 0; i+1 < len(s.Elements); i++ {
+		if s.Elements[i].DE == "1250" && s.Elements[i+1].DE == "1251" {
+			s.dates = append(s.dates, datePair{qual: i + 1, value: i + 2})
+		}
+	}
+	return s, nil
+}
+
+// element returns the element at pos (and component comp, if > 0).
+func (s *Segment) element(pos, comp int) *Element {
+	if pos < 1 || pos > len(s.Elements) {
+		return nil
+	}
+	e := &s.Elements[pos-1]
+	if comp == 0 {
+		return e
+	}
+	if comp > len(e.Components) {
+		return nil
+	}
+	return &e.Components[comp-1]
+}
+
+func (c *compiler) element(e *spec.Element) (Element, error) {
+	out := Element{
+		Pos: e.Pos, DE: e.DE, Name: e.Name, Usage: usage(e.Usage), Type: e.Type,
+		Min: e.Min, Max: e.Max, Repeat: e.Repeat, decimals: -1,
+	}
+	out.Key = e.Key
+	if out.Key == "" {
+		out.Key = fmt.Sprintf("%s_%02d", spec.SnakeName(e.Name), e.Pos)
+	}
+	if len(e.Codes) > 0 {
+		out.codes = set(e.Codes)
+	}
+	if e.CodeList != "" {
+		l, ok := c.lists[e.CodeList]
+		if !ok {
+			return out, fmt.Errorf("unknown code list %q", e.CodeList)
+		}
+		out.codeList = l
+	}
+	if e.Pattern != "" {
+		re, err := regexp.Compile("^(?:" + e.Pattern + ")$")
+		if err != nil {
+			return out, err
+		}
+		out.pattern = re
+	}
+	if len(e.Type) == 2 && e.Type[0] == 'N' && e.Type[1] >= '0' && e.Type[1] <= '9' {
+		out.decimals = int8(e.Type[1] - '0')
+	}
+	if len(e.Components) > 0 {
+		last := 0
+		for _, x := range e.Components {
+			last = max(last, x.Pos)
+		}
+		out.Components = make([]Element, last)
+		for i := range out.Components {
+			out.Components[i] = Element{Pos: i + 1, Usage: NotUsed, Key: fmt.Sprintf("%02d", i+1), decimals: -1}
+		}
+		for i := range e.Components {
+			sub, err := c.element(&e.Components[i])
+			if err != nil {
+				return out, err
+			}
+			out.Components[sub.Pos-1] = sub
+		}
+	}
+	return out, nil
+}
+
+// set builds a lookup set; nil for no codes, so "no list" stays visible.
+func set(codes []string) map[string]struct{} {
+	if len(codes) == 0 {
+		return nil
+	}
+	m := make(map[string]struct{}, len(codes))
+	for _, c := range codes {
+		m[c] = struct{}{}
+	}
+	return m
+}
+
+func usage(s string) Usage {
+	switch s {
+	case "R":
+		return Required
+	case "N":
+		return NotUsed
+	}
+	return Situational
+}
+
+func area(s string) Area {
+	switch s {
+	case "detail":
+		return Detail
+	case "summary":
+		return Summary
+	}
+	return Heading
+}
+
+// parseRef reads "05" or "05-3".
+func parseRef(ref string) (pos, comp int) {
+	p, c, _ := strings.Cut(ref, "-")
+	pos, _ = strconv.Atoi(p)
+	if c != "" {
+		comp, _ = strconv.Atoi(c)
+	}
+	return pos, comp
+}

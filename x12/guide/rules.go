@@ -1,0 +1,511 @@
+package guide
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/clearhouse/clearhouse/x12"
+	"github.com/clearhouse/clearhouse/x12/guide/internal/spec"
+)
+
+// rule is a compiled situational or business rule of a guide.
+type rule struct {
+	ID       string
+	Kind     string
+	Message  string
+	Business bool
+	// npi rules: the element checked and its qualifier condition.
+	npiPos, whenPos int
+	when            map[string]struct{}
+}
+
+// loopRule is a rule bound to one loop of the tree (a rule on "2300" binds
+// to each 2300 loop of an 837, which hangs under two HL levels).
+type loopRule struct {
+	r   *rule
+	bit uint64
+	// condition: an element of a segment of this loop.
+	condSeg         *Segment
+	condPos, cond2  int // element position and component (0: none)
+	in, notIn       map[string]struct{}
+	present, hasCnd bool
+	// require/forbid target: child targetIdx of loop targetOwner, which is
+	// this loop (direct) or a child loop of it.
+	targetOwner *Loop
+	targetIdx   int
+	targetName  string
+	// sum: total element and the summed items, found anywhere inside the loop.
+	sumIndex int
+	totalSeg *Segment
+	totalPos int
+}
+
+// sumItem marks a guide segment whose element adds to (or subtracts from)
+// a sum rule's running total.
+type sumItem struct {
+	rule  *rule
+	pos   int
+	minus bool
+}
+
+// sumState is a sum rule's running state in one loop instance.
+type sumState struct {
+	total, sum    int64
+	hasTotal      bool
+	pos           int
+	off           int64
+}
+
+// nestedTarget asks the close of a child loop instance to tell its enclosing
+// rule loop that the rule's target was seen.
+type nestedTarget struct {
+	lr       *loopRule
+	ruleLoop *Loop
+}
+
+func compileRule(g *Guide, sr *spec.Rule) (*rule, error) {
+	r := &rule{ID: sr.ID, Kind: sr.Kind, Message: sr.Message, Business: sr.Business}
+	if sr.Kind == "npi" {
+		seg, pos, _ := splitPath(sr.Target)
+		wseg, wpos, _ := splitPath(sr.When.Element)
+		if seg == "" || seg != wseg {
+			return nil, fmt.Errorf("npi target %q and condition %q must name one segment", sr.Target, sr.When.Element)
+		}
+		r.npiPos, r.whenPos, r.when = pos, wpos, set(sr.When.In)
+		g.npi[seg] = append(g.npi[seg], r)
+		walk(g.root, func(s *Segment) {
+			if s.ID == seg {
+				s.npi = append(s.npi, r)
+			}
+		})
+		return r, nil
+	}
+	var loops []*Loop
+	collectLoops(g.root, sr.Loop, &loops)
+	if len(loops) == 0 {
+		return nil, fmt.Errorf("no loop %s", sr.Loop)
+	}
+	for _, l := range loops {
+		if len(l.rules) >= 64 {
+			return nil, fmt.Errorf("loop %s has more than 64 rules", l.ID)
+		}
+		lr := &loopRule{r: r, bit: 1 << uint(len(l.rules))}
+		if sr.When != nil {
+			seg, pos, comp := splitPath(sr.When.Element)
+			s := childSegment(l, seg)
+			if s == nil {
+				return nil, fmt.Errorf("loop %s has no segment %s", l.ID, seg)
+			}
+			lr.condSeg, lr.condPos, lr.cond2, lr.hasCnd = s, pos, comp, true
+			lr.in, lr.notIn, lr.present = set(sr.When.In), set(sr.When.NotIn), sr.When.Present
+		}
+		switch sr.Kind {
+		case "require", "forbid":
+			owner, idx, err := resolveTarget(l, sr.Target)
+			if err != nil {
+				return nil, err
+			}
+			lr.targetOwner, lr.targetIdx, lr.targetName = owner, idx, sr.Target
+			if owner != l {
+				owner.nested = append(owner.nested, nestedTarget{lr: lr, ruleLoop: l})
+			}
+		case "sum":
+			seg, pos, _ := splitPath(sr.Total)
+			lr.totalSeg, lr.totalPos = childSegment(l, seg), pos
+			if lr.totalSeg == nil {
+				return nil, fmt.Errorf("loop %s has no segment %s", l.ID, seg)
+			}
+			lr.sumIndex = l.sums
+			l.sums++
+			lr.totalSeg.sumTotals = append(lr.totalSeg.sumTotals, sumItem{rule: r, pos: pos})
+			for _, list := range [][]string{sr.Items, sr.Minus} {
+				for _, p := range list {
+					iseg, ipos, _ := splitPath(p)
+					found := false
+					walk(l, func(s *Segment) {
+						if s.ID == iseg && !hasItem(s.sumItems, r, ipos) {
+							s.sumItems = append(s.sumItems, sumItem{rule: r, pos: ipos, minus: containsStr(sr.Minus, p)})
+							found = true
+						}
+					})
+					if !found && !anyItem(l, iseg) {
+						return nil, fmt.Errorf("no segment %s inside loop %s", iseg, l.ID)
+					}
+				}
+			}
+		default:
+			return nil, fmt.Errorf("unknown rule kind %q", sr.Kind)
+		}
+		l.rules = append(l.rules, lr)
+	}
+	return r, nil
+}
+
+func hasItem(items []sumItem, r *rule, pos int) bool {
+	for _, it := range items {
+		if it.rule == r && it.pos == pos {
+			return true
+		}
+	}
+	return false
+}
+
+func anyItem(l *Loop, id string) bool {
+	found := false
+	walk(l, func(s *Segment) { found = found || s.ID == id })
+	return found
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// collectLoops finds every distinct loop with the given id ("ST": the root).
+func collectLoops(l *Loop, id string, out *[]*Loop) {
+	if id == "ST" {
+		*out = append(*out, l)
+		return
+	}
+	seen := map[*Loop]bool{}
+	var visit func(l *Loop)
+	visit = func(l *Loop) {
+		for _, c := range l.Children {
+			if c.Loop == nil || seen[c.Loop] {
+				continue
+			}
+			seen[c.Loop] = true
+			if c.Loop.ID == id {
+				*out = append(*out, c.Loop)
+			}
+			visit(c.Loop)
+		}
+	}
+	visit(l)
+}
+
+// splitPath reads "CLM05-3" as segment CLM, element 5, component 3: the
+// element position is always the last two digits before any "-".
+func splitPath(p string) (seg string, pos, comp int) {
+	ref, c, hasComp := strings.Cut(p, "-")
+	if len(ref) < 4 {
+		return "", 0, 0
+	}
+	seg = ref[:len(ref)-2]
+	pos, _ = strconv.Atoi(ref[len(ref)-2:])
+	if hasComp {
+		comp, _ = strconv.Atoi(c)
+	}
+	return seg, pos, comp
+}
+
+// childSegment finds a segment child of l by id (first of that id).
+func childSegment(l *Loop, id string) *Segment {
+	for _, c := range l.Children {
+		if c.Segment != nil && c.Segment.ID == id {
+			return c.Segment
+		}
+	}
+	return nil
+}
+
+// resolveTarget reads "REF[F8]", "2000C" or "2010BA/DMG".
+func resolveTarget(l *Loop, target string) (*Loop, int, error) {
+	owner := l
+	parts := strings.Split(target, "/")
+	for _, p := range parts[:len(parts)-1] {
+		next := childLoop(owner, p)
+		if next == nil {
+			return nil, 0, fmt.Errorf("loop %s has no child loop %s", owner.ID, p)
+		}
+		owner = next
+	}
+	last := parts[len(parts)-1]
+	if cl := childLoop(owner, last); cl != nil {
+		for i, c := range owner.Children {
+			if c.Loop == cl {
+				return owner, i, nil
+			}
+		}
+	}
+	id, qual, _ := strings.Cut(strings.TrimSuffix(last, "]"), "[")
+	for i, c := range owner.Children {
+		s := c.Segment
+		if s == nil || s.ID != id {
+			continue
+		}
+		if qual == "" {
+			return owner, i, nil
+		}
+		if _, ok := s.match.codes[qual]; ok {
+			return owner, i, nil
+		}
+	}
+	return nil, 0, fmt.Errorf("loop %s has no segment %s", owner.ID, last)
+}
+
+func childLoop(l *Loop, id string) *Loop {
+	for _, c := range l.Children {
+		if c.Loop != nil && c.Loop.ID == id {
+			return c.Loop
+		}
+	}
+	return nil
+}
+
+// applyRules feeds the rules with a segment that matched st.Segment.
+func (v *Validator) applyRules(seg *x12.Segment, st Step) {
+	s := st.Segment
+	f := v.top()
+	if len(f.loop.rules) > 0 {
+		for _, lr := range f.loop.rules {
+			if lr.condSeg == s {
+				if lr.test(seg) {
+					f.cond |= lr.bit
+				}
+				f.seen |= lr.bit
+			}
+		}
+	}
+	business := !v.opts.SkipBusiness
+	if business && len(s.sumTotals) > 0 {
+		for _, it := range s.sumTotals {
+			if fr, lr := v.ruleFrame(it.rule); fr != nil {
+				ss := &fr.sums[lr.sumIndex]
+				ss.total, ss.hasTotal = amount(seg.ElementBytes(it.pos))
+				ss.pos, ss.off = v.pos, seg.Offset()
+			}
+		}
+	}
+	if business && len(s.sumItems) > 0 {
+		for _, it := range s.sumItems {
+			fr, lr := v.ruleFrame(it.rule)
+			if fr == nil {
+				continue
+			}
+			ss := &fr.sums[lr.sumIndex]
+			n, ok := amount(compOne(seg.ElementBytes(it.pos), v.d.Component))
+			if !ok {
+				continue
+			}
+			if it.minus {
+				ss.sum -= n
+			} else {
+				ss.sum += n
+			}
+		}
+	}
+	if business && !v.opts.SkipNPI && len(s.npi) > 0 {
+		for _, r := range s.npi {
+			if _, ok := r.when[string(seg.ElementBytes(r.whenPos))]; !ok {
+				continue
+			}
+			id := seg.ElementBytes(r.npiPos)
+			if len(id) > 0 && !ValidNPI(string(id)) {
+				de := ""
+				if r.npiPos <= len(s.Elements) {
+					de = s.Elements[r.npiPos-1].DE
+				}
+				v.elementFinding(CodeNPI, "I12", r.npiPos, 0, 0, de, id,
+					fmt.Sprintf("%s%02d %s: %s", s.ID, r.npiPos, clip(string(id)), r.Message))
+			}
+		}
+	}
+}
+
+// compOne returns the first component: PLB adjustment amounts follow a
+// composite, but the amounts themselves are simple.
+func compOne(b []byte, sep byte) []byte {
+	if j := indexByte(b, sep); j >= 0 {
+		return b[:j]
+	}
+	return b
+}
+
+// ruleFrame finds the innermost open loop instance carrying rule r.
+func (v *Validator) ruleFrame(r *rule) (*frame, *loopRule) {
+	for d := v.depth - 1; d >= 0; d-- {
+		f := &v.stack[d]
+		for _, lr := range f.loop.rules {
+			if lr.r == r {
+				return f, lr
+			}
+		}
+	}
+	return nil, nil
+}
+
+// test evaluates the rule's condition on the segment holding its element.
+func (lr *loopRule) test(seg *x12.Segment) bool {
+	val := seg.ElementBytes(lr.condPos)
+	if lr.cond2 > 0 {
+		val = nthComponent(val, seg.Delimiters().Component, lr.cond2)
+	}
+	return lr.testValue(val)
+}
+
+func (lr *loopRule) testValue(val []byte) bool {
+	switch {
+	case lr.present:
+		return len(val) > 0
+	case lr.in != nil:
+		_, ok := lr.in[string(val)]
+		return ok
+	case lr.notIn != nil:
+		_, ok := lr.notIn[string(val)]
+		return !ok
+	}
+	return true
+}
+
+// closeRules evaluates the rules of a loop instance as it ends.
+func (v *Validator) closeRules(f *frame) {
+	for _, nt := range f.loop.nested {
+		if f.counts[nt.lr.targetIdx] == 0 {
+			continue
+		}
+		for d := v.depth - 2; d >= 0; d-- {
+			if v.stack[d].loop == nt.ruleLoop {
+				v.stack[d].hits |= nt.lr.bit
+				break
+			}
+		}
+	}
+	for _, lr := range f.loop.rules {
+		if lr.r.Business && v.opts.SkipBusiness {
+			continue
+		}
+		if lr.r.Kind == "sum" {
+			v.closeSum(f, lr)
+			continue
+		}
+		if lr.hasCnd {
+			met := f.cond&lr.bit != 0
+			if f.seen&lr.bit == 0 {
+				met = lr.testValue(nil)
+			}
+			if !met {
+				continue
+			}
+		}
+		present := f.hits&lr.bit != 0
+		if lr.targetOwner == f.loop {
+			present = f.counts[lr.targetIdx] > 0
+		}
+		target := lr.targetOwner.Children[lr.targetIdx]
+		loopID := f.loop.ID
+		if f.loop == v.g.root {
+			loopID = ""
+		}
+		tid := target.trigger().ID
+		switch {
+		case lr.r.Kind == "require" && !present:
+			v.emit(x12.Finding{Severity: x12.Error, Code: CodeRuleMissing, Offset: f.startOff, Position: f.startPos,
+				SegmentID: tid, LoopID: loopID, IK3: "I6",
+				Message: fmt.Sprintf("%s is missing: %s", lr.targetName, lr.r.Message)})
+		case lr.r.Kind == "forbid" && present:
+			v.emit(x12.Finding{Severity: x12.Error, Code: CodeRuleForbidden, Offset: f.startOff, Position: f.startPos,
+				SegmentID: tid, LoopID: loopID, IK3: "I9",
+				Message: fmt.Sprintf("%s must not be present: %s", lr.targetName, lr.r.Message)})
+		}
+	}
+}
+
+func (v *Validator) closeSum(f *frame, lr *loopRule) {
+	ss := &f.sums[lr.sumIndex]
+	if !ss.hasTotal || ss.total == ss.sum {
+		return
+	}
+	e := lr.totalSeg.Elements[lr.totalPos-1]
+	loopID := f.loop.ID
+	if f.loop == v.g.root {
+		loopID = ""
+	}
+	v.emit(x12.Finding{Severity: x12.Error, Code: CodeBalance, Offset: ss.off, Position: ss.pos,
+		SegmentID: lr.totalSeg.ID, LoopID: loopID, Element: lr.totalPos, ElementRef: e.DE,
+		Value: formatAmount(ss.total), IK4: "I12",
+		Message: fmt.Sprintf("%s: %s%02d is %s but the items add up to %s", lr.r.Message, lr.totalSeg.ID, lr.totalPos,
+			formatAmount(ss.total), formatAmount(ss.sum))})
+}
+
+// amount parses an X12 decimal into millionths, without floating point.
+func amount(b []byte) (int64, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	neg := false
+	if b[0] == '-' {
+		neg, b = true, b[1:]
+	}
+	var n int64
+	frac := -1
+	for _, c := range b {
+		switch {
+		case c == '.' && frac < 0:
+			frac = 0
+		case c >= '0' && c <= '9':
+			if frac >= 6 {
+				continue
+			}
+			n = n*10 + int64(c-'0')
+			if frac >= 0 {
+				frac++
+			}
+		default:
+			return 0, false
+		}
+	}
+	if frac < 0 {
+		frac = 0
+	}
+	for ; frac < 6; frac++ {
+		n *= 10
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// formatAmount renders millionths as a plain decimal ("150", "12.5").
+func formatAmount(n int64) string {
+	sign := ""
+	if n < 0 {
+		sign, n = "-", -n
+	}
+	s := fmt.Sprintf("%d.%06d", n/1000000, n%1000000)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return sign + s
+}
+
+// ValidNPI reports whether s is a 10-digit NPI with a correct check digit
+// (Luhn over the first nine digits with the 80840 prefix, which adds 24).
+func ValidNPI(s string) bool {
+	if len(s) != 10 || (s[0] != '1' && s[0] != '2') {
+		return false
+	}
+	sum := 24
+	for i := 8; i >= 0; i-- {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return false
+		}
+		d := int(c - '0')
+		if (8-i)%2 == 0 {
+			d *= 2
+			if d > 9 {
+				d -= 9
+			}
+		}
+		sum += d
+	}
+	if s[9] < '0' || s[9] > '9' {
+		return false
+	}
+	return (10-sum%10)%10 == int(s[9]-'0')
+}

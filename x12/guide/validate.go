@@ -1,0 +1,293 @@
+package guide
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/clearhouse/clearhouse/x12"
+)
+
+// Options configure validation. The zero value checks everything.
+type Options struct {
+	// SkipNPI turns off the NPI check-digit rule: some official examples
+	// (x12.org's 837D examples, moov-io's samples) carry NPIs that fail it.
+	SkipNPI bool
+	// SkipBusiness turns off the rules beyond the TR3 syntax: balancing and
+	// NPI check digits (SNIP types 3 and 5).
+	SkipBusiness bool
+	// SkipElements stops element-level checks (types, lengths, codes);
+	// structure, repeats and rules are still checked. The JSON encoder uses
+	// it when asked for translation only.
+	SkipElements bool
+}
+
+// Validator checks one transaction set at a time against a guide. Call
+// Begin with the ST segment, Step with every following segment up to and
+// including SE, then End. Findings go to the report function given to Begin.
+// A Validator is reused across sets and is not safe for concurrent use.
+type Validator struct {
+	walker
+	opts   Options
+	report func(x12.Finding)
+	d      x12.Delimiters
+	seg    *x12.Segment // segment being checked
+	loopID string       // loop of the segment being checked
+	errors int          // findings that reject the set
+}
+
+// NewValidator returns a Validator with the given options.
+func NewValidator(opts Options) *Validator {
+	v := &Validator{opts: opts}
+	v.onSkip = v.missing
+	v.onClose = v.closeFrame
+	return v
+}
+
+// Begin starts a transaction set: st is its ST segment. report receives the
+// findings (it must not keep the *x12.Segment passed to Step).
+func (v *Validator) Begin(g *Guide, st *x12.Segment, report func(x12.Finding)) {
+	v.reset(g)
+	v.report = report
+	v.errors = 0
+	v.d = st.Delimiters()
+	v.pos = 1
+	f := v.push(g.root, st.Offset())
+	v.seg, v.loopID = st, ""
+	if !v.opts.SkipElements {
+		v.checkElements(st, g.root.Children[0].Segment)
+	}
+	_ = f
+}
+
+// Step checks the next segment of the set and says where it belongs.
+func (v *Validator) Step(seg *x12.Segment) Step {
+	st := v.step(seg)
+	v.seg = seg
+	if st.Segment == nil {
+		v.unknown(seg)
+		return st
+	}
+	f := v.top()
+	v.loopID = f.loop.ID
+	if f.loop == v.g.root {
+		v.loopID = ""
+	}
+	if st.OutOfOrder {
+		v.segmentFinding(CodeOutOfOrder, "7", x12.Error, st.Segment,
+			fmt.Sprintf("%s is out of order in loop %s (expected earlier)", st.Segment.ID, v.loopName()))
+	}
+	if st.Opened != nil {
+		parent := &v.stack[v.depth-2]
+		n := parent.counts[parent.idx]
+		if st.OutOfOrder {
+			n = 0
+		}
+		if max := st.Opened.Max; max > 0 && int(n) > max {
+			v.segmentFinding(CodeLoopOverMax, "4", x12.Error, st.Segment,
+				fmt.Sprintf("loop %s occurs %d times, more than its maximum %d", st.Opened.ID, n, max))
+		}
+		if st.Opened.hasHL {
+			v.checkHL(seg)
+		}
+	} else {
+		n := v.countOf(f, st.Segment)
+		if max := st.Segment.Max; max > 0 && n > max {
+			v.segmentFinding(CodeSegmentOverMax, "5", x12.Error, st.Segment,
+				fmt.Sprintf("%s is used %d times in loop %s, more than its maximum %d", st.Segment.ID, n, v.loopName(), max))
+		}
+	}
+	if st.Segment.Usage == NotUsed {
+		v.segmentFinding(CodeSegmentNotUsed, "I4", x12.Error, st.Segment,
+			fmt.Sprintf("%s (%s) is not used in this guide", st.Segment.ID, st.Segment.Name))
+	}
+	if !v.opts.SkipElements {
+		v.checkElements(seg, st.Segment)
+	}
+	v.applyRules(seg, st)
+	return st
+}
+
+// End closes the set: required segments and loops never seen are reported,
+// and the rules of every open loop are evaluated. It returns how many
+// findings reject the set.
+func (v *Validator) End() int {
+	for v.depth > 0 {
+		v.pop()
+	}
+	return v.errors
+}
+
+// countOf returns how many times segment s was used in frame f so far.
+func (v *Validator) countOf(f *frame, s *Segment) int {
+	for _, c := range f.loop.index[s.ID] {
+		if f.loop.Children[c].Segment == s {
+			return int(f.counts[c])
+		}
+	}
+	return 0
+}
+
+func (v *Validator) loopName() string {
+	if v.loopID == "" {
+		return "header/trailer"
+	}
+	return v.loopID
+}
+
+// emit files a finding, filling what every finding of the current segment shares.
+func (v *Validator) emit(f x12.Finding) {
+	if f.Severity >= x12.Error {
+		v.errors++
+	}
+	if v.report != nil {
+		v.report(f)
+	}
+}
+
+// segmentFinding reports a problem with the current segment (IK3 level).
+func (v *Validator) segmentFinding(code x12.Code, ik3 string, sev x12.Severity, s *Segment, msg string) {
+	id := v.seg.ID()
+	if s != nil {
+		id = s.ID
+	}
+	v.emit(x12.Finding{Severity: sev, Code: code, Message: msg, Offset: v.seg.Offset(), SegmentID: id,
+		Position: v.pos, LoopID: v.loopID, IK3: ik3})
+}
+
+// unknown reports a segment that fits nowhere in the guide.
+func (v *Validator) unknown(seg *x12.Segment) {
+	id := seg.ID()
+	code, ik3, why := CodeUnexpected, "2", "is not expected here"
+	switch {
+	case !validID(id):
+		code, ik3, why = CodeUnrecognized, "1", "is not a segment identifier"
+	case !v.g.segIDs[id] && knownSegment(id):
+		code, ik3, why = CodeNotInSet, "6", "is not part of transaction set "+v.g.Transaction
+	case !v.g.segIDs[id]:
+		code, ik3, why = CodeUnrecognized, "1", "is not a segment this guide knows"
+	}
+	v.loopID = v.top().loop.ID
+	if v.top().loop == v.g.root {
+		v.loopID = ""
+	}
+	v.segmentFinding(code, ik3, x12.Error, nil, fmt.Sprintf("segment %q %s (in loop %s)", clip(id), why, v.loopName()))
+}
+
+// missing reports a required child of frame f that was not present.
+func (v *Validator) missing(f *frame, child int) {
+	n := f.loop.Children[child]
+	loop := f.loop.ID
+	if f.loop == v.g.root {
+		loop = ""
+	}
+	what := n.trigger()
+	msg := fmt.Sprintf("required segment %s (%s) is missing", what.ID, what.Name)
+	code := CodeSegmentMissing
+	if n.Loop != nil {
+		code = CodeLoopMissing
+		msg = fmt.Sprintf("required loop %s (%s) is missing", n.Loop.ID, n.Loop.Name)
+		loop = n.Loop.ID
+	}
+	pos, off := f.before(child)
+	v.emit(x12.Finding{Severity: x12.Error, Code: code, Message: msg, Offset: off, SegmentID: what.ID,
+		Position: pos, LoopID: loop, IK3: "3"})
+}
+
+// closeFrame runs when a loop instance ends.
+func (v *Validator) closeFrame(f *frame) {
+	if f.loop.hasHL && f.hlChild == '1' && !f.hlKids {
+		v.emit(x12.Finding{Severity: x12.Error, Code: CodeHLChild, Offset: f.hlOffset, SegmentID: "HL", Position: f.hlPos,
+			LoopID: f.loop.ID, Element: 4, ElementRef: "736", Value: "1", IK4: "7",
+			Message: fmt.Sprintf("HL04 is 1 but no subordinate HL follows level %s", f.loop.ID)})
+	}
+	v.closeRules(f)
+}
+
+// checkHL checks an HL that opened a loop: HL01 numbering, HL02 pointing at
+// the enclosing level, and the parent's HL04.
+func (v *Validator) checkHL(seg *x12.Segment) {
+	f := v.top()
+	id := seg.ElementBytes(1)
+	f.hlIDLen = uint8(copy(f.hlID[:], id))
+	f.hlPos, f.hlOffset = v.pos, seg.Offset()
+	if c := seg.ElementBytes(4); len(c) == 1 {
+		f.hlChild = c[0]
+	}
+	if n, err := strconv.Atoi(string(id)); err == nil {
+		if n != v.lastHL+1 {
+			v.elementFinding(CodeHLSequence, "7", 1, 0, 0, "628", id,
+				fmt.Sprintf("HL01 %s does not follow %d (hierarchical ids count up by one from 1)", clip(string(id)), v.lastHL))
+		}
+		v.lastHL = n
+	}
+	var parent *frame
+	for d := v.depth - 2; d >= 0; d-- {
+		if v.stack[d].loop.hasHL {
+			parent = &v.stack[d]
+			break
+		}
+	}
+	p := seg.ElementBytes(2)
+	switch {
+	case parent == nil && len(p) > 0:
+		v.elementFinding(CodeHLParent, "7", 2, 0, 0, "734", p,
+			fmt.Sprintf("HL02 %s names a parent, but level %s is at the top of the hierarchy", clip(string(p)), f.loop.ID))
+	case parent != nil && string(p) != string(parent.hlID[:parent.hlIDLen]):
+		v.elementFinding(CodeHLParent, "7", 2, 0, 0, "734", p,
+			fmt.Sprintf("HL02 %q should be %s, the HL01 of the enclosing level %s", clip(string(p)), parent.hlID[:parent.hlIDLen], parent.loop.ID))
+	}
+	if parent != nil {
+		parent.hlKids = true
+		if parent.hlChild == '0' {
+			v.elementFinding(CodeHLChild, "7", 2, 0, 0, "734", p,
+				fmt.Sprintf("level %s has a parent HL %s whose HL04 says it has no children", f.loop.ID, parent.hlID[:parent.hlIDLen]))
+		}
+	}
+}
+
+// elementFinding reports an element problem of the current segment (IK4).
+func (v *Validator) elementFinding(code x12.Code, ik4 string, elem, comp, rep int, de string, value []byte, msg string) {
+	v.elementFindingSev(x12.Error, code, ik4, elem, comp, rep, de, value, msg)
+}
+
+func (v *Validator) elementFindingSev(sev x12.Severity, code x12.Code, ik4 string, elem, comp, rep int, de string, value []byte, msg string) {
+	f := x12.Finding{Severity: sev, Code: code, Message: msg, Offset: v.seg.Offset(), SegmentID: v.seg.ID(),
+		Position: v.pos, LoopID: v.loopID, Element: elem, Component: comp, Repetition: rep, ElementRef: de,
+		Value: clip(string(value))}
+	if sev >= x12.Error {
+		f.IK4 = ik4
+	}
+	v.emit(f)
+}
+
+func clip(s string) string {
+	if len(s) > 99 {
+		return s[:99]
+	}
+	return s
+}
+
+// validID reports whether id looks like an X12 segment id: 2-3 upper-case
+// letters and digits, starting with a letter.
+func validID(id string) bool {
+	if len(id) < 2 || len(id) > 3 || id[0] < 'A' || id[0] > 'Z' {
+		return false
+	}
+	for i := 1; i < len(id); i++ {
+		c := id[i]
+		if (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// knownSegment reports whether any embedded guide defines segment id.
+func knownSegment(id string) bool {
+	for _, g := range embedded().guides {
+		if g.segIDs[id] {
+			return true
+		}
+	}
+	return false
+}

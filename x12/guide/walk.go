@@ -1,0 +1,228 @@
+package guide
+
+import (
+	"github.com/clearhouse/clearhouse/x12"
+)
+
+// Step says where a segment landed in the guide, for callers that follow the
+// loop structure (the Guide JSON encoder):
+//   - Closed loops ended before the segment (a repeated loop counts: its
+//     previous iteration is closed and Opened is the same loop again);
+//   - Opened is the loop the segment starts, if any;
+//   - Segment is the guide segment it matched, nil when it matched nothing;
+//   - Depth is the number of open loops after the step (the transaction set
+//     itself is depth 1).
+type Step struct {
+	Closed  int
+	Opened  *Loop
+	Segment *Segment
+	Depth   int
+	// OutOfOrder is set when the segment matched a sibling that should have
+	// come earlier.
+	OutOfOrder bool
+}
+
+// frame is one open loop instance.
+type frame struct {
+	loop   *Loop
+	idx    int32   // child matched last (0: the loop's first segment)
+	counts []int32 // uses (segments) or iterations (loops) per child
+	// posOf and offOf hold the position and offset of each child's last
+	// segment: a missing child is reported at the last segment before it,
+	// as pyx12 does.
+	posOf []int32
+	offOf []int64
+	// HL bookkeeping of loops that start with HL.
+	hlID     [20]byte
+	hlIDLen  uint8
+	hlChild  byte // HL04 of this level: '0', '1' or 0 when absent
+	hlKids   bool // a child HL level was seen
+	hlPos    int
+	hlOffset int64
+	startPos int // position and offset of the loop's first segment
+	startOff int64
+	// rule state, one bit per rule of the loop.
+	cond, seen, hits uint64
+	sums             []sumState
+}
+
+// walker follows a transaction set through its guide's loop tree: the part
+// of validation that decides, for every segment, which loop and which guide
+// segment it belongs to. It allocates only while its stack grows.
+type walker struct {
+	g       *Guide
+	stack   []frame
+	depth   int // open frames: stack[:depth]
+	pos     int // position of the current segment in the set (ST = 1)
+	lastHL  int // last HL01 seen, for the sequence check
+	onClose func(f *frame)
+	onSkip  func(f *frame, child int) // a required child never seen, at close
+}
+
+func (w *walker) reset(g *Guide) {
+	w.g = g
+	w.depth = 0
+	w.pos = 0
+	w.lastHL = 0
+}
+
+// push opens a frame for loop l whose first segment is at the current position.
+func (w *walker) push(l *Loop, off int64) *frame {
+	if w.depth == len(w.stack) {
+		w.stack = append(w.stack, frame{})
+	}
+	f := &w.stack[w.depth]
+	w.depth++
+	n := len(l.Children)
+	if cap(f.counts) < n {
+		f.counts = make([]int32, n)
+		f.posOf = make([]int32, n)
+		f.offOf = make([]int64, n)
+	} else {
+		f.counts = f.counts[:n]
+		f.posOf = f.posOf[:n]
+		f.offOf = f.offOf[:n]
+		clear(f.counts)
+	}
+	f.loop, f.idx = l, 0
+	f.counts[0] = 1
+	f.posOf[0], f.offOf[0] = int32(w.pos), off
+	f.hlIDLen, f.hlChild, f.hlKids = 0, 0, false
+	f.startPos, f.startOff = w.pos, off
+	f.cond, f.seen, f.hits = 0, 0, 0
+	if cap(f.sums) < l.sums {
+		f.sums = make([]sumState, l.sums)
+	} else {
+		f.sums = f.sums[:l.sums]
+		clear(f.sums)
+	}
+	return f
+}
+
+// before returns the position and offset of the last segment seen before
+// child i of frame f (the loop's first segment at least).
+func (f *frame) before(i int) (int, int64) {
+	for j := i - 1; j > 0; j-- {
+		if f.counts[j] > 0 {
+			return int(f.posOf[j]), f.offOf[j]
+		}
+	}
+	return int(f.posOf[0]), f.offOf[0]
+}
+
+// pop closes the innermost frame.
+func (w *walker) pop() {
+	f := &w.stack[w.depth-1]
+	for i := 1; i < len(f.loop.Children); i++ {
+		if w.onSkip != nil && f.counts[i] == 0 && f.loop.Children[i].usage() == Required {
+			w.onSkip(f, i)
+		}
+	}
+	if w.onClose != nil {
+		w.onClose(f)
+	}
+	w.depth--
+}
+
+// top returns the innermost open frame.
+func (w *walker) top() *frame { return &w.stack[w.depth-1] }
+
+// locate finds where a segment belongs: the frame depth and child index.
+// Matches on id and qualifier in order come first, innermost loop first;
+// then, so that a wrong qualifier is reported as a bad code rather than an
+// unknown segment, matches on id alone; then siblings already passed
+// (out of order) in the innermost loop that has one.
+func (w *walker) locate(seg *x12.Segment) (depth, child int, outOfOrder bool) {
+	id := seg.IDBytes()
+	for pass := 0; pass < 2; pass++ {
+		for d := w.depth - 1; d >= 0; d-- {
+			f := &w.stack[d]
+			for _, c := range f.loop.index[string(id)] {
+				if c == 0 || c < f.idx {
+					continue // a loop's first segment starts a new iteration one level up
+				}
+				if pass == 1 || f.loop.Children[c].trigger().match.matches(seg) {
+					return d, int(c), false
+				}
+			}
+		}
+	}
+	for d := w.depth - 1; d >= 0; d-- {
+		f := &w.stack[d]
+		for _, c := range f.loop.index[string(id)] {
+			if c != 0 && c < f.idx {
+				return d, int(c), true
+			}
+		}
+	}
+	return -1, -1, false
+}
+
+// step moves the walker to a segment (not the set's ST).
+func (w *walker) step(seg *x12.Segment) Step {
+	w.pos++
+	d, c, ooo := w.locate(seg)
+	if d < 0 {
+		return Step{Depth: w.depth}
+	}
+	closed := 0
+	for w.depth-1 > d {
+		w.pop()
+		closed++
+	}
+	f := w.top()
+	ch := f.loop.Children[c]
+	if !ooo {
+		f.idx = int32(c)
+	}
+	f.counts[c]++
+	f.posOf[c], f.offOf[c] = int32(w.pos), seg.Offset()
+	st := Step{Closed: closed, OutOfOrder: ooo}
+	if ch.Loop != nil {
+		w.push(ch.Loop, seg.Offset())
+		st.Opened = ch.Loop
+		st.Segment = ch.Loop.Children[0].Segment
+	} else {
+		st.Segment = ch.Segment
+	}
+	st.Depth = w.depth
+	return st
+}
+
+// matches reports whether seg carries one of the matcher's qualifier codes
+// (always true without a discriminator).
+func (m *matcher) matches(seg *x12.Segment) bool {
+	if m.pos == 0 {
+		return true
+	}
+	v := seg.ElementBytes(m.pos)
+	if m.comp > 0 {
+		v = nthComponent(v, seg.Delimiters().Component, m.comp)
+	}
+	_, ok := m.codes[string(v)]
+	return ok
+}
+
+// nthComponent returns component c (1-based) of an element, without allocating.
+func nthComponent(b []byte, sep byte, c int) []byte {
+	for i := 1; i < c; i++ {
+		j := indexByte(b, sep)
+		if j < 0 {
+			return nil
+		}
+		b = b[j+1:]
+	}
+	if j := indexByte(b, sep); j >= 0 {
+		return b[:j]
+	}
+	return b
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
