@@ -28,7 +28,10 @@ var ErrNot271 = errors.New("eligibility: the response is not a 271 or 999 transa
 // The response's X12 field is left for the caller to fill.
 func Map271(data []byte) (*Response, error) {
 	m := newMapper()
-	rd := x12.NewReader(bytes.NewReader(data), readerOptions(data)...)
+	// A real-time 271 is a few kilobytes: size the reader's buffer to it
+	// rather than to the 64 KiB default.
+	opts := append(readerOptions(data), x12.WithBufferSize(max(len(data)+1, 4096)))
+	rd := x12.NewReader(bytes.NewReader(data), opts...)
 	for {
 		seg, err := rd.Next()
 		if err == io.EOF {

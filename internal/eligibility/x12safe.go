@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Delimiters of the 270s we write. Request text containing one of them (or a
@@ -19,22 +20,25 @@ const (
 // checkX12Safe walks every string in the request (by reflection: it runs once
 // per request, and a walker cannot forget a field added later).
 func checkX12Safe(c *checker, r *Request) {
-	walkStrings(reflect.ValueOf(r).Elem(), "", func(path, v string) {
+	walkStrings(reflect.ValueOf(r).Elem(), make([]string, 0, 8), func(path []string, v string) {
 		if i := strings.IndexFunc(v, func(r rune) bool {
 			return r == elementSeparator || r == componentSeparator || r == repetitionSeparator ||
 				r == segmentTerminator || r < 0x20 || r == 0x7f
 		}); i >= 0 {
 			ch := v[i : i+1]
+			p := "/" + strings.Join(path, "/")
 			if v[i] < 0x20 || v[i] == 0x7f {
-				c.add(path, "contains a control character (such as a line break or tab); remove it")
+				c.add(p, "contains a control character (such as a line break or tab); remove it")
 			} else {
-				c.add(path, "contains %q, which the X12 270 uses as a delimiter; remove it", ch)
+				c.add(p, "contains %q, which the X12 270 uses as a delimiter; remove it", ch)
 			}
 		}
 	})
 }
 
-func walkStrings(v reflect.Value, path string, fn func(path, v string)) {
+// walkStrings calls fn for every non-empty string under v with its JSON
+// path as segments (joined only when reported, to keep the walk cheap).
+func walkStrings(v reflect.Value, path []string, fn func(path []string, v string)) {
 	switch v.Kind() {
 	case reflect.String:
 		if s := v.String(); s != "" {
@@ -46,7 +50,7 @@ func walkStrings(v reflect.Value, path string, fn func(path, v string)) {
 		}
 	case reflect.Slice:
 		for i := 0; i < v.Len(); i++ {
-			walkStrings(v.Index(i), path+"/"+strconv.Itoa(i), fn)
+			walkStrings(v.Index(i), append(path, strconv.Itoa(i)), fn)
 		}
 	case reflect.Struct:
 		t := v.Type()
@@ -56,11 +60,23 @@ func walkStrings(v reflect.Value, path string, fn func(path, v string)) {
 				walkStrings(v.Field(i), path, fn)
 				continue
 			}
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			name := jsonName(f)
 			if name == "" || name == "-" {
 				continue
 			}
-			walkStrings(v.Field(i), path+"/"+name, fn)
+			walkStrings(v.Field(i), append(path, name), fn)
 		}
 	}
+}
+
+// jsonNames caches struct fields' JSON names; Tag.Get parses on every call.
+var jsonNames sync.Map // reflect.StructField.Tag → string
+
+func jsonName(f reflect.StructField) string {
+	if n, ok := jsonNames.Load(f.Tag); ok {
+		return n.(string)
+	}
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	jsonNames.Store(f.Tag, name)
+	return name
 }
