@@ -10,6 +10,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/x12"
+	"github.com/clearhouse/clearhouse/x12/guide"
 )
 
 var buildTime = time.Date(2024, 8, 1, 9, 30, 0, 0, time.UTC)
@@ -195,5 +196,35 @@ func TestBuild270Errors(t *testing.T) {
 	bad.TradingPartnerName = "A*B"
 	if _, err := Build270(&bad, p, Build270Options{Numbers: &x12.SequentialControlNumbers{}}); err == nil {
 		t.Error("a delimiter in data must fail the build")
+	}
+}
+
+// TestBuild270PassesGuide validates every 270 we build against the
+// 005010X279A1 implementation guide (package x12/guide): loops, segment
+// usage and repeats, element types, lengths and code values, NPI rules.
+func TestBuild270PassesGuide(t *testing.T) {
+	for name, req := range inquiries() {
+		b := build(t, name, req, true)
+		rep, err := guide.Validate(bytes.NewReader(b.X12), guide.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range rep.All() {
+			t.Errorf("%s: %s", name, f)
+		}
+	}
+}
+
+// TestGuideCatchesBrokenInquiry is the control for TestBuild270PassesGuide:
+// the validator must flag a 270 we broke on purpose.
+func TestGuideCatchesBrokenInquiry(t *testing.T) {
+	b := build(t, "subscriber", inquiries()["subscriber"], true)
+	broken := bytes.Replace(b.X12, []byte("DMG*D8*20040404*F~"), []byte("DMG*D8*2004-04-04*X~"), 1)
+	rep, err := guide.Validate(bytes.NewReader(broken), guide.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.All()) == 0 {
+		t.Error("a DMG with a malformed date and gender passed the guide")
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/x12"
+	"github.com/clearhouse/clearhouse/x12/guide"
 )
 
 var serviceTime = time.Date(2024, 8, 1, 9, 30, 0, 0, time.UTC)
@@ -335,7 +336,7 @@ func TestCheckRawX12(t *testing.T) {
 	if !strings.HasPrefix(string(res.X12Request), "ISA*00*") || !bytes.Contains(res.X12Request, []byte("BHT*0022*13*CALLERTRACE*")) {
 		t.Errorf("the caller's 270 must go out in our envelope with its own BHT: %s", res.X12Request)
 	}
-	rep, _ := x12.Validate(bytes.NewReader(res.X12Request), x12.ValidateOptions{})
+	rep, _ := guide.Validate(bytes.NewReader(res.X12Request), guide.Options{})
 	for _, finding := range rep.All() {
 		t.Errorf("re-enveloped 270: %s", finding)
 	}
