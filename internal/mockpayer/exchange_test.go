@@ -333,7 +333,7 @@ func TestTestModeRoutesToTheMockAndProductionNever(t *testing.T) {
 	}
 }
 
-func findRequest(t *testing.T, name string) mockpayer.MockRequest {
+func findRequest(t testing.TB, name string) mockpayer.MockRequest {
 	t.Helper()
 	for _, r := range mockpayer.Requests() {
 		if r.Name == name {

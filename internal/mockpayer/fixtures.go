@@ -189,6 +189,15 @@ func compileScenario(p *payerProfile, blocks map[string][]string, sf scenarioFil
 	return s, s.check()
 }
 
+// templates lists every line the scenario can write.
+func (s *scenario) templates() []segmentTemplate {
+	all := slices.Concat(s.payer.compiled, s.subscriber, s.subscriberBenefits, s.dependent, s.dependentBenefits)
+	if s.reject != nil {
+		all = append(all, s.rejectAAA)
+	}
+	return all
+}
+
 // check enforces the loop shapes the 271 writer relies on.
 func (s *scenario) check() error {
 	if s.reject != nil {

@@ -20,8 +20,8 @@ type inquiry struct {
 	gsSender                        string // GS02
 	reference                       string // BHT03
 
-	payerID   string   // 2100A NM109
-	provider  []string // 2100B NM1 elements, id first
+	payerID               string     // 2100A NM109
+	provider              rawSegment // 2100B NM1
 	subscriber, dependent person
 	hasDependent          bool
 
@@ -32,8 +32,26 @@ type inquiry struct {
 // person is the 2100C or 2100D of the request.
 type person struct {
 	first, last, memberID, dob, ssn string
-	nm1, dmg                        []string // elements as sent, id first
+	nm1, dmg                        rawSegment
 	traces                          []trace
+}
+
+// rawSegment keeps a request segment for echoing: its bytes and the
+// request's delimiters.
+type rawSegment struct {
+	raw []byte
+	d   x12.Delimiters
+}
+
+func keep(seg *x12.Segment) rawSegment {
+	return rawSegment{raw: bytes.Clone(seg.Raw()), d: seg.Delimiters()}
+}
+
+func (r rawSegment) present() bool { return r.raw != nil }
+
+// elements splits the kept segment: id first, then its elements.
+func (r rawSegment) elements() []string {
+	return strings.Split(string(r.raw), string(r.d.Element))
 }
 
 // trace is a TRN of the request (TRN02..TRN04).
@@ -58,7 +76,7 @@ func readInquiry(request []byte) (*inquiry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrInvalidInquiry, err)
 		}
-		switch seg.ID() {
+		switch string(seg.IDBytes()) {
 		case "ISA":
 			inq.isaSenderQualifier = seg.Element(5)
 			inq.isaSenderID = strings.TrimSpace(seg.Element(6))
@@ -68,14 +86,14 @@ func readInquiry(request []byte) (*inquiry, error) {
 			if sawST {
 				return nil, fmt.Errorf("%w: test mode answers one transaction set per 270 interchange", ErrInvalidInquiry)
 			}
-			if seg.Element(1) != "270" {
+			if string(seg.ElementBytes(1)) != "270" {
 				return nil, fmt.Errorf("%w: transaction set %s is not a 270", ErrInvalidInquiry, seg.Element(1))
 			}
 			sawST = true
 		case "BHT":
 			inq.reference = seg.Element(3)
 		case "HL":
-			level = seg.Element(3)
+			level = hlLevel(seg.ElementBytes(3))
 			switch level {
 			case "22":
 				if sawSubscriber {
@@ -97,11 +115,11 @@ func readInquiry(request []byte) (*inquiry, error) {
 		return nil, fmt.Errorf("%w: no 270 transaction set", ErrInvalidInquiry)
 	case inq.payerID == "":
 		return nil, fmt.Errorf("%w: no payer (2100A NM1*PR with NM109)", ErrInvalidInquiry)
-	case inq.provider == nil:
+	case !inq.provider.present():
 		return nil, fmt.Errorf("%w: no information receiver (2100B NM1)", ErrInvalidInquiry)
-	case inq.subscriber.nm1 == nil:
+	case !inq.subscriber.nm1.present():
 		return nil, fmt.Errorf("%w: no subscriber (2100C NM1*IL)", ErrInvalidInquiry)
-	case inq.hasDependent && inq.dependent.nm1 == nil:
+	case inq.hasDependent && !inq.dependent.nm1.present():
 		return nil, fmt.Errorf("%w: dependent level without 2100D NM1*03", ErrInvalidInquiry)
 	case len(inq.serviceTypes) == 0 && inq.procedure == "":
 		return nil, fmt.Errorf("%w: no EQ service type or procedure", ErrInvalidInquiry)
@@ -115,15 +133,15 @@ func (inq *inquiry) levelSegment(level string, seg *x12.Segment) {
 	if level == "23" {
 		p = &inq.dependent
 	}
-	switch seg.ID() {
+	switch string(seg.IDBytes()) {
 	case "NM1":
 		switch level {
 		case "20":
 			inq.payerID = seg.Element(9)
 		case "21":
-			inq.provider = elements(seg)
+			inq.provider = keep(seg)
 		case "22", "23":
-			p.nm1 = elements(seg)
+			p.nm1 = keep(seg)
 			p.last, p.first = seg.Element(3), seg.Element(4)
 			if level == "22" {
 				p.memberID = seg.Element(9)
@@ -134,12 +152,12 @@ func (inq *inquiry) levelSegment(level string, seg *x12.Segment) {
 			p.traces = append(p.traces, trace{seg.Element(2), seg.Element(3), seg.Element(4)})
 		}
 	case "REF":
-		if (level == "22" || level == "23") && seg.Element(1) == "SY" {
+		if (level == "22" || level == "23") && string(seg.ElementBytes(1)) == "SY" {
 			p.ssn = seg.Element(2)
 		}
 	case "DMG":
 		if level == "22" || level == "23" {
-			p.dmg = elements(seg)
+			p.dmg = keep(seg)
 			p.dob = seg.Element(2)
 		}
 	case "EQ":
@@ -153,13 +171,19 @@ func (inq *inquiry) levelSegment(level string, seg *x12.Segment) {
 }
 
 func serviceTypes(seg *x12.Segment) []string {
-	if seg.Element(1) == "" {
+	if len(seg.ElementBytes(1)) == 0 {
 		return nil
 	}
 	return seg.Repetitions(1)
 }
 
-// elements returns the segment id and its elements.
-func elements(seg *x12.Segment) []string {
-	return append([]string{seg.ID()}, seg.Elements()...)
+// hlLevel returns HL03 as one of the four level codes (no allocation), or
+// "" for anything else.
+func hlLevel(b []byte) string {
+	for _, l := range []string{"20", "21", "22", "23"} {
+		if string(b) == l {
+			return l
+		}
+	}
+	return ""
 }

@@ -188,31 +188,45 @@ func personValue(p *person, label string) string {
 	return ""
 }
 
-// mismatches lists the labels of what differs between the inquiry and the
-// spec (payer excluded: candidates are chosen by payer).
-func (m *matchSpec) mismatches(inq *inquiry) []string {
-	var out []string
+// compare reports whether the inquiry carries what the spec wants (payer
+// excluded: candidates are chosen by payer). With miss nil it stops at the
+// first difference and allocates nothing; otherwise it appends the label
+// of every difference to *miss.
+func (m *matchSpec) compare(inq *inquiry, miss *[]string) bool {
+	ok := true
+	differ := func(label string) bool {
+		ok = false
+		if miss == nil {
+			return true
+		}
+		*miss = append(*miss, label)
+		return false
+	}
 	for _, w := range m.subscriber {
-		if !w.matches(personValue(&inq.subscriber, w.label)) {
-			out = append(out, w.label)
+		if !w.matches(personValue(&inq.subscriber, w.label)) && differ(w.label) {
+			return false
 		}
 	}
 	switch {
 	case len(m.dependent) > 0 && !inq.hasDependent:
-		out = append(out, "dependent (this mock request sends one in dependents)")
+		if differ("dependent (this mock request sends one in dependents)") {
+			return false
+		}
 	case len(m.dependent) == 0 && inq.hasDependent:
-		out = append(out, "dependent (this mock request has none)")
+		if differ("dependent (this mock request has none)") {
+			return false
+		}
 	case inq.hasDependent:
 		for _, w := range m.dependent {
-			if !w.matches(personValue(&inq.dependent, w.label)) {
-				out = append(out, w.label)
+			if !w.matches(personValue(&inq.dependent, w.label)) && differ(w.label) {
+				return false
 			}
 		}
 	}
 	if !m.encounterMatches(inq) {
-		out = append(out, m.encounterHint())
+		differ(m.encounterHint())
 	}
-	return out
+	return ok
 }
 
 // encounterMatches: the service types must be the mock's, and a procedure

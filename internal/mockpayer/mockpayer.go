@@ -10,6 +10,7 @@ package mockpayer
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -24,6 +25,9 @@ type Payer struct {
 	control atomic.Int64 // last ISA13 handed out
 	byPayer map[string][]*scenario
 	ids     []string // mock payer ids, for error messages
+
+	datedLines []string                    // fixture lines with date placeholders
+	dates      atomic.Pointer[dateContext] // those lines expanded for the current day
 }
 
 var _ payers.Connection = (*Payer)(nil)
@@ -63,6 +67,11 @@ func New(opts ...Option) *Payer {
 			p.ids = append(p.ids, s.match.payerID)
 		}
 		p.byPayer[s.match.payerID] = append(p.byPayer[s.match.payerID], s)
+		for _, t := range s.templates() {
+			if t.dynamic && !slices.Contains(p.datedLines, t.line) {
+				p.datedLines = append(p.datedLines, t.line)
+			}
+		}
 	}
 	return p
 }
@@ -101,12 +110,16 @@ func (p *Payer) match(inq *inquiry) (*scenario, error) {
 	if len(candidates) == 0 {
 		return nil, &NoMatchError{PayerID: inq.payerID, mockPayers: p.ids}
 	}
-	var best []string
 	for _, s := range candidates {
-		miss := s.match.mismatches(inq)
-		if len(miss) == 0 {
+		if s.match.compare(inq, nil) {
 			return s, nil
 		}
+	}
+	// No match: explain with the candidate that differs in fewest fields.
+	var best []string
+	for _, s := range candidates {
+		var miss []string
+		s.match.compare(inq, &miss)
 		if best == nil || len(miss) < len(best) {
 			best = miss
 		}
@@ -114,18 +127,15 @@ func (p *Payer) match(inq *inquiry) (*scenario, error) {
 	return nil, &NoMatchError{PayerID: inq.payerID, Fields: best}
 }
 
-func (p *Payer) canonical(id string) string {
-	if pp, ok := p.dir.Lookup(id); ok {
-		return pp.ID
-	}
-	return strings.ToUpper(strings.TrimSpace(id))
-}
+func (p *Payer) canonical(id string) string { return resolvePayerID(p.dir, id) }
 
 // canonicalPayerID resolves a fixture's payer id with the default
 // directory.
-func canonicalPayerID(id string) string {
-	if pp, ok := payers.Default().Lookup(id); ok {
-		return pp.ID
+func canonicalPayerID(id string) string { return resolvePayerID(payers.Default(), id) }
+
+func resolvePayerID(dir *payers.Directory, id string) string {
+	if primary, ok := dir.Resolve(id); ok {
+		return primary
 	}
 	return strings.ToUpper(strings.TrimSpace(id))
 }

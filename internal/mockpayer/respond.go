@@ -17,8 +17,9 @@ const guide279 = "005010X279A1"
 func (p *Payer) respond(inq *inquiry, s *scenario) ([]byte, error) {
 	now := p.now().UTC()
 	n := p.nextControl()
-	isa13 := fmt.Sprintf("%09d", n)
-	dates := newDateContext(now)
+	isa13 := strconv.FormatInt(n, 10)
+	isa13 = "000000000"[len(isa13):] + isa13
+	dates := p.datesFor(now)
 
 	var buf bytes.Buffer
 	buf.Grow(4096)
@@ -77,7 +78,7 @@ func (p *Payer) respond(inq *inquiry, s *scenario) ([]byte, error) {
 	if loop == "2100C" {
 		rw.echo(inq.subscriber.nm1)
 		rw.template(s.rejectAAA)
-		if inq.subscriber.dmg != nil {
+		if inq.subscriber.dmg.present() {
 			rw.echo(inq.subscriber.dmg)
 		}
 		return rw.finish(&buf)
@@ -142,21 +143,27 @@ func (rw *responseWriter) segment(id string, elems ...string) {
 	rw.do(func() error { return rw.w.WriteSegment(id, elems...) })
 }
 
-// echo writes a segment of the request (id first) with the 271's
-// delimiters.
-func (rw *responseWriter) echo(elems []string) {
-	rw.do(func() error {
-		if err := rw.w.WriteSegment(elems[0], elems[1:]...); err != nil {
-			return fmt.Errorf("%w: cannot echo the request's %s: %v", ErrInvalidInquiry, elems[0], err)
-		}
-		return nil
-	})
+// echo writes a segment of the request with the 271's delimiters: as is
+// when the request used the same ones, else element by element (a value
+// holding one of our delimiters cannot be echoed).
+func (rw *responseWriter) echo(seg rawSegment) {
+	if rw.err != nil {
+		return
+	}
+	if seg.d == rw.w.Delimiters() {
+		rw.err = rw.w.WriteRaw(seg.raw)
+		return
+	}
+	elems := seg.elements()
+	if err := rw.w.WriteSegment(elems[0], elems[1:]...); err != nil {
+		rw.err = fmt.Errorf("%w: cannot echo the request's %s: %v", ErrInvalidInquiry, elems[0], err)
+	}
 }
 
 func (rw *responseWriter) template(t segmentTemplate) {
 	rw.do(func() error {
 		if t.dynamic {
-			return rw.w.WriteRaw([]byte(rw.dates.expand(t.line)))
+			return rw.w.WriteRaw(rw.dates.expand(t.line))
 		}
 		return rw.w.WriteRaw(t.raw)
 	})
@@ -193,20 +200,35 @@ func (rw *responseWriter) finish(buf *bytes.Buffer) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// dateContext expands the fixtures' date placeholders for one day.
-type dateContext struct{ replacer *strings.Replacer }
+// dateContext holds the fixtures' dated lines expanded for one day, so an
+// exchange only looks them up.
+type dateContext struct {
+	year, yearDay int
+	lines         map[string][]byte
+}
 
-func newDateContext(now time.Time) *dateContext {
+// datesFor returns the expanded lines for now's day, building them on the
+// first exchange of a day.
+func (p *Payer) datesFor(now time.Time) *dateContext {
+	if dc := p.dates.Load(); dc != nil && dc.year == now.Year() && dc.yearDay == now.YearDay() {
+		return dc
+	}
 	y := now.Year()
-	return &dateContext{replacer: strings.NewReplacer(
+	r := strings.NewReplacer(
 		"{YEAR}", strconv.Itoa(y),
 		"{PREVYEAR}", strconv.Itoa(y-1),
 		"{NEXTYEAR}", strconv.Itoa(y+1),
 		"{TODAY}", now.Format("20060102"),
-	)}
+	)
+	dc := &dateContext{year: y, yearDay: now.YearDay(), lines: make(map[string][]byte, len(p.datedLines))}
+	for _, line := range p.datedLines {
+		dc.lines[line] = []byte(r.Replace(line))
+	}
+	p.dates.Store(dc)
+	return dc
 }
 
-func (d *dateContext) expand(line string) string { return d.replacer.Replace(line) }
+func (d *dateContext) expand(line string) []byte { return d.lines[line] }
 
 // contacts returns the payer's PER lines as templates (checked at load).
 func (pp *payerProfile) contacts() []segmentTemplate {

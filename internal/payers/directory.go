@@ -58,6 +58,16 @@ func (d *Directory) Lookup(tradingPartnerServiceID string) (Payer, bool) {
 	return d.payers[i].clone(), true
 }
 
+// Resolve returns the primary id of the payer that id or alias names,
+// without copying the entry (for hot paths that only need the id).
+func (d *Directory) Resolve(tradingPartnerServiceID string) (string, bool) {
+	i, ok := d.index[normalizeID(tradingPartnerServiceID)]
+	if !ok {
+		return "", false
+	}
+	return d.payers[i].ID, true
+}
+
 // List returns every payer, sorted by name.
 func (d *Directory) List() []Payer {
 	out := make([]Payer, len(d.payers))

@@ -34,6 +34,12 @@ func TestDefaultDirectoryLookup(t *testing.T) {
 			t.Errorf("Lookup(%q) = %s/%s, want %s/%s", tt.query, p.ID, p.DependentPlacement, tt.wantID, tt.wantPlacement)
 		}
 	}
+	if id, ok := d.Resolve("uhc"); !ok || id != "87726" {
+		t.Errorf("Resolve(uhc) = %q, %v", id, ok)
+	}
+	if _, ok := d.Resolve("FOO"); ok {
+		t.Error("Resolve(FOO) found a payer")
+	}
 	for _, missing := range []string{"", "590", "FOO", "6005"} {
 		if p, ok := d.Lookup(missing); ok {
 			t.Errorf("Lookup(%q) = %s, want not found", missing, p.ID)
