@@ -72,6 +72,12 @@ func WriteAcks(w io.Writer, rep *Report, opts AckOptions) error {
 }
 
 func writeInterchangeAck(iw *InterchangeWriter, ic *InterchangeReport, opts AckOptions) error {
+	if ic.Synthetic {
+		return fmt.Errorf("x12: the envelopes at offset %d have no ISA, so there is no sender to acknowledge", ic.Offset)
+	}
+	if ic.SenderID == "" || ic.ReceiverID == "" {
+		return fmt.Errorf("x12: interchange %s at offset %d has no sender or receiver id (ISA06/ISA08) to address an acknowledgment to", ic.ControlNumber, ic.Offset)
+	}
 	usage := opts.Usage
 	if usage == "" {
 		usage = ic.Usage
@@ -80,34 +86,47 @@ func writeInterchangeAck(iw *InterchangeWriter, ic *InterchangeReport, opts AckO
 		usage = "P"
 	}
 	h := InterchangeHeader{
-		SenderQualifier: ic.ReceiverQualifier, SenderID: clip(ic.ReceiverID, 15),
-		ReceiverQualifier: ic.SenderQualifier, ReceiverID: clip(ic.SenderID, 15),
+		SenderQualifier: safeValue(clip(ic.ReceiverQualifier, 2), opts.Delimiters), SenderID: safeValue(clip(ic.ReceiverID, 15), opts.Delimiters),
+		ReceiverQualifier: safeValue(clip(ic.SenderQualifier, 2), opts.Delimiters), ReceiverID: safeValue(clip(ic.SenderID, 15), opts.Delimiters),
 		Date: opts.Date, Version: "00501", Usage: usage,
 	}
-	if h.SenderQualifier == "" {
+	if len(h.SenderQualifier) != 2 || !isAlnumString(h.SenderQualifier) {
 		h.SenderQualifier = "ZZ"
 	}
-	if h.ReceiverQualifier == "" {
+	if len(h.ReceiverQualifier) != 2 || !isAlnumString(h.ReceiverQualifier) {
 		h.ReceiverQualifier = "ZZ"
 	}
 	if err := iw.BeginInterchange(h); err != nil {
 		return err
 	}
 	status, note := TA1Status(ic)
+	var groups []*GroupReport
+	for _, g := range ic.Groups {
+		if g.FunctionalID != "" && g.ControlNumber != "" {
+			groups = append(groups, g)
+		} else if status == "A" {
+			// A group without GS01 or GS06 cannot be named in a 999 (AK1);
+			// the TA1 reports the interchange content as invalid instead.
+			status, note = "R", "024"
+		}
+	}
 	if opts.TA1 == TA1Always || (opts.TA1 == TA1WhenRequested && (ic.AckRequested || status != "A")) {
 		if err := iw.WriteSegment("TA1", ic.ControlNumber, ic.Date, ic.Time, status, note); err != nil {
 			return err
 		}
 	}
-	if len(ic.Groups) > 0 {
-		g0 := ic.Groups[0]
-		if err := iw.BeginGroup(GroupHeader{FunctionalID: "FA",
-			SenderCode:   ackAppCode(g0.ReceiverCode, ic.ReceiverID, opts.Delimiters),
-			ReceiverCode: ackAppCode(g0.SenderCode, ic.SenderID, opts.Delimiters),
-			Date:         opts.Date, Version: "005010X231A1"}); err != nil {
+	if len(groups) > 0 {
+		g0 := groups[0]
+		sender, ok1 := ackAppCode(g0.ReceiverCode, ic.ReceiverID, opts.Delimiters)
+		receiver, ok2 := ackAppCode(g0.SenderCode, ic.SenderID, opts.Delimiters)
+		if !ok1 || !ok2 {
+			return fmt.Errorf("x12: group %s at offset %d has no usable application codes (GS02/GS03, 2-15 characters) to address a 999 to", g0.ControlNumber, g0.Offset)
+		}
+		if err := iw.BeginGroup(GroupHeader{FunctionalID: "FA", SenderCode: sender, ReceiverCode: receiver,
+			Date: opts.Date, Version: "005010X231A1"}); err != nil {
 			return err
 		}
-		for _, g := range ic.Groups {
+		for _, g := range groups {
 			if err := write999(iw, g); err != nil {
 				return err
 			}
@@ -169,8 +188,12 @@ func write999(iw *InterchangeWriter, g *GroupReport) error {
 }
 
 // write999Set writes AK2, the IK3/IK4 loops and IK5 for one set; it reports
-// whether the set was accepted (IK501 A or E).
+// whether the set was accepted (IK501 A or E). A set with neither ST01 nor
+// ST02 cannot be named in an AK2; it is only counted in AK9.
 func write999Set(iw *InterchangeWriter, s *SetReport) (bool, error) {
+	if s.ID == "" && s.ControlNumber == "" {
+		return false, nil
+	}
 	if err := iw.WriteSegment("AK2", s.ID, s.ControlNumber, s.ImplementationRef); err != nil {
 		return false, err
 	}
@@ -341,11 +364,13 @@ func safeValue(s string, d Delimiters) string {
 }
 
 // ackAppCode picks the GS02/GS03 of the acknowledgment: the original
-// group's code, else the interchange id, trimmed and made delimiter-safe.
-func ackAppCode(code, fallback string, d Delimiters) string {
-	c := strings.TrimSpace(code)
-	if len(c) < 2 {
-		c = strings.TrimSpace(fallback)
+// group's code, else the interchange id, trimmed and made delimiter-safe;
+// ok is false when neither has the 2-15 characters GS requires.
+func ackAppCode(code, fallback string, d Delimiters) (string, bool) {
+	for _, c := range []string{code, fallback} {
+		if c = strings.TrimSpace(c); len(c) >= 2 && len(c) <= 15 {
+			return safeValue(c, d), true
+		}
 	}
-	return safeValue(clip(c, 15), d)
+	return "", false
 }

@@ -37,6 +37,9 @@ type InterchangeReport struct {
 	Usage                         string // ISA15
 	Findings                      []Finding
 	Groups                        []*GroupReport
+	// Synthetic marks a record made for groups or sets found without an
+	// ISA (a bare fragment, or a GS with no interchange around it).
+	Synthetic bool
 }
 
 // GroupReport describes one GS..GE.

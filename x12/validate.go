@@ -365,7 +365,7 @@ func (v *validator) syntheticInterchange(offset int64, d Delimiters) {
 	} else {
 		*ic = InterchangeReport{}
 	}
-	ic.Offset, ic.End, ic.Delimiters = offset, offset, d
+	ic.Offset, ic.End, ic.Delimiters, ic.Synthetic = offset, offset, d, true
 	v.ic, v.groups = ic, 0
 	v.gsSeen = map[string]bool{}
 }
