@@ -275,6 +275,9 @@ func compileLine(line string) (segmentTemplate, error) {
 		}
 	}
 	id, _, _ := strings.Cut(line, "*")
+	if err := checkStructure(id, sample); err != nil {
+		return segmentTemplate{}, fmt.Errorf("line %q: %w", line, err)
+	}
 	var buf bytes.Buffer
 	w := x12.NewWriter(&buf, x12.DefaultDelimiters)
 	if err := w.WriteSegmentFields(id, templateFields(sample)...); err != nil {
@@ -287,6 +290,26 @@ func compileLine(line string) (segmentTemplate, error) {
 		return segmentTemplate{}, fmt.Errorf("line %q is not in canonical form (written back as %q)", line, got)
 	}
 	return segmentTemplate{id: id, line: line, raw: []byte(line), dynamic: dynamic}, nil
+}
+
+// The 271 elements that may hold components or repetitions. Anywhere
+// else a ":" or "^" in a fixture line would be data that readers split.
+var (
+	compositeElements = map[string][]int{"EB": {13, 14}, "REF": {4}}
+	repeatedElements  = map[string][]int{"EB": {3}}
+)
+
+func checkStructure(id, line string) error {
+	for i, e := range strings.Split(line, "*")[1:] {
+		n := i + 1
+		if strings.Contains(e, ":") && !slices.Contains(compositeElements[id], n) {
+			return fmt.Errorf("%s%02d holds %q, the component separator; it is not a composite element", id, n, ":")
+		}
+		if strings.Contains(e, "^") && !slices.Contains(repeatedElements[id], n) {
+			return fmt.Errorf("%s%02d holds %q, the repetition separator; the element does not repeat", id, n, "^")
+		}
+	}
+	return nil
 }
 
 // templateFields splits a line's elements into writer fields, honouring

@@ -152,6 +152,7 @@ func TestFixtureLoaderRejects(t *testing.T) {
 		"bad optional key":   `{"name": "a", "row": 1, "title": "t", ` + req + `, "optional": {"subscriber.nickname": "J"}, "subscriber": ["NM1*IL*1*DOE"], "subscriberBenefits": ["@b"]}`,
 		"dependent unsent":   `{"name": "a", "row": 1, "title": "t", ` + req + `, "subscriber": ["NM1*IL*1*DOE"], "dependent": ["NM1*03*1*DOE"], "dependentBenefits": ["@b"]}`,
 		"bad segment id":     `{"name": "a", "row": 1, "title": "t", ` + req + `, "subscriber": ["NM1*IL*1*DOE"], "subscriberBenefits": ["eb*1"]}`,
+		"colon in text":      `{"name": "a", "row": 1, "title": "t", ` + req + `, "subscriber": ["NM1*IL*1*DOE"], "subscriberBenefits": ["@b", "MSG*NOTE: X"]}`,
 		"delimiter in value": `{"name": "a", "row": 1, "title": "t", ` + req + `, "subscriber": ["NM1*IL*1*DOE~X"], "subscriberBenefits": ["@b"]}`,
 	}
 	for name, sc := range tests {

@@ -13,6 +13,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/x12"
+	"github.com/clearhouse/clearhouse/x12/guide"
 )
 
 // fixedNow is the clock of the tests: plan years in the fixtures follow it.
@@ -63,16 +64,17 @@ type parsed271 struct {
 	segs []seg
 }
 
-// parse271 reads a 271 with the x12 Reader and checks its envelopes with
-// the x12 validator: no findings allowed.
+// parse271 reads a 270 or 271 with the x12 Reader after checking it with
+// the guide validator (envelopes by package x12, the transaction set by its
+// 005010X279A1 guide): no findings allowed.
 func parse271(t testing.TB, b []byte) parsed271 {
 	t.Helper()
-	rep, err := x12.Validate(bytes.NewReader(b), x12.ValidateOptions{})
+	rep, err := guide.Validate(bytes.NewReader(b), guide.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if all := rep.All(); len(all) > 0 {
-		t.Fatalf("271 envelope findings: %v\n%s", all, b)
+		t.Fatalf("findings: %v\n%s", all, bytes.ReplaceAll(b, []byte("~"), []byte("~\n")))
 	}
 	r := x12.NewReader(bytes.NewReader(b))
 	var p parsed271
