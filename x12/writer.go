@@ -79,6 +79,10 @@ func NewWriter(w io.Writer, d Delimiters, opts ...WriterOption) *Writer {
 // Delimiters returns the writer's delimiters.
 func (w *Writer) Delimiters() Delimiters { return w.d }
 
+// BytesWritten returns the number of bytes written so far (including what
+// is still buffered).
+func (w *Writer) BytesWritten() int64 { return w.written }
+
 // Count returns the number of segments written so far.
 func (w *Writer) Count() int { return w.count }
 
