@@ -1,8 +1,11 @@
 package mockpayer_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -342,4 +345,51 @@ func findRequest(t testing.TB, name string) mockpayer.MockRequest {
 	}
 	t.Fatalf("no mock request %s", name)
 	return mockpayer.MockRequest{}
+}
+
+func TestRequestsAreCopiesAndReadyToSend(t *testing.T) {
+	a := mockpayer.Requests()
+	a[0].Encounter.ServiceTypeCodes[0] = "XX"
+	a[0].Dependents[0].FirstName = "XX"
+	b := mockpayer.Requests()
+	if b[0].Encounter.ServiceTypeCodes[0] == "XX" || b[0].Dependents[0].FirstName == "XX" {
+		t.Fatal("Requests shares its slices with the fixtures")
+	}
+	names := map[string]bool{}
+	for _, r := range b {
+		if r.Name == "" || r.Scenario == "" || r.PayerName == "" || r.Outcome == "" || names[r.Name] {
+			t.Errorf("incomplete or duplicate mock request %+v", r)
+		}
+		names[r.Name] = true
+		body := string(r.RequestJSON())
+		for _, meta := range []string{r.Scenario, r.Outcome} {
+			if strings.Contains(body, meta) {
+				t.Errorf("%s: request JSON carries metadata %q", r.Name, meta)
+			}
+		}
+	}
+}
+
+// The README's table lists every mock request with its identifiers.
+func TestReadmeListsEveryMockRequest(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range mockpayer.Requests() {
+		id := r.Subscriber.MemberID
+		if id == "" {
+			id = "SSN " + r.Subscriber.SSN
+		}
+		row := fmt.Sprintf("| %d | `%s` |", r.Row, r.Name)
+		i := bytes.Index(readme, []byte(row))
+		if i < 0 {
+			t.Errorf("README has no row %q", row)
+			continue
+		}
+		line := readme[i : i+bytes.IndexByte(readme[i:], '\n')]
+		if !bytes.Contains(line, []byte("`"+id+"`")) || !bytes.Contains(line, []byte(r.Outcome)) {
+			t.Errorf("README row for %s lacks %s or %q: %s", r.Name, id, r.Outcome, line)
+		}
+	}
 }
