@@ -1,0 +1,194 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/eligibility"
+	"github.com/clearhouse/clearhouse/internal/mockpayer"
+	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// Eligibility routes: the legacy JSON check (api-contract.md §1), its
+// raw-X12 sibling, and the history of checks.
+func init() { RegisterModule("eligibility", eligibilityModule) }
+
+func eligibilityModule(env Env) ([]Route, error) {
+	// Test keys reach the mock payers; production payers need connections,
+	// which no deployment configures yet, so production checks answer
+	// "not configured" until Env carries a router with them.
+	dir := payers.Default()
+	mock := mockpayer.New(mockpayer.WithClock(env.Clock.Now), mockpayer.WithDirectory(dir))
+	router, err := payers.NewRouter(dir, mock, nil)
+	if err != nil {
+		return nil, err
+	}
+	svc, err := eligibility.NewService(eligibility.Config{Router: router, History: env.Store, Clock: env.Clock, Logger: env.Logger})
+	if err != nil {
+		return nil, err
+	}
+	h := &eligibilityHandlers{svc: svc, checks: env.Store}
+	return []Route{
+		{Pattern: "POST /2024-04-01/change/medicalnetwork/eligibility/v3", Handler: http.HandlerFunc(h.check)},
+		{Pattern: "POST /2024-04-01/change/medicalnetwork/eligibility/v3/raw-x12", Handler: http.HandlerFunc(h.checkRawX12)},
+		{Pattern: "GET /2024-04-01/eligibility-checks", Handler: http.HandlerFunc(h.list)},
+		{Pattern: "GET /2024-04-01/eligibility-checks/{id}", Handler: http.HandlerFunc(h.get)},
+	}, nil
+}
+
+type eligibilityHandlers struct {
+	svc    *eligibility.Service
+	checks store.EligibilityChecks
+}
+
+func callerOf(r *http.Request) eligibility.Caller {
+	p := PrincipalFrom(r.Context())
+	return eligibility.Caller{AccountID: p.AccountID, KeyID: p.KeyID, Mode: payers.Mode(p.Mode)}
+}
+
+// check is POST …/eligibility/v3.
+func (h *eligibilityHandlers) check(w http.ResponseWriter, r *http.Request) {
+	var req eligibility.Request
+	if err := DecodeJSON(r, &req); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	res, err := h.svc.Check(r.Context(), callerOf(r), &req)
+	writeResult(w, r, res, err)
+}
+
+// checkRawX12 is POST …/eligibility/v3/raw-x12.
+func (h *eligibilityHandlers) checkRawX12(w http.ResponseWriter, r *http.Request) {
+	var req eligibility.RawRequest
+	if err := DecodeJSON(r, &req); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	res, err := h.svc.CheckRawX12(r.Context(), callerOf(r), &req)
+	writeResult(w, r, res, err)
+}
+
+func writeResult(w http.ResponseWriter, r *http.Request, res *eligibility.Result, err error) {
+	if err != nil {
+		WriteError(w, r, err) // logged; a generic 500 naming the request id
+		return
+	}
+	w.Header().Set("X-Eligibility-Check-Id", res.ID)
+	WriteJSON(w, res.HTTPStatus, res.Body())
+}
+
+// eligibilityCheckSummary is one item of the history list.
+type eligibilityCheckSummary struct {
+	ID                      string    `json:"id"`
+	CreatedAt               time.Time `json:"createdAt"`
+	Mode                    string    `json:"mode"`
+	TradingPartnerServiceID string    `json:"tradingPartnerServiceId,omitempty"`
+	PayerName               string    `json:"payerName,omitempty"`
+	ControlNumber           string    `json:"controlNumber,omitempty"`
+	Status                  string    `json:"status"`
+	HTTPStatus              int       `json:"httpStatus"`
+	DurationMs              float64   `json:"durationMs"`
+}
+
+// eligibilityCheckDetail is one check with what was sent and answered.
+type eligibilityCheckDetail struct {
+	eligibilityCheckSummary
+	Request     json.RawMessage `json:"request,omitempty"`
+	Response    json.RawMessage `json:"response,omitempty"`
+	X12Request  string          `json:"x12Request,omitempty"`
+	X12Response string          `json:"x12Response,omitempty"`
+}
+
+func summarize(c store.EligibilityCheck) eligibilityCheckSummary {
+	return eligibilityCheckSummary{
+		ID: c.ID, CreatedAt: c.CreatedAt.UTC(), Mode: c.Mode, TradingPartnerServiceID: c.TradingPartnerServiceID,
+		PayerName: c.PayerName, ControlNumber: c.ControlNumber, Status: c.Status, HTTPStatus: c.HTTPStatus,
+		DurationMs: float64(c.DurationMicros) / 1000,
+	}
+}
+
+// list is GET /2024-04-01/eligibility-checks: the caller's checks, newest
+// first, in the caller's mode only (test keys never see production checks).
+// Filters: payerId, status, from, to (RFC 3339), limit (1–500), cursor.
+func (h *eligibilityHandlers) list(w http.ResponseWriter, r *http.Request) {
+	p := PrincipalFrom(r.Context())
+	q := r.URL.Query()
+	f := store.EligibilityFilter{PayerID: q.Get("payerId"), Status: q.Get("status"), Cursor: q.Get("cursor")}
+	var fields []FieldError
+	for _, t := range []struct {
+		name string
+		dst  *time.Time
+	}{{"from", &f.From}, {"to", &f.To}} {
+		if v := q.Get(t.name); v != "" {
+			at, err := time.Parse(time.RFC3339, v)
+			if err != nil {
+				fields = append(fields, FieldError{Path: "/query/" + t.name, Message: "must be an RFC 3339 time such as 2024-08-01T00:00:00Z; got " + strconv.Quote(v)})
+			}
+			*t.dst = at
+		}
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 500 {
+			fields = append(fields, FieldError{Path: "/query/limit", Message: "must be a whole number from 1 to 500; got " + strconv.Quote(v)})
+		}
+		f.Limit = n
+	}
+	if len(fields) > 0 {
+		WriteError(w, r, Validation(fields...))
+		return
+	}
+	checks, next, err := h.checks.ListEligibilityChecks(r.Context(), p.AccountID, f)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	items := make([]eligibilityCheckSummary, 0, len(checks))
+	for _, c := range checks {
+		// The store filters by account; the mode filter is ours until the
+		// store's filter has one (a page may then hold fewer items).
+		if c.Mode == p.Mode {
+			items = append(items, summarize(c))
+		}
+	}
+	WriteJSON(w, http.StatusOK, struct {
+		Items      []eligibilityCheckSummary `json:"items"`
+		NextCursor string                    `json:"nextCursor,omitempty"`
+	}{items, next})
+}
+
+// get is GET /2024-04-01/eligibility-checks/{id}.
+func (h *eligibilityHandlers) get(w http.ResponseWriter, r *http.Request) {
+	p := PrincipalFrom(r.Context())
+	c, err := h.checks.GetEligibilityCheck(r.Context(), p.AccountID, r.PathValue("id"))
+	if err == nil && c.Mode != p.Mode {
+		err = store.ErrNotFound
+	}
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			err = Errorf(http.StatusNotFound, CodeNotFound, "No eligibility check %s for this API key's account and mode.", r.PathValue("id"))
+		}
+		WriteError(w, r, err)
+		return
+	}
+	WriteJSON(w, http.StatusOK, eligibilityCheckDetail{
+		eligibilityCheckSummary: summarize(c),
+		Request:                 rawJSON(c.RequestJSON),
+		Response:                rawJSON(c.ResponseJSON),
+		X12Request:              string(c.X12Request),
+		X12Response:             string(c.X12Response),
+	})
+}
+
+// rawJSON passes stored JSON through, or nothing when it is empty or
+// damaged (so one bad row cannot break the response).
+func rawJSON(b []byte) json.RawMessage {
+	if len(b) == 0 || !json.Valid(b) {
+		return nil
+	}
+	return b
+}
