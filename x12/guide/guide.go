@@ -69,6 +69,8 @@ type Loop struct {
 	Area     Area
 	Children []Node
 
+	// byKey finds a child by its Guide JSON key (for decoding).
+	byKey map[string]int32
 	// index lists, per segment id, the children that can start with it: the
 	// segments with that id and the loops whose first segment has it.
 	index map[string][]int32

@@ -25,6 +25,8 @@ type registry struct {
 	guides []*Guide
 	byKey  map[string]*Guide // "ST01/version" → guide
 	lists  map[string]*CodeList
+	// envelope holds ISA, GS, GE, TA1 and IEA, for Guide JSON envelopes.
+	envelope map[string]*Segment
 }
 
 var (
@@ -86,7 +88,7 @@ func CodeListByID(id string) (*CodeList, bool) {
 
 // loadFS compiles the code lists and every guide file of a folder.
 func loadFS(fsys fs.FS, dir string) (*registry, error) {
-	reg := &registry{byKey: map[string]*Guide{}, lists: map[string]*CodeList{}}
+	reg := &registry{byKey: map[string]*Guide{}, lists: map[string]*CodeList{}, envelope: map[string]*Segment{}}
 	raw, err := fs.ReadFile(fsys, path.Join(dir, "codelists.json"))
 	if err != nil {
 		return nil, err
@@ -110,6 +112,12 @@ func loadFS(fsys fs.FS, dir string) (*registry, error) {
 		if err != nil {
 			return nil, err
 		}
+		if strings.HasPrefix(e.Name(), "envelope.") {
+			if err := reg.loadEnvelope(raw); err != nil {
+				return nil, fmt.Errorf("%s: %w", e.Name(), err)
+			}
+			continue
+		}
 		g, err := Parse(raw, reg.lists)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", e.Name(), err)
@@ -125,6 +133,25 @@ func loadFS(fsys fs.FS, dir string) (*registry, error) {
 	}
 	sort.Slice(reg.guides, func(i, j int) bool { return reg.guides[i].ID < reg.guides[j].ID })
 	return reg, nil
+}
+
+func (reg *registry) loadEnvelope(raw []byte) error {
+	var f spec.File
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return err
+	}
+	if f.Kind != "envelope" || f.Root == nil {
+		return fmt.Errorf("not an envelope file")
+	}
+	c := &compiler{lists: reg.lists, byPath: map[string]*Loop{}}
+	for _, n := range f.Root.Children {
+		s, err := c.segment(n)
+		if err != nil {
+			return err
+		}
+		reg.envelope[s.ID] = s
+	}
+	return nil
 }
 
 // Parse compiles one guide file. lists resolves external code list names;
@@ -205,7 +232,8 @@ func (c *compiler) loop(n *spec.Node, path string, isRoot bool) (*Loop, error) {
 	if len(n.Children) == 0 || n.Children[0].IsLoop() {
 		return nil, fmt.Errorf("loop %s must start with a segment", path)
 	}
-	l := &Loop{ID: n.Loop, Name: n.Name, Usage: usage(n.Usage), Max: n.Max, Area: area(n.Area), index: map[string][]int32{}}
+	l := &Loop{ID: n.Loop, Name: n.Name, Usage: usage(n.Usage), Max: n.Max, Area: area(n.Area),
+		index: map[string][]int32{}, byKey: map[string]int32{}}
 	for i, ch := range n.Children {
 		var node Node
 		if ch.IsLoop() {
@@ -247,19 +275,19 @@ func (c *compiler) loop(n *spec.Node, path string, isRoot bool) (*Loop, error) {
 	return l, nil
 }
 
+// uniqueKeys fills l.byKey, failing on two children with one key.
 func uniqueKeys(l *Loop) error {
-	seen := map[string]bool{}
-	for _, c := range l.Children {
+	for i, c := range l.Children {
 		k := ""
 		if c.Loop != nil {
 			k = c.Loop.Key
 		} else {
 			k = c.Segment.Key
 		}
-		if seen[k] {
+		if _, dup := l.byKey[k]; dup {
 			return fmt.Errorf("two children with key %s", k)
 		}
-		seen[k] = true
+		l.byKey[k] = int32(i)
 	}
 	return nil
 }

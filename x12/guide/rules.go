@@ -51,10 +51,10 @@ type sumItem struct {
 
 // sumState is a sum rule's running state in one loop instance.
 type sumState struct {
-	total, sum    int64
-	hasTotal      bool
-	pos           int
-	off           int64
+	total, sum int64
+	hasTotal   bool
+	pos        int
+	off        int64
 }
 
 // nestedTarget asks the close of a child loop instance to tell its enclosing

@@ -95,13 +95,54 @@ func run(src, out string) (err error) {
 		}
 		files = append(files, f)
 	}
+	env := g.envelope()
+	finish(env, known)
+	if err := writeGuide(filepath.Join(out, "envelope.00501.json"), env); err != nil {
+		return err
+	}
+	files = append(files, env)
 	if err := writeJSON(filepath.Join(out, "codelists.json"), lists); err != nil {
 		return err
 	}
 	return writeSources(filepath.Join(out, "SOURCES.md"), files, lists)
 }
 
+// envelope collects the interchange and group segments of pyx12's control
+// map, for the envelope part of Guide JSON.
+func (g *generator) envelope() *spec.File {
+	const src = "azoner-pyx12/master/x12.control.00501.xml"
+	doc, err := parseXML(g.path(src))
+	if err != nil {
+		panic(err)
+	}
+	root := &spec.Node{Loop: "ENV", Name: "Envelope", Usage: "R"}
+	var visit func(x *xnode)
+	visit = func(x *xnode) {
+		for _, c := range x.children {
+			switch c.tag {
+			case "segment":
+				n, err := g.maps.segment(c)
+				if err != nil {
+					panic(err)
+				}
+				root.Children = append(root.Children, n)
+			case "loop":
+				visit(c)
+			}
+		}
+	}
+	visit(doc)
+	return &spec.File{
+		Kind: "envelope", ID: "envelope", Version: "00501", Name: "Interchange and functional group envelope",
+		Provenance: spec.Source{Sources: []spec.Origin{origin(pyx12Master, src, "ISA, GS, GE, TA1, IEA elements"), origin(pyx12Master, srcDataele, dataeleUse)}},
+		Root:       root,
+	}
+}
+
 func guideFileName(f *spec.File) string {
+	if f.Kind == "envelope" {
+		return "envelope.00501.json"
+	}
 	return strings.ToLower(f.ID) + "." + f.Version + ".json"
 }
 
@@ -113,7 +154,7 @@ func finish(f *spec.File, knownLists map[string]bool) {
 	assignMatches(f.Root)
 	// ST03 names the guide: its code list is the versions the guide reads.
 	st := f.Root.Children[0]
-	if len(st.Elements) >= 3 {
+	if st.Seg == "ST" && len(st.Elements) >= 3 {
 		e := elementAt(st, "03")
 		e.Codes = append([]string{f.Version}, f.Accepts...)
 	}

@@ -15,7 +15,10 @@ const Format = "clearhouse-guide/1"
 
 // File is one implementation guide.
 type File struct {
-	Format      string   `json:"format"`
+	Format string `json:"format"`
+	// Kind is "envelope" for the file of interchange and group segments
+	// (ISA, GS, GE, TA1, IEA), empty for a transaction set guide.
+	Kind        string   `json:"kind,omitempty"`
 	ID          string   `json:"id"`          // short name, e.g. "837P"
 	Transaction string   `json:"transaction"` // ST01, e.g. "837"
 	Version     string   `json:"version"`     // GS08/ST03 of the guide, e.g. "005010X222A1"

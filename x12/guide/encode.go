@@ -1,0 +1,346 @@
+package guide
+
+import (
+	"bufio"
+	"io"
+
+	"github.com/clearhouse/clearhouse/x12"
+)
+
+// JSONEncoder writes one transaction set at a time as Guide JSON (see
+// api-contract §5.4): {"heading":{…},"detail":{…},"summary":{…}} with keys
+// derived from the guide's names, loops nested as in X12, arrays for
+// repeatable loops and segments, composites as objects and repeated
+// elements as arrays. Output is streamed: nothing is kept per segment.
+//
+// Values: codes and text are strings; amounts and quantities (R, Nn) are
+// JSON numbers when their X12 text is already a valid JSON number (else
+// strings, so nothing is lost); DT dates are "YYYY-MM-DD" and TM times
+// "HH:MM[:SS[.d]]". A segment the guide does not place is kept under
+// "_unrecognized" with its elements keyed by position, so X12 → JSON → X12
+// gives back the same segments.
+type JSONEncoder struct {
+	j      *jsonWriter
+	v      *Validator
+	frames []jframe
+	area   int // current area of the root object, -1 before the first
+	// validate: run element checks (the walker always runs).
+	validate bool
+}
+
+// jframe is the JSON side of an open loop: the member last written and
+// whether its array is still open.
+type jframe struct {
+	lastKey   string
+	arrayOpen bool
+}
+
+// NewJSONEncoder returns an encoder writing to w. Call Flush when done.
+func NewJSONEncoder(w io.Writer) *JSONEncoder {
+	bw, ok := w.(*bufio.Writer)
+	if !ok {
+		bw = bufio.NewWriterSize(w, 64<<10)
+	}
+	return &JSONEncoder{j: &jsonWriter{w: bw}, v: NewValidator(Options{SkipElements: true, SkipBusiness: true})}
+}
+
+// SetIndent makes the output indented (two spaces per level).
+func (e *JSONEncoder) SetIndent(on bool) { e.j.indent = on }
+
+// SetValidation makes the encoder validate while it encodes, with opts; the
+// findings go to report. Without it, only the structure is followed.
+func (e *JSONEncoder) SetValidation(opts Options, report func(x12.Finding)) {
+	e.v = NewValidator(opts)
+	e.v.report = report
+	e.validate = true
+}
+
+// Flush writes buffered output.
+func (e *JSONEncoder) Flush() error { return e.j.w.Flush() }
+
+// Begin starts a transaction set with its ST segment.
+func (e *JSONEncoder) Begin(g *Guide, st *x12.Segment) {
+	report := e.v.report
+	e.v.Begin(g, st, report)
+	e.frames = append(e.frames[:0], jframe{})
+	e.area = -1
+	e.j.beginObject()
+	e.place(0, g.root.Children[0].Segment, nil, st)
+}
+
+// Segment encodes the next segment of the set (up to and including SE).
+func (e *JSONEncoder) Segment(seg *x12.Segment) {
+	st := e.v.Step(seg)
+	for range st.Closed {
+		e.closeFrame()
+	}
+	e.place(len(e.frames)-1, st.Segment, st.Opened, seg)
+}
+
+// End closes the set: the open loops, the area and the transaction object.
+// It returns the number of findings that reject the set (0 without
+// validation).
+func (e *JSONEncoder) End() int {
+	n := e.v.End()
+	for len(e.frames) > 1 {
+		e.closeFrame()
+	}
+	e.closeMembers(&e.frames[0])
+	if e.area >= 0 {
+		e.j.endObject()
+	}
+	e.j.endObject()
+	e.frames = e.frames[:0]
+	return n
+}
+
+func (e *JSONEncoder) closeFrame() {
+	f := &e.frames[len(e.frames)-1]
+	e.closeMembers(f)
+	e.j.endObject()
+	e.frames = e.frames[:len(e.frames)-1]
+}
+
+func (e *JSONEncoder) closeMembers(f *jframe) {
+	if f.arrayOpen {
+		e.j.endArray()
+		f.arrayOpen = false
+	}
+	f.lastKey = ""
+}
+
+var areaNames = [...]string{"heading", "detail", "summary"}
+
+// place writes a segment (and the loop it opens) into frame fi.
+func (e *JSONEncoder) place(fi int, s *Segment, opened *Loop, seg *x12.Segment) {
+	if fi == 0 {
+		a := Heading
+		switch {
+		case opened != nil:
+			a = opened.Area
+		case s != nil:
+			a = s.area
+		}
+		if int(a) != e.area {
+			e.closeMembers(&e.frames[0])
+			if e.area >= 0 {
+				e.j.endObject()
+			}
+			e.area = int(a)
+			e.j.key(areaNames[a])
+			e.j.beginObject()
+		}
+	}
+	f := &e.frames[fi]
+	switch {
+	case s == nil:
+		e.member(f, "_unrecognized", true)
+		e.genericSegment(seg)
+		return
+	case opened != nil:
+		e.member(f, opened.Key, opened.Max != 1)
+		e.j.beginObject()
+		e.frames = append(e.frames, jframe{})
+		f = &e.frames[len(e.frames)-1]
+	}
+	e.member(f, s.Key, s.Max != 1)
+	e.segment(seg, s, false)
+}
+
+// member starts the value of key in the object of frame f: repeated keys
+// in a row share one array.
+func (e *JSONEncoder) member(f *jframe, key string, repeatable bool) {
+	if f.arrayOpen && f.lastKey == key {
+		e.j.item()
+		return
+	}
+	if f.arrayOpen {
+		e.j.endArray()
+		f.arrayOpen = false
+	}
+	e.j.key(key)
+	f.lastKey = key
+	if repeatable {
+		e.j.beginArray()
+		e.j.item()
+		f.arrayOpen = true
+	}
+}
+
+// segment writes a segment as an object of its non-empty elements. raw
+// keeps values as written (envelope segments, where ISA16 is a delimiter).
+func (e *JSONEncoder) segment(seg *x12.Segment, def *Segment, raw bool) {
+	j := e.j
+	d := seg.Delimiters()
+	j.beginObject()
+	n := seg.Len()
+	for i := 1; i <= n; i++ {
+		v := seg.ElementBytes(i)
+		if len(v) == 0 {
+			continue
+		}
+		var el *Element
+		if def != nil && i <= len(def.Elements) {
+			el = &def.Elements[i-1]
+		}
+		j.key(elementKey(el, i))
+		if raw {
+			j.str(v)
+			continue
+		}
+		e.element(el, v, d)
+	}
+	j.endObject()
+}
+
+// genericSegment writes a segment the guide does not place: its id and its
+// elements keyed by position.
+func (e *JSONEncoder) genericSegment(seg *x12.Segment) {
+	j := e.j
+	d := seg.Delimiters()
+	j.beginObject()
+	j.key("id")
+	j.str(seg.IDBytes())
+	for i := 1; i <= seg.Len(); i++ {
+		if v := seg.ElementBytes(i); len(v) > 0 {
+			j.key(twoDigits(i))
+			e.element(nil, v, d)
+		}
+	}
+	j.endObject()
+}
+
+var positions = func() (out [100]string) {
+	for i := range out {
+		out[i] = string([]byte{byte('0' + i/10), byte('0' + i%10)})
+	}
+	return out
+}()
+
+func twoDigits(i int) string {
+	if i < len(positions) {
+		return positions[i]
+	}
+	return "99"
+}
+
+func elementKey(el *Element, i int) string {
+	if el != nil && el.Key != "" {
+		return el.Key
+	}
+	return twoDigits(i)
+}
+
+// element writes one element value: an array when it repeats, an object
+// when it has components, else a scalar.
+func (e *JSONEncoder) element(el *Element, v []byte, d x12.Delimiters) {
+	rep := d.Repetition
+	repeats := rep != 0 && (el != nil && el.Repeat > 1 || indexByte(v, rep) >= 0)
+	if !repeats {
+		e.occurrence(el, v, d)
+		return
+	}
+	e.j.beginArray()
+	for {
+		part := v
+		k := indexByte(v, rep)
+		if k >= 0 {
+			part, v = v[:k], v[k+1:]
+		}
+		e.j.item()
+		e.occurrence(el, part, d)
+		if k < 0 {
+			break
+		}
+	}
+	e.j.endArray()
+}
+
+func (e *JSONEncoder) occurrence(el *Element, v []byte, d x12.Delimiters) {
+	cs := d.Component
+	composite := el != nil && el.IsComposite()
+	if !composite && (cs == 0 || indexByte(v, cs) < 0) {
+		e.scalar(el, v)
+		return
+	}
+	j := e.j
+	j.beginObject()
+	for c := 1; ; c++ {
+		part := v
+		k := -1
+		if cs != 0 {
+			k = indexByte(v, cs)
+		}
+		if k >= 0 {
+			part, v = v[:k], v[k+1:]
+		}
+		if len(part) > 0 {
+			var comp *Element
+			if composite && c <= len(el.Components) {
+				comp = &el.Components[c-1]
+			}
+			j.key(elementKey(comp, c))
+			e.scalar(comp, part)
+		}
+		if k < 0 {
+			break
+		}
+	}
+	j.endObject()
+}
+
+// scalar writes a simple value with the formatting of its data type.
+func (e *JSONEncoder) scalar(el *Element, v []byte) {
+	j := e.j
+	if el != nil {
+		switch {
+		case el.Type == "DT" && len(v) == 8 && allDigits(v):
+			var b [12]byte
+			b[0] = '"'
+			copy(b[1:5], v[:4])
+			b[5] = '-'
+			copy(b[6:8], v[4:6])
+			b[8] = '-'
+			copy(b[9:11], v[6:8])
+			b[11] = '"'
+			j.raw(b[:])
+			return
+		case el.Type == "TM" && len(v) >= 4 && len(v) != 5 && len(v) <= 8 && allDigits(v):
+			var b [14]byte
+			n := 0
+			b[n] = '"'
+			n++
+			for i, c := range v {
+				if i == 2 || i == 4 {
+					b[n] = ':'
+					if i == 4 {
+						b[n] = ':'
+					}
+					n++
+				}
+				if i == 6 {
+					b[n] = '.'
+					n++
+				}
+				b[n] = c
+				n++
+			}
+			b[n] = '"'
+			j.raw(b[:n+1])
+			return
+		case (el.Type == "R" || el.decimals >= 0) && jsonNumber(v):
+			j.raw(v)
+			return
+		}
+	}
+	j.str(v)
+}
+
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
+}
