@@ -2,27 +2,6 @@ package eligibility
 
 import "time"
 
-// ValidNPI reports whether s is a National Provider Identifier: ten digits,
-// starting with 1 or 2, whose last digit is the Luhn check digit computed
-// with the card-issuer prefix 80840 (which contributes 24 to the sum).
-func ValidNPI(s string) bool {
-	if len(s) != 10 || (s[0] != '1' && s[0] != '2') || !allDigits(s) {
-		return false
-	}
-	sum := 24
-	for i := 8; i >= 0; i-- { // rightmost of the nine payload digits is doubled first
-		d := int(s[i] - '0')
-		if (8-i)%2 == 0 {
-			d *= 2
-			if d > 9 {
-				d -= 9
-			}
-		}
-		sum += d
-	}
-	return (10-sum%10)%10 == int(s[9]-'0')
-}
-
 // ValidMBI reports whether s has the format of a Medicare Beneficiary
 // Identifier: 11 characters C A AN N A AN N A A N N, where C is 1–9, N a
 // digit and A an uppercase letter other than S, L, O, I, B, Z. MBIs have no

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/x12/guide"
 )
 
 // FieldError is one problem with one request field. Path is a JSON pointer
@@ -159,7 +160,7 @@ func checkProvider(c *checker, r *Request) {
 		switch {
 		case len(p.NPI) != 10 || !allDigits(p.NPI):
 			c.add(base+"/npi", "must be the provider's 10-digit NPI; got %q", p.NPI)
-		case !ValidNPI(p.NPI):
+		case !guide.ValidNPI(p.NPI):
 			c.add(base+"/npi", "%q is not a valid NPI: it must start with 1 or 2 and its last digit must match the NPI check digit (Luhn with prefix 80840); check for a typo", p.NPI)
 		}
 	}

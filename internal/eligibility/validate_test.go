@@ -19,19 +19,6 @@ func validRequest() *Request {
 	}
 }
 
-func TestValidNPI(t *testing.T) {
-	for _, s := range []string{"1234567893", "1234567984", "1999999984", "1447848577"} {
-		if !ValidNPI(s) {
-			t.Errorf("ValidNPI(%s) = false, want true", s)
-		}
-	}
-	for _, s := range []string{"1234567890", "9876543210", "4567890123", "6789012345", "123456789", "12345678933", "12345678a3", ""} {
-		if ValidNPI(s) {
-			t.Errorf("ValidNPI(%q) = true, want false", s)
-		}
-	}
-}
-
 func TestValidMBI(t *testing.T) {
 	for _, s := range []string{"1EG4TE5MK73", "1AA2CC3DD45", "9Y99Y99YY99", "1A02A03AA00"} {
 		if !ValidMBI(s) {
