@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
@@ -392,4 +393,39 @@ func TestReadmeListsEveryMockRequest(t *testing.T) {
 			t.Errorf("README row for %s lacks %s or %q: %s", r.Name, id, r.Outcome, line)
 		}
 	}
+}
+
+// Exchanges run concurrently (the API serves many checks at once); run
+// with -race. Control numbers stay unique.
+func TestConcurrentExchanges(t *testing.T) {
+	m := newMock()
+	reqs := mockpayer.Requests()
+	inputs := make([][]byte, len(reqs))
+	for i, r := range reqs {
+		inputs[i] = build270(t, r.RequestJSON())
+	}
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range inputs {
+				out, err := m.Exchange(context.Background(), inputs[(i+g)%len(inputs)])
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				isa13 := string(out[90:99])
+				mu.Lock()
+				if seen[isa13] {
+					t.Errorf("ISA13 %s handed out twice", isa13)
+				}
+				seen[isa13] = true
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
 }
