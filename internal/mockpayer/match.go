@@ -18,7 +18,7 @@ var ErrUnsupportedServiceType = errors.New("test mode supports only service type
 
 // MockListReference is where a NoMatchError sends the caller for the list
 // of mock requests. The service may point it at its own documentation.
-var MockListReference = "the mock request list (GET the console's test-mode mock requests, or internal/mockpayer/README.md)"
+var MockListReference = `the mock request list (internal/mockpayer/README.md, "Mock requests")`
 
 // testServiceTypes are the only service type codes test mode answers.
 var testServiceTypes = []string{"30", "35"}
