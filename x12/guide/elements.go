@@ -166,14 +166,13 @@ func (v *Validator) checkSimple(e *Element, def *Segment, i, c, rep int, val []b
 			return
 		}
 	}
+	// A bad length still gets its code checked, as pyx12 does (IK403 5 and
+	// 7 for one value).
 	n := valueLength(e, val)
 	if e.Min > 0 && n < e.Min {
 		v.elementFinding(CodeTooShort, "4", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is shorter than %d", ref, clip(string(val)), e.Min))
-		return
-	}
-	if e.Max > 0 && n > e.Max {
+	} else if e.Max > 0 && n > e.Max {
 		v.elementFinding(CodeTooLong, "5", i, c, rep, e.DE, val, fmt.Sprintf("%s is longer than %d", ref, e.Max))
-		return
 	}
 	if e.codes != nil {
 		if _, ok := e.codes[string(val)]; !ok {

@@ -60,12 +60,11 @@ func Lookup(st01, version string) (*Guide, bool) {
 }
 
 // For chooses the guide of a transaction set from its functional group's
-// GS08 and its ST01 and ST03: ST03 when it names a known guide, else GS08.
+// GS08 and its ST01 and ST03: ST03 names the guide when present (an 837I
+// with ST03 005010X223 in a 005010X222 group is not an 837P), else GS08.
 func For(gs08, st01, st03 string) (*Guide, bool) {
 	if st03 != "" {
-		if g, ok := Lookup(st01, st03); ok {
-			return g, true
-		}
+		return Lookup(st01, st03)
 	}
 	return Lookup(st01, gs08)
 }

@@ -82,8 +82,9 @@ func parseRef(ref string) (pos, comp int) {
 }
 
 // discriminator follows pyx12's rule for telling same-id segments apart: the
-// first element when it is a required ID with guide codes, the first component
-// of a leading composite likewise, and HL03 for hierarchical levels.
+// first element when it is required and has guide codes, the first component
+// of a leading composite likewise (the 999's CTX01-1 is AN with codes), and
+// HL03 for hierarchical levels.
 func discriminator(seg *spec.Node) string {
 	if seg.Seg == "HL" {
 		if len(seg.Elements) >= 3 && len(seg.Elements[2].Codes) > 0 {
@@ -100,12 +101,12 @@ func discriminator(seg *spec.Node) string {
 	}
 	if len(first.Components) > 0 {
 		c := first.Components[0]
-		if c.Type == "ID" && len(c.Codes) > 0 {
+		if c.Usage == "R" && len(c.Codes) > 0 {
 			return "01-1"
 		}
 		return ""
 	}
-	if first.Type == "ID" && first.Usage == "R" && len(first.Codes) > 0 {
+	if first.Usage == "R" && len(first.Codes) > 0 {
 		return "01"
 	}
 	return ""
