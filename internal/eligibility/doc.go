@@ -4,9 +4,9 @@
 // the X12 271 → JSON response mapper, and the Service that ties them to a
 // payer connection.
 //
-// The package knows nothing of HTTP. internal/api decodes the body with
-// DecodeRequest, calls Service.Check and writes Result.Body with
-// Result.HTTPStatus.
+// The package knows nothing of HTTP. internal/api decodes the body into a
+// Request, calls Service.Check (or CheckRawX12) and writes Result.Body()
+// with Result.HTTPStatus.
 //
 // Code → name tables (service types, EB01 eligibility codes, AAA reasons, …)
 // are data files under codes/, embedded in the binary; see codes.go.
