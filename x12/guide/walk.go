@@ -128,30 +128,25 @@ func (w *walker) pop() {
 func (w *walker) top() *frame { return &w.stack[w.depth-1] }
 
 // locate finds where a segment belongs: the frame depth and child index.
-// Matches on id and qualifier in order come first, innermost loop first;
-// then, so that a wrong qualifier is reported as a bad code rather than an
-// unknown segment, matches on id alone; then siblings already passed
-// (out of order) in the innermost loop that has one.
+// In order of preference, innermost loop first at each step: a sibling
+// still ahead with the segment's id and qualifier; one already passed (out
+// of order) with id and qualifier; then, so that a wrong qualifier is
+// reported as a bad code rather than an unknown segment, a sibling ahead
+// and then one passed with the id alone.
 func (w *walker) locate(seg *x12.Segment) (depth, child int, outOfOrder bool) {
 	id := seg.IDBytes()
-	for pass := 0; pass < 2; pass++ {
+	for pass := 0; pass < 4; pass++ {
+		behind, anyQual := pass&1 == 1, pass >= 2
 		for d := w.depth - 1; d >= 0; d-- {
 			f := &w.stack[d]
 			for _, c := range f.loop.index[string(id)] {
-				if c == 0 || c < f.idx {
-					continue // a loop's first segment starts a new iteration one level up
+				// A loop's first segment starts a new iteration one level up.
+				if c == 0 || (c < f.idx) != behind {
+					continue
 				}
-				if pass == 1 || f.loop.Children[c].trigger().match.matches(seg) {
-					return d, int(c), false
+				if anyQual || f.loop.Children[c].trigger().match.matches(seg) {
+					return d, int(c), behind
 				}
-			}
-		}
-	}
-	for d := w.depth - 1; d >= 0; d-- {
-		f := &w.stack[d]
-		for _, c := range f.loop.index[string(id)] {
-			if c != 0 && c < f.idx {
-				return d, int(c), true
 			}
 		}
 	}
