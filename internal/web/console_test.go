@@ -1,0 +1,378 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSignInRefusesBadKeys(t *testing.T) {
+	srv := newTestServer(t)
+	revoked, rec := srv.key(t, "Acme Dental", "test")
+	if err := srv.Store.RevokeAPIKey(context.Background(), rec.ID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	good, _ := srv.key(t, "Acme Dental", "test")
+	unknown := good[:len(good)-4] + "aaaa" // well formed, wrong secret
+
+	for _, tc := range []struct {
+		name, key, want string
+	}{
+		{"empty", "", "Enter your API key."},
+		{"malformed", "hunter2", "This is not a Clearhouse API key"},
+		{"unknown", unknown, "This API key is not known."},
+		{"revoked", revoked, "This API key has been revoked."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := srv.browser(t)
+			page := b.get("/signin")
+			resp := b.post("/signin", url.Values{"csrf": {b.csrf(page.Body)}, "key": {tc.key}})
+			if resp.StatusCode != http.StatusUnauthorized {
+				t.Fatalf("status %d, want 401", resp.StatusCode)
+			}
+			if !strings.Contains(resp.Body, tc.want) || !strings.Contains(resp.Body, `id="key-error"`) ||
+				!strings.Contains(resp.Body, `aria-invalid="true"`) {
+				t.Errorf("page lacks the message %q next to the key field:\n%s", tc.want, resp.Body)
+			}
+			if tc.key != "" && strings.Contains(resp.Body, tc.key) {
+				t.Error("the page echoes the key")
+			}
+			if got := b.get("/checks/new"); got.StatusCode != http.StatusSeeOther || !strings.HasPrefix(got.Header.Get("Location"), "/signin") {
+				t.Errorf("after a refused sign-in /checks/new answered %d %s", got.StatusCode, got.Header.Get("Location"))
+			}
+		})
+	}
+}
+
+func TestSessionCookieFlags(t *testing.T) {
+	srv := newTestServer(t)
+	key, rec := srv.key(t, "Acme Dental", "test")
+	for _, tc := range []struct {
+		name       string
+		header     []string
+		wantSecure bool
+	}{
+		{"plain http", nil, false},
+		{"behind a TLS proxy", []string{"X-Forwarded-Proto", "https"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := srv.browser(t)
+			page := b.get("/signin")
+			resp := b.post("/signin", url.Values{"csrf": {b.csrf(page.Body)}, "key": {key}}, tc.header...)
+			if resp.StatusCode != http.StatusSeeOther {
+				t.Fatalf("sign in: %d", resp.StatusCode)
+			}
+			cookies := resp.Cookies()
+			if len(cookies) != 1 || cookies[0].Name != sessionCookie {
+				t.Fatalf("cookies %v, want one %s", cookies, sessionCookie)
+			}
+			c := cookies[0]
+			raw := resp.Header.Get("Set-Cookie")
+			if !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || c.Path != "/" || c.Secure != tc.wantSecure {
+				t.Errorf("cookie flags: %s", raw)
+			}
+			if c.MaxAge <= 0 || c.MaxAge > int(DefaultSessionTTL.Seconds()) {
+				t.Errorf("Max-Age %d, want (0, %d]", c.MaxAge, int(DefaultSessionTTL.Seconds()))
+			}
+			secret := key[strings.LastIndexByte(key, '_')+1:]
+			if strings.Contains(c.Value, secret) || strings.Contains(c.Value, key) {
+				t.Errorf("the cookie carries the key: %s", c.Value)
+			}
+			if !strings.Contains(c.Value, "."+rec.ID+".") {
+				t.Errorf("the cookie should name the key by its public id %s: %s", rec.ID, c.Value)
+			}
+		})
+	}
+}
+
+func TestCSRFProtection(t *testing.T) {
+	srv := newTestServer(t)
+	key, _ := srv.key(t, "Acme Dental", "test")
+	b := srv.browser(t)
+	b.signIn(key)
+	form := b.formFor("uhc-subscriber")
+	token := form.Get("csrf")
+
+	other := srv.browser(t)
+	other.signIn(key)
+	otherToken := other.formFor("uhc-subscriber").Get("csrf")
+
+	with := func(tok string) url.Values {
+		v := url.Values{}
+		for k, vs := range form {
+			v[k] = vs
+		}
+		v.Set("csrf", tok)
+		return v
+	}
+	for _, tc := range []struct {
+		name   string
+		path   string
+		form   url.Values
+		header []string
+		want   int
+	}{
+		{"no token", "/checks", with(""), nil, 403},
+		{"forged token", "/checks", with(strings.Repeat("A", len(token))), nil, 403},
+		{"another session's token", "/checks", with(otherToken), nil, 403},
+		{"cross-site fetch metadata", "/checks", form, []string{"Sec-Fetch-Site", "cross-site"}, 403},
+		{"foreign origin", "/checks", form, []string{"Sec-Fetch-Site", "", "Origin", "https://evil.example"}, 403},
+		{"sign out without token", "/signout", url.Values{}, nil, 403},
+		{"valid", "/checks", form, nil, 303},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := b.post(tc.path, tc.form, tc.header...)
+			if resp.StatusCode != tc.want {
+				t.Fatalf("status %d, want %d\n%.500s", resp.StatusCode, tc.want, resp.Body)
+			}
+		})
+	}
+	// The token in the header works too (htmx requests).
+	resp := b.post("/checks", with(""), "X-CSRF-Token", token)
+	if resp.StatusCode != 303 {
+		t.Errorf("token in X-CSRF-Token: %d %s", resp.StatusCode, resp.Body)
+	}
+}
+
+func TestSignInFormNeedsItsToken(t *testing.T) {
+	srv := newTestServer(t)
+	key, _ := srv.key(t, "Acme Dental", "test")
+	b := srv.browser(t)
+	if resp := b.post("/signin", url.Values{"key": {key}}); resp.StatusCode != 403 {
+		t.Errorf("sign-in without the form's cookie: %d, want 403", resp.StatusCode)
+	}
+	page := b.get("/signin")
+	if resp := b.post("/signin", url.Values{"key": {key}}); resp.StatusCode != 403 {
+		t.Errorf("sign-in without the token: %d, want 403", resp.StatusCode)
+	}
+	if resp := b.post("/signin", url.Values{"key": {key}, "csrf": {b.csrf(page.Body)}}, "Sec-Fetch-Site", "cross-site"); resp.StatusCode != 403 {
+		t.Errorf("cross-site sign-in: %d, want 403", resp.StatusCode)
+	}
+}
+
+func TestSessionsEnd(t *testing.T) {
+	srv := newTestServer(t)
+	t.Run("revoking the key", func(t *testing.T) {
+		key, rec := srv.key(t, "Acme Dental", "test")
+		b := srv.browser(t)
+		b.signIn(key)
+		if resp := b.get("/checks"); resp.StatusCode != 200 {
+			t.Fatalf("history: %d", resp.StatusCode)
+		}
+		if err := srv.Store.RevokeAPIKey(context.Background(), rec.ID, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		resp := b.get("/checks")
+		if resp.StatusCode != 303 || resp.Header.Get("Location") != "/signin?next=%2Fchecks&reason=revoked" {
+			t.Errorf("after revocation: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+		}
+	})
+	t.Run("expiry", func(t *testing.T) {
+		key, _ := srv.key(t, "Acme Dental", "test")
+		b := srv.browser(t)
+		b.signIn(key)
+		srv.Clock.Advance(DefaultSessionTTL - time.Minute)
+		if resp := b.get("/checks"); resp.StatusCode != 200 {
+			t.Fatalf("before expiry: %d", resp.StatusCode)
+		}
+		srv.Clock.Advance(2 * time.Minute)
+		resp := b.get("/checks")
+		if resp.StatusCode != 303 || !strings.Contains(resp.Header.Get("Location"), "reason=expired") {
+			t.Errorf("after expiry: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+		}
+	})
+	t.Run("signing out", func(t *testing.T) {
+		key, _ := srv.key(t, "Acme Dental", "test")
+		b := srv.browser(t)
+		b.signIn(key)
+		u, _ := url.Parse(srv.URL)
+		stolen := b.c.Jar.Cookies(u)
+		page := b.get("/checks")
+		resp := b.post("/signout", url.Values{"csrf": {b.csrf(page.Body)}})
+		if resp.StatusCode != 303 || resp.Header.Get("Location") != "/signin?reason=signedout" {
+			t.Fatalf("sign out: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+		}
+		if got := b.get("/checks"); got.StatusCode != 303 {
+			t.Errorf("after sign out: %d", got.StatusCode)
+		}
+		replay := srv.browser(t)
+		replay.c.Jar.SetCookies(u, stolen)
+		if got := replay.get("/checks"); got.StatusCode != 303 {
+			t.Errorf("a copy of the signed-out cookie still works: %d", got.StatusCode)
+		}
+	})
+}
+
+func TestAccountsCannotSeeEachOthersChecks(t *testing.T) {
+	srv := newTestServer(t)
+	keyA, _ := srv.key(t, "Acme Dental", "test")
+	keyB, _ := srv.key(t, "Birch Clinic", "test")
+	a := srv.browser(t)
+	a.signIn(keyA)
+	resp := a.post("/checks", a.formFor("uhc-subscriber"))
+	if resp.StatusCode != 303 {
+		t.Fatalf("check: %d", resp.StatusCode)
+	}
+	result := resp.Header.Get("Location")
+	id := strings.TrimPrefix(result, "/checks/")
+	if page := a.get(result); page.StatusCode != 200 || !strings.Contains(page.Body, "Active Coverage") {
+		t.Fatalf("owner's result page: %d", page.StatusCode)
+	}
+
+	b := srv.browser(t)
+	b.signIn(keyB)
+	for _, path := range []string{result, "/checks/new?from=" + id} {
+		page := b.get(path)
+		if page.StatusCode != 404 || strings.Contains(page.Body, "UHC123456") {
+			t.Errorf("other account GET %s: %d", path, page.StatusCode)
+		}
+	}
+	if page := b.get("/checks"); strings.Contains(page.Body, id) {
+		t.Error("the other account's history lists the check")
+	}
+	if page := a.get("/checks"); !strings.Contains(page.Body, id) {
+		t.Error("the owner's history does not list the check")
+	}
+}
+
+func TestServerValidationShownNextToFields(t *testing.T) {
+	srv := newTestServer(t)
+	key, _ := srv.key(t, "Acme Dental", "test")
+	b := srv.browser(t)
+	b.signIn(key)
+	form := b.formFor("uhc-subscriber")
+	form.Set("npi", "1234567890") // ten digits, wrong check digit: only the server knows
+	form.Set("sub_member_id", "")
+	form.Set("sub_last", "")
+	form.Set("sub_dob", "")
+	resp := b.post("/checks", form)
+	if resp.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d, want 422", resp.StatusCode)
+	}
+	for _, want := range []string{
+		`id="f-npi-error"`, `is not a valid NPI`, `aria-describedby="f-npi-hint f-npi-error"`,
+		`id="f-subscriber-error"`, `needs at least one of memberId, dateOfBirth or lastName`,
+		`<a href="#f-npi">NPI:`, `value="1234567890"`,
+	} {
+		if !strings.Contains(resp.Body, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	// htmx gets only the form, retargeted onto itself.
+	form.Set("npi", "1234567890")
+	hx := b.post("/checks", form, "HX-Request", "true")
+	if hx.Header.Get("HX-Retarget") != "#check-form" || strings.Contains(hx.Body, "<html") || !strings.Contains(hx.Body, `id="f-npi-error"`) {
+		t.Errorf("htmx validation answer: %d %v\n%.300s", hx.StatusCode, hx.Header, hx.Body)
+	}
+}
+
+func TestHTMXResultFragment(t *testing.T) {
+	srv := newTestServer(t)
+	key, _ := srv.key(t, "Acme Dental", "test")
+	b := srv.browser(t)
+	b.signIn(key)
+	resp := b.post("/checks", b.formFor("uhc-aaa-75"), "HX-Request", "true")
+	if resp.StatusCode != 200 || strings.Contains(resp.Body, "<html") {
+		t.Fatalf("htmx check: %d\n%.300s", resp.StatusCode, resp.Body)
+	}
+	for _, want := range []string{`hx-swap-oob="innerHTML"`, "Rejected by the payer: AAA 75", "Suggested fix:", "X12 271 from the payer"} {
+		if !strings.Contains(resp.Body, want) {
+			t.Errorf("fragment lacks %q", want)
+		}
+	}
+}
+
+func TestPagesNeedASession(t *testing.T) {
+	srv := newTestServer(t)
+	b := srv.browser(t)
+	for _, path := range []string{"/checks/new", "/checks", "/checks/ec_x", "/payers/search?q=aetna"} {
+		resp := b.get(path)
+		if resp.StatusCode != 303 || !strings.HasPrefix(resp.Header.Get("Location"), "/signin") {
+			t.Errorf("GET %s signed out: %d %s", path, resp.StatusCode, resp.Header.Get("Location"))
+		}
+	}
+	req, _ := http.NewRequest("GET", srv.URL+"/checks", nil)
+	req.Header.Set("HX-Request", "true")
+	if resp := b.do(req); resp.StatusCode != 401 || !strings.HasPrefix(resp.Header.Get("HX-Redirect"), "/signin") {
+		t.Errorf("htmx signed out: %d %v", resp.StatusCode, resp.Header)
+	}
+	if resp := b.get("/signin?next=//evil.example/"); !strings.Contains(resp.Body, `name="next" value="/checks/new"`) {
+		t.Error("sign-in keeps an off-site next")
+	}
+}
+
+func TestPayerSearch(t *testing.T) {
+	srv := newTestServer(t)
+	key, _ := srv.key(t, "Acme Dental", "test")
+	b := srv.browser(t)
+	b.signIn(key)
+	for _, tc := range []struct{ q, want, notWant string }{
+		{"united", `<option value="87726">`, `value="60054"`},
+		{"87726", `<option value="87726">`, `value="60054"`},
+		{"aetna", `<option value="60054">`, `value="87726"`},
+	} {
+		resp := b.get("/payers/search?payer=" + url.QueryEscape(tc.q))
+		if resp.StatusCode != 200 || !strings.Contains(resp.Body, tc.want) || strings.Contains(resp.Body, tc.notWant) {
+			t.Errorf("search %q: %d\n%s", tc.q, resp.StatusCode, resp.Body)
+		}
+	}
+}
+
+func TestHistoryFilters(t *testing.T) {
+	srv := newTestServer(t)
+	key, _ := srv.key(t, "Acme Dental", "test")
+	b := srv.browser(t)
+	b.signIn(key)
+	ids := map[string]string{}
+	for _, name := range []string{"uhc-subscriber", "aetna-subscriber", "uhc-aaa-75"} {
+		resp := b.post("/checks", b.formFor(name))
+		ids[name] = strings.TrimPrefix(resp.Header.Get("Location"), "/checks/")
+	}
+	today := time.Now().UTC().Format("2006-01-02")
+	tomorrow := time.Now().UTC().AddDate(0, 0, 1).Format("2006-01-02")
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"", []string{"uhc-aaa-75", "aetna-subscriber", "uhc-subscriber"}},
+		{"payer=87726", []string{"uhc-aaa-75", "uhc-subscriber"}},
+		{"payer=unitedhealthcare", nil}, // a name is not an id
+		{"status=rejected", []string{"uhc-aaa-75"}},
+		{"payer=60054&status=active", []string{"aetna-subscriber"}},
+		{"from=" + today + "&to=" + today, []string{"uhc-aaa-75", "aetna-subscriber", "uhc-subscriber"}},
+		{"from=" + tomorrow, nil},
+	} {
+		page := b.get("/checks?" + tc.query)
+		if page.StatusCode != 200 {
+			t.Fatalf("%s: %d", tc.query, page.StatusCode)
+		}
+		last := -1
+		for _, name := range tc.want {
+			i := strings.Index(page.Body, ids[name])
+			if i < 0 || i < last {
+				t.Errorf("%q: %s missing or out of order (newest first)", tc.query, name)
+			}
+			last = i
+		}
+		for name, id := range ids {
+			if !contains(tc.want, name) && strings.Contains(page.Body, id) {
+				t.Errorf("%q lists %s", tc.query, name)
+			}
+		}
+	}
+	if page := b.get("/checks?from=yesterday"); page.StatusCode != 400 || !strings.Contains(page.Body, "Enter a date such as") {
+		t.Errorf("bad date: %d", page.StatusCode)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,170 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/auth"
+	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/eligibility"
+	"github.com/clearhouse/clearhouse/internal/mockpayer"
+	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// testServer is the real API server with the console mounted, on a
+// loopback port, over a SQLite store in a temporary directory: the same
+// composition as 'clearhouse serve'.
+type testServer struct {
+	URL   string
+	Store store.Store
+	Clock *clock.Fake // the console's clock (sessions)
+}
+
+func newTestServer(t testing.TB) *testServer {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.OpenSQLite(ctx, filepath.Join(t.TempDir(), "clearhouse.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	dir := payers.Default()
+	router, err := payers.NewRouter(dir, mockpayer.New(mockpayer.WithDirectory(dir)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	checks, err := eligibility.NewService(eligibility.Config{Router: router, History: st, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := make([]byte, 32)
+	rand.Read(secret)
+	fake := clock.NewFake(time.Now())
+	console, err := New(Config{Store: st, Eligibility: checks, Payers: dir, Secret: secret, Clock: fake, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := api.New(api.Env{Store: st, Logger: logger}, api.Options{ExtraRoutes: console.Routes()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return &testServer{URL: ts.URL, Store: st, Clock: fake}
+}
+
+// key issues a real API key through the auth package.
+func (s *testServer) key(t testing.TB, account, mode string) (string, store.APIKey) {
+	t.Helper()
+	plain, rec, err := auth.CreateKey(context.Background(), s.Store, account, mode, "console test", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plain, rec
+}
+
+// browser is a cookie-keeping HTTP client that does not follow redirects,
+// so tests see each answer.
+type browser struct {
+	t    testing.TB
+	base string
+	c    *http.Client
+}
+
+func (s *testServer) browser(t testing.TB) *browser {
+	jar, _ := cookiejar.New(nil)
+	return &browser{t: t, base: s.URL, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error {
+		return http.ErrUseLastResponse
+	}}}
+}
+
+type response struct {
+	*http.Response
+	Body string
+}
+
+func (b *browser) do(req *http.Request) response {
+	b.t.Helper()
+	resp, err := b.c.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return response{resp, string(body)}
+}
+
+func (b *browser) get(path string) response {
+	b.t.Helper()
+	req, _ := http.NewRequest("GET", b.base+path, nil)
+	return b.do(req)
+}
+
+// post sends a form the way a browser does from our own page.
+func (b *browser) post(path string, form url.Values, header ...string) response {
+	b.t.Helper()
+	req, _ := http.NewRequest("POST", b.base+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", b.base)
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	return b.do(req)
+}
+
+var csrfInput = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+// csrf reads the CSRF token from a page.
+func (b *browser) csrf(page string) string {
+	b.t.Helper()
+	m := csrfInput.FindStringSubmatch(page)
+	if m == nil {
+		b.t.Fatalf("no CSRF token in the page:\n%.400s", page)
+	}
+	return m[1]
+}
+
+// signIn signs in with key and fails the test unless it works.
+func (b *browser) signIn(key string) {
+	b.t.Helper()
+	page := b.get("/signin")
+	resp := b.post("/signin", url.Values{"csrf": {b.csrf(page.Body)}, "key": {key}})
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/checks/new" {
+		b.t.Fatalf("sign in: %d %s\n%.600s", resp.StatusCode, resp.Header.Get("Location"), resp.Body)
+	}
+}
+
+// formFor returns the posted form of a mock request, with the page's token.
+func (b *browser) formFor(mockName string) url.Values {
+	b.t.Helper()
+	page := b.get("/checks/new?mock=" + mockName)
+	if page.StatusCode != 200 {
+		b.t.Fatalf("new check page: %d", page.StatusCode)
+	}
+	for _, m := range mockpayer.Requests() {
+		if m.Name == mockName {
+			v := url.Values{"csrf": {b.csrf(page.Body)}, "mock": {mockName}}
+			for name, value := range formFromMock(m).Values {
+				v.Set(name, value)
+			}
+			return v
+		}
+	}
+	b.t.Fatalf("no mock request %q", mockName)
+	return nil
+}

@@ -1,0 +1,182 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/eligibility"
+	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// historyData is the history page.
+type historyData struct {
+	Filter   historyFilter
+	Errors   map[string]string
+	Rows     []historyRow
+	Next     string // URL of the next (older) page, "" on the last
+	Payers   []payers.Payer
+	Statuses []option
+}
+
+// historyFilter is the filter form, as typed.
+type historyFilter struct {
+	Payer, Status, From, To string
+}
+
+type historyRow struct {
+	ID        string
+	CreatedAt time.Time
+	Mode      string
+	PayerID   string
+	PayerName string
+	Patient   string
+	Status    string
+}
+
+// historyPageSize is how many checks one page lists.
+const historyPageSize = 25
+
+// historyPage lists the account's checks, newest first, filtered by payer,
+// status and date (UTC days, both ends inclusive).
+func (c *Console) historyPage(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	q := r.URL.Query()
+	f := historyFilter{Payer: strings.TrimSpace(q.Get("payer")), Status: q.Get("status"), From: q.Get("from"), To: q.Get("to")}
+	data := historyData{Filter: f, Errors: map[string]string{}, Payers: c.cfg.Payers.List(), Statuses: statusOptions()}
+
+	filter := store.EligibilityFilter{Status: f.Status, Limit: historyPageSize, Cursor: q.Get("cursor")}
+	if f.Payer != "" {
+		// The store matches the payer id exactly; accept aliases and case.
+		filter.PayerID = f.Payer
+		if p, ok := c.cfg.Payers.Lookup(f.Payer); ok {
+			filter.PayerID = p.ID
+		}
+	}
+	if f.Status != "" && statusLabels[f.Status] == "" {
+		data.Errors["status"] = "Pick a status from the list."
+	}
+	var err error
+	if filter.From, err = parseDay(f.From); err != nil {
+		data.Errors["from"] = "Enter a date such as 2026-01-31."
+	}
+	if filter.To, err = parseDay(f.To); err != nil {
+		data.Errors["to"] = "Enter a date such as 2026-01-31."
+	} else if !filter.To.IsZero() {
+		filter.To = filter.To.AddDate(0, 0, 1) // through the end of that day
+	}
+	if !filter.From.IsZero() && !filter.To.IsZero() && !filter.From.Before(filter.To) {
+		data.Errors["to"] = "The end date must not be before the start date."
+	}
+	status := http.StatusOK
+	if len(data.Errors) > 0 {
+		c.renderPage(w, r, http.StatusBadRequest, "history", page{Title: "Check history", Nav: "history", Data: data})
+		return
+	}
+	checks, next, err := c.cfg.Store.ListEligibilityChecks(r.Context(), v.AccountID, filter)
+	if errors.Is(err, store.ErrBadCursor) {
+		c.showError(w, r, http.StatusBadRequest, "Bad page link", "This page link is not valid; go back to the first page of the history.")
+		return
+	}
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	for _, ch := range checks {
+		data.Rows = append(data.Rows, c.historyRow(ch))
+	}
+	if next != "" {
+		nq := url.Values{}
+		for k, v := range map[string]string{"payer": f.Payer, "status": f.Status, "from": f.From, "to": f.To, "cursor": next} {
+			if v != "" {
+				nq.Set(k, v)
+			}
+		}
+		data.Next = "/checks?" + nq.Encode()
+	}
+	c.renderPage(w, r, status, "history", page{Title: "Check history", Nav: "history", Data: data})
+}
+
+func (c *Console) historyRow(ch store.EligibilityCheck) historyRow {
+	row := historyRow{ID: ch.ID, CreatedAt: ch.CreatedAt, Mode: ch.Mode, PayerID: ch.TradingPartnerServiceID,
+		PayerName: ch.PayerName, Status: ch.Status}
+	var req eligibility.Request
+	if json.Unmarshal(ch.RequestJSON, &req) == nil {
+		if row.PayerID == "" {
+			row.PayerID = req.TradingPartnerServiceID
+		}
+		row.Patient = patientName(&req)
+	}
+	if row.PayerName == "" {
+		if p, ok := c.cfg.Payers.Lookup(row.PayerID); ok {
+			row.PayerName = p.Name
+		}
+	}
+	return row
+}
+
+// patientName is the person a request asks about: its dependent, else its
+// subscriber.
+func patientName(req *eligibility.Request) string {
+	if len(req.Dependents) > 0 {
+		d := req.Dependents[0]
+		if n := strings.TrimSpace(d.FirstName + " " + d.LastName); n != "" {
+			return n
+		}
+	}
+	if s := req.Subscriber; s != nil {
+		return strings.TrimSpace(s.FirstName + " " + s.LastName)
+	}
+	return ""
+}
+
+func statusOptions() []option {
+	out := []option{{"", "Any status"}}
+	for _, s := range []string{"active", "inactive", "rejected", "invalid", "error", "unknown"} {
+		out = append(out, option{s, statusLabels[s]})
+	}
+	return out
+}
+
+// parseDay reads a date input's YYYY-MM-DD as the start of that UTC day.
+func parseDay(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	return time.Parse("2006-01-02", s)
+}
+
+// resultPage shows one stored check of the signed-in account. Another
+// account's check id is "not found", the same as an id that never existed.
+func (c *Console) resultPage(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	ch, err := c.cfg.Store.GetEligibilityCheck(r.Context(), v.AccountID, r.PathValue("id"))
+	if errors.Is(err, store.ErrNotFound) {
+		c.notFound(w, r)
+		return
+	}
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	view := newResultView(ch, c.cfg.Payers)
+	c.renderPage(w, r, http.StatusOK, "check_result", page{Title: "Eligibility check " + ch.ID, Nav: "history", Data: view})
+}
+
+// payerSearch answers the payer picker's typing with <option>s for its
+// datalist, searched by name, id or alias.
+func (c *Console) payerSearch(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query().Get("q")
+	if q == "" {
+		q = r.URL.Query().Get("payer")
+	}
+	list := c.cfg.Payers.Search(q, 20)
+	if strings.TrimSpace(q) == "" {
+		list = c.cfg.Payers.List()
+	}
+	c.render(w, r, http.StatusOK, "check_new", "payer_options", list)
+}

@@ -1,0 +1,100 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/clearhouse/clearhouse/internal/auth"
+)
+
+// signInForm is the sign-in page's data.
+type signInForm struct {
+	CSRF   string
+	Next   string
+	Notice string // why the visitor is here (expired, revoked, signed out)
+	Error  string // why the key was refused
+}
+
+var signInNotices = map[string]string{
+	"expired":   "Your session expired. Sign in again to continue.",
+	"revoked":   "The API key of your session has been revoked. Sign in with another key.",
+	"signedout": "You have signed out.",
+}
+
+// signInPage shows the form. A visitor gets an anonymous session cookie
+// whose token protects the form (no login CSRF).
+func (c *Console) signInPage(w http.ResponseWriter, r *http.Request) {
+	sess, err := c.session(r)
+	if err == nil && sess.KeyID != "" {
+		http.Redirect(w, r, safeNext(r.URL.Query().Get("next")), http.StatusSeeOther)
+		return
+	}
+	if err != nil {
+		sess = c.sessions.start("", anonymousTTL)
+		c.setCookie(w, r, sess)
+	}
+	c.renderPage(w, r, http.StatusOK, "signin", page{Title: "Sign in", Data: signInForm{
+		CSRF: c.sessions.csrfToken(sess), Next: safeNext(r.URL.Query().Get("next")),
+		Notice: signInNotices[r.URL.Query().Get("reason")],
+	}})
+}
+
+// signIn checks the key and starts a signed-in session with a new nonce
+// (the anonymous one is discarded: no session fixation).
+func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
+	anon, err := c.session(r)
+	if err != nil {
+		c.forbidden(w, r, "Your browser did not send the sign-in cookie. Allow cookies for this site, reload the sign-in page and try again.")
+		return
+	}
+	if err := c.origin.Check(r); err != nil || !c.sessions.validCSRF(anon, r.PostFormValue("csrf")) {
+		c.forbidden(w, r, "This sign-in form has expired or was not sent from this console. Reload the page and try again.")
+		return
+	}
+	form := signInForm{CSRF: c.sessions.csrfToken(anon), Next: safeNext(r.PostFormValue("next"))}
+	key := strings.TrimSpace(r.PostFormValue("key"))
+	p, err := auth.Authenticator{Keys: c.cfg.Store}.Authenticate(r.Context(), key)
+	if err != nil {
+		status := http.StatusUnauthorized
+		switch {
+		case errors.Is(err, auth.ErrMissingKey):
+			form.Error = "Enter your API key."
+		case errors.Is(err, auth.ErrMalformedKey):
+			form.Error = "This is not a Clearhouse API key: keys start with test_ or live_ and are issued by 'clearhouse keys create'."
+		case errors.Is(err, auth.ErrUnknownKey):
+			form.Error = "This API key is not known. Check that you pasted all of it."
+		case errors.Is(err, auth.ErrRevokedKey):
+			form.Error = "This API key has been revoked. Ask your administrator for a new one."
+		default:
+			c.fail(w, r, err)
+			return
+		}
+		c.renderPage(w, r, status, "signin", page{Title: "Sign in", Data: form})
+		return
+	}
+	c.sessions.end(anon)
+	c.setCookie(w, r, c.sessions.start(p.KeyID, c.cfg.SessionTTL))
+	http.Redirect(w, r, form.Next, http.StatusSeeOther)
+}
+
+// signOut ends the session on both sides.
+func (c *Console) signOut(w http.ResponseWriter, r *http.Request) {
+	c.sessions.end(viewerFrom(r.Context()).session)
+	c.clearCookie(w, r)
+	if isHTMX(r) {
+		w.Header().Set("HX-Redirect", "/signin?reason=signedout")
+		return
+	}
+	http.Redirect(w, r, "/signin?reason=signedout", http.StatusSeeOther)
+}
+
+// safeNext keeps a post-sign-in destination only if it is a path of this
+// site (no open redirect).
+func safeNext(next string) string {
+	if next == "" || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") ||
+		strings.HasPrefix(next, "/signin") {
+		return "/checks/new"
+	}
+	return next
+}

@@ -1,0 +1,143 @@
+// Package web is Clearhouse's browser console: server-rendered pages for
+// the people at a front desk who check coverage in a browser. They sign in
+// with an API key, run eligibility checks through a form (with the mock
+// requests one click away in test mode), read the result the way benefits
+// are read — status and plan first, then cost sharing grouped by service
+// type — and look back through their account's history.
+//
+// Everything is embedded in the binary: html/template pages and a vendored
+// htmx (static/VENDOR.md). Pages work without JavaScript; htmx only swaps
+// results in place and narrows the payer list as one types.
+//
+// The console plugs into the API server as public routes (Routes), so it
+// shares its request ids, access log, metrics and body limit. Checks run
+// through the same eligibility.Service as the API and land in the same
+// history.
+package web
+
+import (
+	"context"
+	"errors"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/eligibility"
+	"github.com/clearhouse/clearhouse/internal/mockpayer"
+	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// Checker runs an eligibility check; *eligibility.Service is one.
+type Checker interface {
+	Check(ctx context.Context, caller eligibility.Caller, req *eligibility.Request) (*eligibility.Result, error)
+}
+
+// Config wires the console.
+type Config struct {
+	// Store holds accounts, keys and the check history. Required.
+	Store store.Store
+	// Eligibility runs the checks. Required.
+	Eligibility Checker
+	// Payers is the directory behind the payer picker (default payers.Default()).
+	Payers *payers.Directory
+	// MockRequests fill the form in test mode (default mockpayer.Requests()).
+	MockRequests []mockpayer.MockRequest
+	// Secret signs the session cookies: at least 32 random bytes, the same
+	// on every replica (see LoadOrCreateSecret). Required.
+	Secret []byte
+	// SessionTTL is how long a sign-in lasts (default 12 hours, one shift).
+	SessionTTL time.Duration
+	// Clock dates sessions (default the system clock).
+	Clock clock.Clock
+	// Logger receives operational events, never PHI (default slog.Default()).
+	Logger *slog.Logger
+}
+
+// DefaultSessionTTL is how long a sign-in lasts unless Config says otherwise.
+const DefaultSessionTTL = 12 * time.Hour
+
+// Console serves the console's pages.
+type Console struct {
+	cfg      Config
+	pages    map[string]*template.Template
+	sessions *sessions
+	mocks    []mockpayer.MockRequest
+	origin   *http.CrossOriginProtection
+}
+
+// New checks cfg, fills its defaults and parses the templates.
+func New(cfg Config) (*Console, error) {
+	if cfg.Store == nil || cfg.Eligibility == nil {
+		return nil, errors.New("web: Config.Store and Config.Eligibility are required")
+	}
+	if len(cfg.Secret) < 32 {
+		return nil, errors.New("web: Config.Secret must hold at least 32 bytes")
+	}
+	if cfg.Payers == nil {
+		cfg.Payers = payers.Default()
+	}
+	if cfg.MockRequests == nil {
+		cfg.MockRequests = mockpayer.Requests()
+	}
+	if cfg.SessionTTL <= 0 {
+		cfg.SessionTTL = DefaultSessionTTL
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.System{}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	pages, err := parsePages()
+	if err != nil {
+		return nil, err
+	}
+	return &Console{
+		cfg:      cfg,
+		pages:    pages,
+		sessions: newSessions(cfg.Secret, cfg.Clock),
+		mocks:    cfg.MockRequests,
+		origin:   http.NewCrossOriginProtection(),
+	}, nil
+}
+
+// Routes are the console's endpoints, for api.Options.ExtraRoutes. They
+// are public as far as the API is concerned: the console authenticates
+// with its own session cookie.
+func (c *Console) Routes() []api.Route {
+	signedIn := func(h http.HandlerFunc) http.Handler { return c.secure(c.requireSession(h)) }
+	posted := func(h http.HandlerFunc) http.Handler { return c.secure(c.requireSession(c.checkCSRF(h))) }
+	routes := []struct {
+		pattern string
+		handler http.Handler
+	}{
+		{"GET /{$}", c.secure(http.HandlerFunc(c.home))},
+		{"GET /signin", c.secure(http.HandlerFunc(c.signInPage))},
+		{"POST /signin", c.secure(http.HandlerFunc(c.signIn))},
+		{"POST /signout", posted(c.signOut)},
+		{"GET /checks/new", signedIn(c.newCheckPage)},
+		{"POST /checks", posted(c.runCheck)},
+		{"GET /checks", signedIn(c.historyPage)},
+		{"GET /checks/{id}", signedIn(c.resultPage)},
+		{"GET /payers/search", signedIn(c.payerSearch)},
+		{"GET /static/{file}", http.HandlerFunc(serveStatic)},
+	}
+	out := make([]api.Route, len(routes))
+	for i, r := range routes {
+		out[i] = api.Route{Pattern: r.pattern, Handler: r.handler, Public: true}
+	}
+	return out
+}
+
+// home sends signed-in people to a new check and everyone else to sign in.
+func (c *Console) home(w http.ResponseWriter, r *http.Request) {
+	if _, err := c.session(r); err == nil {
+		http.Redirect(w, r, "/checks/new", http.StatusSeeOther)
+		return
+	}
+	http.Redirect(w, r, "/signin", http.StatusSeeOther)
+}
