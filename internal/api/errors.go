@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -65,14 +66,17 @@ func Validation(fields ...FieldError) *Error {
 
 // WriteJSON writes v as the JSON response body with the given status.
 func WriteJSON(w http.ResponseWriter, status int, v any) {
-	body, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // keep <api-key> readable; this is not HTML
+	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError
-		body = []byte(`{"code":"INTERNAL_ERROR","message":"The response could not be encoded."}`)
+		buf.Reset()
+		buf.WriteString(`{"code":"INTERNAL_ERROR","message":"The response could not be encoded."}` + "\n")
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	w.Write(append(body, '\n'))
+	w.Write(buf.Bytes())
 }
 
 // WriteError writes err in the contract's error format. *Error keeps its

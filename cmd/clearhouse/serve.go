@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/blob"
+	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+func init() {
+	register(command{name: "serve", summary: "run the HTTP API service", run: runServe})
+}
+
+// serveConfig is every option of clearhouse serve.
+type serveConfig struct {
+	listen          string
+	dataDir         string
+	databaseURL     string
+	blobURL         string
+	logLevel        slog.Level
+	maxBodyBytes    int64
+	readTimeout     time.Duration
+	writeTimeout    time.Duration
+	idleTimeout     time.Duration
+	shutdownTimeout time.Duration
+}
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cfg serveConfig
+	fs := newFlagSet("serve", "serve [options]",
+		"Runs the Clearhouse HTTP API. With no --database it keeps its state in SQLite inside\n"+
+			"the data directory; with --database postgres://… in PostgreSQL. File contents go to\n"+
+			"the data directory unless --blob names a bucket. Stops gracefully on SIGTERM/SIGINT.", stderr)
+	fs.StringVar(&cfg.listen, "listen", "127.0.0.1:8080", "address to listen on (host:port; use :8080 for all interfaces)")
+	fs.StringVar(&cfg.dataDir, "data", "./data", "data directory: SQLite database and file contents (created if missing)")
+	fs.StringVar(&cfg.databaseURL, "database", "", "database URL: postgres://user:pass@host:5432/db?sslmode=disable; empty for SQLite in --data")
+	fs.StringVar(&cfg.blobURL, "blob", "", "where file contents live: s3://bucket?region=…&endpoint=…&use_path_style=true, file:///dir; empty for --data/blobs")
+	fs.TextVar(&cfg.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error (logs are JSON on stderr)")
+	fs.Int64Var(&cfg.maxBodyBytes, "max-body-bytes", api.DefaultMaxBodyBytes, "largest request body accepted; larger ones get 413")
+	fs.DurationVar(&cfg.readTimeout, "read-timeout", 60*time.Second, "time allowed to read a whole request")
+	fs.DurationVar(&cfg.writeTimeout, "write-timeout", 120*time.Second, "time allowed to handle a request and write the response (payer calls included)")
+	fs.DurationVar(&cfg.idleTimeout, "idle-timeout", 120*time.Second, "how long an idle keep-alive connection stays open")
+	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGTERM, how long in-flight requests may take to finish")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return &exitError{code: 2, err: fmt.Errorf("unexpected argument %q (see --help)", rest[0])}
+	}
+	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.logLevel}))
+	return serve(ctx, cfg, logger, nil)
+}
+
+// serve runs until ctx is cancelled, then shuts down gracefully. If ready is
+// not nil it receives the listening address once requests are accepted.
+func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan<- string) error {
+	start := time.Now()
+	st, err := store.Open(ctx, cfg.dataDir, cfg.databaseURL)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	blobs, err := blob.Open(ctx, cfg.blobURL, cfg.dataDir)
+	if err != nil {
+		return err
+	}
+	defer blobs.Close()
+
+	env := api.Env{Store: st, Blob: blobs, Clock: clock.System{}, Logger: logger}
+	console, err := consoleRoutes(st, cfg.dataDir, logger)
+	if err != nil {
+		return err
+	}
+	handler, err := api.New(env, api.Options{MaxBodyBytes: cfg.maxBodyBytes, Version: buildVersion(), ExtraRoutes: console})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.listen)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       cfg.readTimeout,
+		WriteTimeout:      cfg.writeTimeout,
+		IdleTimeout:       cfg.idleTimeout,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	logger.Info("listening", "addr", ln.Addr().String(), "database", st.Engine(), "data", cfg.dataDir,
+		"version", buildVersion(), "startup_ms", time.Since(start).Milliseconds())
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", "timeout", cfg.shutdownTimeout.String())
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
+	defer cancel()
+	err = srv.Shutdown(sctx)
+	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) {
+		err = errors.Join(err, serveErr)
+	}
+	if err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	logger.Info("stopped")
+	return nil
+}
