@@ -22,6 +22,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -32,6 +33,9 @@ type Env struct {
 	Blob   blob.Store
 	Clock  clock.Clock
 	Logger *slog.Logger
+	// Jobs enqueues durable background work. Modules Register their job
+	// kinds on it when they are built; serve starts the workers after.
+	Jobs *jobs.Queue
 	// Metrics is where modules register their own collectors.
 	Metrics prometheus.Registerer
 }
@@ -99,6 +103,9 @@ func New(env Env, opts Options) (*Server, error) {
 	}
 	if env.Logger == nil {
 		env.Logger = slog.Default()
+	}
+	if env.Jobs == nil {
+		env.Jobs = jobs.New(env.Store, jobs.Options{Clock: env.Clock, Logger: env.Logger})
 	}
 	reg := prometheus.NewRegistry()
 	if env.Metrics == nil {

@@ -1,0 +1,191 @@
+// Package jobs runs durable background work: file processing, outbound
+// delivery, webhook delivery. A job is a row in the store's jobs table,
+// enqueued in the same transaction as the change that needs it (the
+// transactional outbox), so work is never lost when a process dies and never
+// announced for a change that rolled back.
+//
+// Workers claim jobs with a lease (FOR UPDATE SKIP LOCKED on PostgreSQL, the
+// single writer on SQLite). A job whose worker dies is claimed again once
+// the lease expires. Failures retry on the kind's Policy; every attempt is
+// recorded (store.JobAttempt) for the console's Events tab. Time comes from
+// a clock.Clock, so schedules are tested without waiting.
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// Handler does one job. Returning nil completes it; an error fails the
+// attempt and retries per the kind's Policy, unless wrapped by Permanent.
+// The context ends at the Policy's Timeout.
+type Handler func(ctx context.Context, job store.Job) error
+
+// Options configure a Queue.
+type Options struct {
+	Clock  clock.Clock  // default clock.System
+	Logger *slog.Logger // default slog.Default
+	// Worker names this process in leases and attempt rows (default
+	// hostname-pid).
+	Worker string
+	// Concurrency is how many jobs run at once (default 4).
+	Concurrency int
+	// PollInterval is how often to look for due jobs (default 1s).
+	PollInterval time.Duration
+}
+
+// Queue enqueues jobs and, when Run, works them.
+type Queue struct {
+	store store.Store
+	opts  Options
+	mu    sync.RWMutex
+	kinds map[string]kind
+	wake  chan struct{}
+}
+
+type kind struct {
+	policy  Policy
+	handler Handler
+}
+
+// leaseGrace is added to a kind's Timeout to make its lease.
+const leaseGrace = 15 * time.Second
+
+// New returns a queue on st.
+func New(st store.Store, opts Options) *Queue {
+	if opts.Clock == nil {
+		opts.Clock = clock.System{}
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Worker == "" {
+		host, _ := os.Hostname()
+		opts.Worker = fmt.Sprintf("%s-%d-%s", host, os.Getpid(), store.NewID()[20:])
+	}
+	if opts.Concurrency < 1 {
+		opts.Concurrency = 4
+	}
+	if opts.PollInterval <= 0 {
+		opts.PollInterval = time.Second
+	}
+	return &Queue{store: st, opts: opts, kinds: map[string]kind{}, wake: make(chan struct{}, 1)}
+}
+
+// Register sets the handler and retry policy of a kind. Register every kind
+// before Run; a queue only claims kinds it has a handler for.
+func (q *Queue) Register(name string, p Policy, h Handler) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if _, dup := q.kinds[name]; dup {
+		panic("jobs: kind registered twice: " + name)
+	}
+	q.kinds[name] = kind{policy: p.withDefaults(), handler: h}
+}
+
+func (q *Queue) kind(name string) (kind, bool) {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	k, ok := q.kinds[name]
+	return k, ok
+}
+
+// EnqueueOption adjusts one Enqueue.
+type EnqueueOption func(*store.NewJob)
+
+// At delays the first attempt until t.
+func At(t time.Time) EnqueueOption { return func(n *store.NewJob) { n.RunAt = t } }
+
+// ForAccount records the account the job works for.
+func ForAccount(accountID string) EnqueueOption {
+	return func(n *store.NewJob) { n.AccountID = accountID }
+}
+
+// Enqueue adds a job of a registered kind through tx, which should be the
+// transaction of the change that needs the job (store.Store.InTx), or the
+// store itself. payload is stored as JSON ([]byte and json.RawMessage as
+// given); keep file contents out of it (store a blob key instead).
+func (q *Queue) Enqueue(ctx context.Context, tx store.Jobs, kindName string, payload any, opts ...EnqueueOption) (store.Job, error) {
+	k, ok := q.kind(kindName)
+	if !ok {
+		return store.Job{}, fmt.Errorf("jobs: kind %q is not registered", kindName)
+	}
+	var body []byte
+	switch p := payload.(type) {
+	case nil:
+	case []byte:
+		body = p
+	case json.RawMessage:
+		body = p
+	default:
+		var err error
+		if body, err = json.Marshal(p); err != nil {
+			return store.Job{}, fmt.Errorf("jobs: payload of %s: %w", kindName, err)
+		}
+	}
+	n := store.NewJob{Kind: kindName, Payload: body, MaxAttempts: k.policy.MaxAttempts, CreatedAt: q.opts.Clock.Now()}
+	for _, o := range opts {
+		o(&n)
+	}
+	j, err := tx.EnqueueJob(ctx, n)
+	if err != nil {
+		return store.Job{}, err
+	}
+	q.Notify()
+	return j, nil
+}
+
+// Notify wakes the workers to look for due jobs now (Enqueue does this).
+func (q *Queue) Notify() {
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Retry makes a finished job run again now with a fresh budget of its
+// kind's MaxAttempts (the console's Retry button). Attempt history is kept.
+func (q *Queue) Retry(ctx context.Context, id string) error {
+	j, err := q.store.GetJob(ctx, id)
+	if err != nil {
+		return err
+	}
+	extra := 1
+	if k, ok := q.kind(j.Kind); ok {
+		extra = k.policy.MaxAttempts
+	}
+	if err := q.store.RetryJob(ctx, id, q.opts.Clock.Now(), extra); err != nil {
+		return err
+	}
+	q.Notify()
+	return nil
+}
+
+// Decode unmarshals a job's JSON payload into v.
+func Decode(j store.Job, v any) error {
+	if err := json.Unmarshal(j.Payload, v); err != nil {
+		return fmt.Errorf("jobs: payload of %s %s: %w", j.Kind, j.ID, err)
+	}
+	return nil
+}
+
+// permanent marks an error that must not be retried.
+type permanent struct{ err error }
+
+func (p permanent) Error() string { return p.err.Error() }
+func (p permanent) Unwrap() error { return p.err }
+
+// Permanent wraps err so the job fails now without further attempts.
+func Permanent(err error) error { return permanent{err} }
+
+// IsPermanent reports whether err was wrapped by Permanent.
+func IsPermanent(err error) bool { return errors.As(err, new(permanent)) }

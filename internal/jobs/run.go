@@ -1,0 +1,112 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// Run works jobs until ctx is cancelled, then waits for the jobs in hand
+// to finish (each is bounded by its Policy's Timeout) and returns.
+func (q *Queue) Run(ctx context.Context) error {
+	slots := make(chan struct{}, q.opts.Concurrency)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	ticker := time.NewTicker(q.opts.PollInterval)
+	defer ticker.Stop()
+	for {
+		free := cap(slots) - len(slots)
+		if free > 0 {
+			claimed, err := q.claim(ctx, free)
+			if err != nil && ctx.Err() == nil {
+				q.opts.Logger.Error("jobs: claim failed", "worker", q.opts.Worker, "error", err.Error())
+			}
+			for _, j := range claimed {
+				slots <- struct{}{}
+				wg.Go(func() {
+					defer func() { <-slots; q.Notify() }()
+					q.work(context.WithoutCancel(ctx), j)
+				})
+			}
+			if len(claimed) == free {
+				continue // there may be more due right now
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-ticker.C:
+		case <-q.wake:
+		}
+	}
+}
+
+// claim leases up to n due jobs of the registered kinds.
+func (q *Queue) claim(ctx context.Context, n int) ([]store.Job, error) {
+	q.mu.RLock()
+	kinds := make([]string, 0, len(q.kinds))
+	var longest time.Duration
+	for name, k := range q.kinds {
+		kinds = append(kinds, name)
+		longest = max(longest, k.policy.Timeout)
+	}
+	q.mu.RUnlock()
+	if len(kinds) == 0 {
+		return nil, nil
+	}
+	return q.store.ClaimJobs(ctx, store.ClaimParams{
+		Worker: q.opts.Worker, Kinds: kinds, Now: q.opts.Clock.Now(), Lease: longest + leaseGrace, Limit: n,
+	})
+}
+
+// work runs one claimed job and records the outcome.
+func (q *Queue) work(ctx context.Context, j store.Job) {
+	k, _ := q.kind(j.Kind)
+	log := q.opts.Logger.With("job_id", j.ID, "kind", j.Kind, "attempt", j.Attempt, "worker", q.opts.Worker)
+	start := time.Now()
+	err := q.call(ctx, k, j)
+	now := q.opts.Clock.Now()
+	finish := store.FinishParams{ID: j.ID, Worker: q.opts.Worker, Attempt: j.Attempt, Now: now}
+	var ferr error
+	switch {
+	case err == nil:
+		ferr = q.store.CompleteJob(ctx, finish)
+		log.Info("job succeeded", "duration_ms", time.Since(start).Milliseconds())
+	case IsPermanent(err) || j.Attempt >= j.MaxAttempts:
+		finish.Error = err.Error()
+		ferr = q.store.FailJob(ctx, finish)
+		log.Warn("job failed for good", "error", err.Error())
+	default:
+		finish.Error = err.Error()
+		finish.RetryAt = now.Add(k.policy.Backoff(j.Attempt))
+		ferr = q.store.FailJob(ctx, finish)
+		log.Info("job attempt failed; will retry", "error", err.Error(), "retry_at", finish.RetryAt)
+	}
+	if errors.Is(ferr, store.ErrLeaseLost) {
+		log.Warn("job outran its lease; another worker owns it now, result dropped")
+	} else if ferr != nil {
+		log.Error("job outcome not recorded; it will run again when its lease expires", "error", ferr.Error())
+	}
+}
+
+// call runs the handler under the kind's timeout, turning a panic into an
+// error so one bad job cannot stop the worker.
+func (q *Queue) call(ctx context.Context, k kind, j store.Job) (err error) {
+	if k.handler == nil {
+		return Permanent(fmt.Errorf("no handler for kind %q", j.Kind))
+	}
+	ctx, cancel := context.WithTimeout(ctx, k.policy.Timeout)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			q.opts.Logger.Error("job handler panic", "job_id", j.ID, "kind", j.Kind, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			err = fmt.Errorf("handler panic: %v", p)
+		}
+	}()
+	return k.handler(ctx, j)
+}
