@@ -186,16 +186,23 @@ func (s *Server) requireKey(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, err := s.auth.Authenticate(r.Context(), r.Header.Get("Authorization"))
 		if err != nil {
-			switch err {
-			case auth.ErrMissingKey, auth.ErrMalformedKey, auth.ErrUnknownKey, auth.ErrRevokedKey:
-				WriteError(w, r, Errorf(http.StatusUnauthorized, CodeUnauthorized, "%s", err.Error()))
-			default:
-				Logger(r.Context()).Error("authentication failed", "error", err.Error())
-				WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable,
-					"Authentication is unavailable; retry shortly."))
+			if msg, ok := authMessages[err]; ok {
+				WriteError(w, r, Errorf(http.StatusUnauthorized, CodeUnauthorized, "%s", msg))
+				return
 			}
+			Logger(r.Context()).Error("authentication failed", "error", err.Error())
+			WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable,
+				"Authentication is unavailable; retry shortly."))
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
 	})
+}
+
+// authMessages tell the caller what is wrong with the key, and how to fix it.
+var authMessages = map[error]string{
+	auth.ErrMissingKey:   "Missing API key; send the header 'Authorization: Key <api-key>'.",
+	auth.ErrMalformedKey: "Malformed API key; expected a key issued by 'clearhouse keys create' (test_… or live_…).",
+	auth.ErrUnknownKey:   "Unknown API key.",
+	auth.ErrRevokedKey:   "This API key has been revoked.",
 }

@@ -46,10 +46,10 @@ var (
 
 // Authentication failures. Each becomes a 401 at the API.
 var (
-	ErrMissingKey   = errors.New("Missing API key: send the header 'Authorization: Key <api-key>'.")
-	ErrMalformedKey = errors.New("Malformed API key: expected test_… or live_… as issued by 'clearhouse keys create'.")
-	ErrUnknownKey   = errors.New("Unknown API key.")
-	ErrRevokedKey   = errors.New("This API key has been revoked.")
+	ErrMissingKey   = errors.New("auth: missing API key")
+	ErrMalformedKey = errors.New("auth: malformed API key")
+	ErrUnknownKey   = errors.New("auth: unknown API key")
+	ErrRevokedKey   = errors.New("auth: API key revoked")
 )
 
 // GeneratedKey is a new key: the plaintext to hand to the user once, and
