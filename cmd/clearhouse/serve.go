@@ -13,6 +13,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -32,6 +33,7 @@ type serveConfig struct {
 	writeTimeout    time.Duration
 	idleTimeout     time.Duration
 	shutdownTimeout time.Duration
+	workers         int
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -50,6 +52,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.DurationVar(&cfg.writeTimeout, "write-timeout", 120*time.Second, "time allowed to handle a request and write the response (payer calls included)")
 	fs.DurationVar(&cfg.idleTimeout, "idle-timeout", 120*time.Second, "how long an idle keep-alive connection stays open")
 	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGTERM, how long in-flight requests may take to finish")
+	fs.IntVar(&cfg.workers, "workers", 4, "background jobs run at once by this process; 0 runs none (an API-only replica)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -76,15 +79,22 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	}
 	defer blobs.Close()
 
-	env := api.Env{Store: st, Blob: blobs, Clock: clock.System{}, Logger: logger}
-	console, err := consoleRoutes(st, cfg.dataDir, logger)
+	clk := clock.System{}
+	queue := jobs.New(st, jobs.Options{Clock: clk, Logger: logger, Concurrency: max(cfg.workers, 1)})
+	env := api.Env{Store: st, Blob: blobs, Clock: clk, Logger: logger, Jobs: queue}
+	handler, err := api.New(env, api.Options{MaxBodyBytes: cfg.maxBodyBytes, Version: buildVersion()})
 	if err != nil {
 		return err
 	}
-	handler, err := api.New(env, api.Options{MaxBodyBytes: cfg.maxBodyBytes, Version: buildVersion(), ExtraRoutes: console})
-	if err != nil {
-		return err
+	// Workers start after api.New: building the modules registers job kinds.
+	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
+	jobsDone := make(chan struct{})
+	if cfg.workers > 0 {
+		go func() { queue.Run(jobsCtx); close(jobsDone) }()
+	} else {
+		close(jobsDone)
 	}
+	defer func() { stopJobs(); <-jobsDone }()
 	ln, err := net.Listen("tcp", cfg.listen)
 	if err != nil {
 		return err
@@ -115,6 +125,8 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
 	defer cancel()
 	err = srv.Shutdown(sctx)
+	stopJobs() // jobs in hand finish (each within its kind's timeout)
+	<-jobsDone
 	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) {
 		err = errors.Join(err, serveErr)
 	}

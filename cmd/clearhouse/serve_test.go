@@ -21,7 +21,7 @@ func startServe(t *testing.T, dataDir string) (string, func() error) {
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	cfg := serveConfig{listen: "127.0.0.1:0", dataDir: dataDir, maxBodyBytes: 1 << 20,
-		readTimeout: 5 * time.Second, writeTimeout: 5 * time.Second, idleTimeout: 5 * time.Second, shutdownTimeout: 5 * time.Second}
+		readTimeout: 5 * time.Second, writeTimeout: 5 * time.Second, idleTimeout: 5 * time.Second, shutdownTimeout: 5 * time.Second, workers: 2}
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	go func() { done <- serve(ctx, cfg, logger, ready) }()
 	select {
