@@ -1,13 +1,19 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -170,4 +176,58 @@ func runOK(t *testing.T, args ...string) string {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
+}
+
+// TestServeProcessSIGTERM runs serve as a real process (this test binary,
+// re-executed) on an empty data directory: it must be listening within a
+// second and exit 0 after finishing in-flight work when sent SIGTERM.
+func TestServeProcessSIGTERM(t *testing.T) {
+	if os.Getenv("CLEARHOUSE_SERVE_CHILD") == "1" {
+		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+		code := run(ctx, []string{"serve", "--listen", "127.0.0.1:0", "--data", os.Getenv("CLEARHOUSE_SERVE_DATA")}, os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestServeProcessSIGTERM$")
+	cmd.Env = append(os.Environ(), "CLEARHOUSE_SERVE_CHILD=1", "CLEARHOUSE_SERVE_DATA="+t.TempDir()+"/data")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := bufio.NewScanner(stderr)
+	var addr string
+	var logged []string
+	for addr == "" && lines.Scan() {
+		logged = append(logged, lines.Text())
+		var entry struct{ Msg, Addr string }
+		if json.Unmarshal(lines.Bytes(), &entry) == nil && entry.Msg == "listening" {
+			addr = entry.Addr
+		}
+	}
+	if addr == "" {
+		t.Fatalf("no 'listening' log line; stderr:\n%s", strings.Join(logged, "\n"))
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("listening %s after process start, want < 1s", d)
+	}
+	if code, _ := get(t, "http://"+addr+"/healthz", ""); code != 200 {
+		t.Errorf("healthz %d", code)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	for lines.Scan() {
+		logged = append(logged, lines.Text())
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after SIGTERM: %v; stderr:\n%s", err, strings.Join(logged, "\n"))
+	}
+	if last := logged[len(logged)-1]; !strings.Contains(last, `"msg":"stopped"`) {
+		t.Errorf("last log line %s, want the graceful stop", last)
+	}
 }

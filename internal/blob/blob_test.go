@@ -82,3 +82,15 @@ func open(t *testing.T, url, dataDir string) blob.Store {
 	t.Cleanup(func() { s.Close() })
 	return s
 }
+
+// TestS3URLOpens checks the S3 driver is linked and its URL options are
+// accepted; it makes no request (no S3 server in unit tests).
+func TestS3URLOpens(t *testing.T) {
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	s := open(t, "s3://clearhouse?region=us-east-1&endpoint=http://127.0.0.1:9&use_path_style=true", "")
+	if s == nil {
+		t.Fatal("nil store")
+	}
+}

@@ -170,7 +170,7 @@ func (q *queries) RetryJob(ctx context.Context, id string, now time.Time, extraA
 }
 
 func (q *queries) GetJob(ctx context.Context, id string) (Job, error) {
-	return scanJob(q.w.queryRow(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = $1`, id))
+	return scanJob(q.r.queryRow(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = $1`, id))
 }
 
 func (q *queries) ListJobAttempts(ctx context.Context, jobID string) ([]JobAttempt, error) {

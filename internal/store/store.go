@@ -116,7 +116,9 @@ type Store interface {
 	Queries
 	// InTx runs fn in one transaction: committed if fn returns nil, rolled
 	// back otherwise. Use it to enqueue a job together with the change that
-	// needs it.
+	// needs it. Inside fn use only tx: on SQLite the transaction holds the
+	// single writer connection, so a write through the Store itself would
+	// wait for it forever.
 	InTx(ctx context.Context, fn func(tx Queries) error) error
 	// Ping reports whether the database answers (for /readyz).
 	Ping(ctx context.Context) error
