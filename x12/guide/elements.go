@@ -10,18 +10,34 @@ import (
 // usage, repetitions, components, type, length, codes and patterns, then the
 // segment's syntax rules and date formats. It allocates only to report.
 func (v *Validator) checkElements(seg *x12.Segment, def *Segment) {
-	n := seg.Len()
-	for i := 1; i <= n; i++ {
-		raw := seg.ElementBytes(i)
-		if i > len(def.Elements) {
-			if len(raw) > 0 {
-				v.elementFinding(CodeTooManyElements, "3", i, 0, 0, "", raw,
-					fmt.Sprintf("%s has data in element %02d, past its last element %02d", def.ID, i, len(def.Elements)))
-			}
-			continue
+	n := 0
+	fs := newFields(seg)
+	for i := 1; ; i++ {
+		raw, ok := fs.next()
+		if !ok {
+			break
 		}
-		v.checkElement(&def.Elements[i-1], def, i, raw)
+		n = i
+		v.checkElementAt(def, i, raw)
 	}
+	v.checkTail(seg, def, n)
+}
+
+// checkElementAt checks element i of a segment, inside or past its definition.
+func (v *Validator) checkElementAt(def *Segment, i int, raw []byte) {
+	if i > len(def.Elements) {
+		if len(raw) > 0 {
+			v.elementFinding(CodeTooManyElements, "3", i, 0, 0, "", raw,
+				fmt.Sprintf("%s has data in element %02d, past its last element %02d", def.ID, i, len(def.Elements)))
+		}
+		return
+	}
+	v.checkElement(&def.Elements[i-1], def, i, raw)
+}
+
+// checkTail finishes a segment of n elements: required elements past the
+// last one present, syntax rules, date formats.
+func (v *Validator) checkTail(seg *x12.Segment, def *Segment, n int) {
 	for i := n + 1; i <= len(def.Elements); i++ {
 		if e := &def.Elements[i-1]; e.Usage == Required {
 			v.elementFinding(CodeElementMissing, "1", i, 0, 0, e.DE, nil,
@@ -138,31 +154,30 @@ func elementName(e *Element) string {
 
 // checkSimple checks a simple value: type, length, code list, pattern.
 func (v *Validator) checkSimple(e *Element, def *Segment, i, c, rep int, val []byte) {
-	ref := refName(def.ID, i, c)
-	switch e.Type {
-	case "DT":
+	switch e.kind {
+	case kindDate:
 		if !validDate(val) {
-			v.elementFinding(CodeBadDate, "8", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not a valid date", ref, clip(string(val))))
+			v.elementFinding(CodeBadDate, "8", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not a valid date", refName(def.ID, i, c), clip(string(val))))
 			return
 		}
-	case "TM":
+	case kindTime:
 		if !validTime(val) {
-			v.elementFinding(CodeBadTime, "9", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not a valid time", ref, clip(string(val))))
+			v.elementFinding(CodeBadTime, "9", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not a valid time", refName(def.ID, i, c), clip(string(val))))
 			return
 		}
-	case "R":
+	case kindDecimal:
 		if !validDecimal(val) {
-			v.elementFinding(CodeBadCharacter, "6", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not a decimal number", ref, clip(string(val))))
+			v.elementFinding(CodeBadCharacter, "6", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not a decimal number", refName(def.ID, i, c), clip(string(val))))
 			return
 		}
-	case "AN", "ID":
-		if !validText(val) {
-			v.elementFinding(CodeBadCharacter, "6", i, c, rep, e.DE, val, fmt.Sprintf("%s holds a control character", ref))
+	case kindInteger:
+		if !validInteger(val) {
+			v.elementFinding(CodeBadCharacter, "6", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not a whole number", refName(def.ID, i, c), clip(string(val))))
 			return
 		}
 	default:
-		if e.decimals >= 0 && !validInteger(val) {
-			v.elementFinding(CodeBadCharacter, "6", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not a whole number", ref, clip(string(val))))
+		if !validText(val) {
+			v.elementFinding(CodeBadCharacter, "6", i, c, rep, e.DE, val, fmt.Sprintf("%s holds a control character", refName(def.ID, i, c)))
 			return
 		}
 	}
@@ -170,28 +185,28 @@ func (v *Validator) checkSimple(e *Element, def *Segment, i, c, rep int, val []b
 	// 7 for one value).
 	n := valueLength(e, val)
 	if e.Min > 0 && n < e.Min {
-		v.elementFinding(CodeTooShort, "4", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is shorter than %d", ref, clip(string(val)), e.Min))
+		v.elementFinding(CodeTooShort, "4", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is shorter than %d", refName(def.ID, i, c), clip(string(val)), e.Min))
 	} else if e.Max > 0 && n > e.Max {
-		v.elementFinding(CodeTooLong, "5", i, c, rep, e.DE, val, fmt.Sprintf("%s is longer than %d", ref, e.Max))
+		v.elementFinding(CodeTooLong, "5", i, c, rep, e.DE, val, fmt.Sprintf("%s is longer than %d", refName(def.ID, i, c), e.Max))
 	}
 	if e.codes != nil {
-		if _, ok := e.codes[string(val)]; !ok {
-			v.elementFinding(CodeBadCode, "7", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not a code this guide allows", ref, clip(string(val))))
+		if !e.codes.has(val) {
+			v.elementFinding(CodeBadCode, "7", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not a code this guide allows", refName(def.ID, i, c), clip(string(val))))
 			return
 		}
 	} else if e.codeList != nil {
-		if _, ok := e.codeList.codes[string(val)]; !ok {
+		if !e.codeList.codes.has(val) {
 			if e.codeList.Advisory {
 				v.elementFindingSev(x12.Warning, CodeAdvisoryCode, "", i, c, rep, e.DE, val,
-					fmt.Sprintf("%s %q is not in our copy of the %s list (an old snapshot; the code may be newer)", ref, clip(string(val)), e.codeList.Name))
+					fmt.Sprintf("%s %q is not in our copy of the %s list (an old snapshot; the code may be newer)", refName(def.ID, i, c), clip(string(val)), e.codeList.Name))
 			} else {
-				v.elementFinding(CodeBadCode, "7", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not in the %s list", ref, clip(string(val)), e.codeList.Name))
+				v.elementFinding(CodeBadCode, "7", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not in the %s list", refName(def.ID, i, c), clip(string(val)), e.codeList.Name))
 			}
 			return
 		}
 	}
 	if e.pattern != nil && !e.pattern.Match(val) {
-		v.elementFinding(CodePattern, "I12", i, c, rep, e.DE, val, fmt.Sprintf("%s %q does not have the required format", ref, clip(string(val))))
+		v.elementFinding(CodePattern, "I12", i, c, rep, e.DE, val, fmt.Sprintf("%s %q does not have the required format", refName(def.ID, i, c), clip(string(val))))
 	}
 }
 
@@ -205,7 +220,7 @@ func refName(seg string, i, c int) string {
 // valueLength is the X12 length of a value: numbers count digits only
 // (no sign, no decimal point).
 func valueLength(e *Element, val []byte) int {
-	if e.Type != "R" && e.decimals < 0 {
+	if e.kind != kindDecimal && e.kind != kindInteger {
 		return len(val)
 	}
 	n := 0

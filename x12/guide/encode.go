@@ -1,7 +1,6 @@
 package guide
 
 import (
-	"bufio"
 	"io"
 
 	"github.com/clearhouse/clearhouse/x12"
@@ -24,8 +23,14 @@ type JSONEncoder struct {
 	v      *Validator
 	frames []jframe
 	area   int // current area of the root object, -1 before the first
-	// validate: run element checks (the walker always runs).
-	validate bool
+	// validate: run element checks (the walker always runs); check is set
+	// while a set's segment is written, so its elements are checked in the
+	// same pass.
+	validate, check bool
+	// cls classifies bytes for the delimiters clsFor.
+	cls    [256]uint8
+	clsFor x12.Delimiters
+	clsOK  bool
 }
 
 // jframe is the JSON side of an open loop: the member last written and
@@ -37,11 +42,7 @@ type jframe struct {
 
 // NewJSONEncoder returns an encoder writing to w. Call Flush when done.
 func NewJSONEncoder(w io.Writer) *JSONEncoder {
-	bw, ok := w.(*bufio.Writer)
-	if !ok {
-		bw = bufio.NewWriterSize(w, 64<<10)
-	}
-	return &JSONEncoder{j: &jsonWriter{w: bw}, v: NewValidator(Options{SkipElements: true, SkipBusiness: true})}
+	return &JSONEncoder{j: newJSONWriter(w), v: NewValidator(Options{SkipElements: true, SkipBusiness: true})}
 }
 
 // SetIndent makes the output indented (two spaces per level).
@@ -56,7 +57,7 @@ func (e *JSONEncoder) SetValidation(opts Options, report func(x12.Finding)) {
 }
 
 // Flush writes buffered output.
-func (e *JSONEncoder) Flush() error { return e.j.w.Flush() }
+func (e *JSONEncoder) Flush() error { return e.j.flush() }
 
 // Begin starts a transaction set with its ST segment.
 func (e *JSONEncoder) Begin(g *Guide, st *x12.Segment) {
@@ -70,11 +71,16 @@ func (e *JSONEncoder) Begin(g *Guide, st *x12.Segment) {
 
 // Segment encodes the next segment of the set (up to and including SE).
 func (e *JSONEncoder) Segment(seg *x12.Segment) {
-	st := e.v.Step(seg)
+	st := e.v.structure(seg)
+	if st.Segment != nil {
+		e.v.applyRules(seg, st)
+	}
+	e.check = e.validate
 	for range st.Closed {
 		e.closeFrame()
 	}
 	e.place(len(e.frames)-1, st.Segment, st.Opened, seg)
+	e.check = false
 }
 
 // End closes the set: the open loops, the area and the transaction object.
@@ -138,18 +144,23 @@ func (e *JSONEncoder) place(fi int, s *Segment, opened *Loop, seg *x12.Segment) 
 		e.genericSegment(seg)
 		return
 	case opened != nil:
-		e.member(f, opened.Key, opened.Max != 1)
+		e.memberRaw(f, opened.Key, opened.keyJSON, opened.Max != 1)
 		e.j.beginObject()
 		e.frames = append(e.frames, jframe{})
 		f = &e.frames[len(e.frames)-1]
 	}
-	e.member(f, s.Key, s.Max != 1)
+	e.memberRaw(f, s.Key, s.keyJSON, s.Max != 1)
 	e.segment(seg, s, false)
 }
 
 // member starts the value of key in the object of frame f: repeated keys
 // in a row share one array.
 func (e *JSONEncoder) member(f *jframe, key string, repeatable bool) {
+	e.memberRaw(f, key, quoteKey(key), repeatable)
+}
+
+// memberRaw is member with the key already quoted (`"key":`).
+func (e *JSONEncoder) memberRaw(f *jframe, key, quoted string, repeatable bool) {
 	if f.arrayOpen && f.lastKey == key {
 		e.j.item()
 		return
@@ -158,7 +169,7 @@ func (e *JSONEncoder) member(f *jframe, key string, repeatable bool) {
 		e.j.endArray()
 		f.arrayOpen = false
 	}
-	e.j.key(key)
+	e.j.keyRaw(quoted)
 	f.lastKey = key
 	if repeatable {
 		e.j.beginArray()
@@ -173,22 +184,36 @@ func (e *JSONEncoder) segment(seg *x12.Segment, def *Segment, raw bool) {
 	j := e.j
 	d := seg.Delimiters()
 	j.beginObject()
-	n := seg.Len()
-	for i := 1; i <= n; i++ {
-		v := seg.ElementBytes(i)
+	check := e.check && def != nil && !raw
+	fs := newFields(seg)
+	n := 0
+	for i := 1; ; i++ {
+		v, ok := fs.next()
+		if !ok {
+			break
+		}
+		n = i
+		if check {
+			e.v.checkElementAt(def, i, v)
+		}
 		if len(v) == 0 {
 			continue
 		}
 		var el *Element
 		if def != nil && i <= len(def.Elements) {
 			el = &def.Elements[i-1]
+			j.keyRaw(el.keyJSON)
+		} else {
+			j.key(twoDigits(i))
 		}
-		j.key(elementKey(el, i))
 		if raw {
 			j.str(v)
 			continue
 		}
 		e.element(el, v, d)
+	}
+	if check {
+		e.v.checkTail(seg, def, n)
 	}
 	j.endObject()
 }
@@ -201,8 +226,13 @@ func (e *JSONEncoder) genericSegment(seg *x12.Segment) {
 	j.beginObject()
 	j.key("id")
 	j.str(seg.IDBytes())
-	for i := 1; i <= seg.Len(); i++ {
-		if v := seg.ElementBytes(i); len(v) > 0 {
+	fs := newFields(seg)
+	for i := 1; ; i++ {
+		v, ok := fs.next()
+		if !ok {
+			break
+		}
+		if len(v) > 0 {
 			j.key(twoDigits(i))
 			e.element(nil, v, d)
 		}
@@ -224,22 +254,52 @@ func twoDigits(i int) string {
 	return "99"
 }
 
-func elementKey(el *Element, i int) string {
-	if el != nil && el.Key != "" {
-		return el.Key
+// Byte classes of element data, per the delimiters in force: one scan of
+// a value tells whether it repeats, has components or needs escaping.
+const (
+	clsRep    = 1 << iota // repetition separator
+	clsComp               // component separator
+	clsEscape             // a byte JSON escapes, or not ASCII
+)
+
+// classes returns the byte class table for delimiters d, cached.
+func (e *JSONEncoder) classes(d x12.Delimiters) *[256]uint8 {
+	if e.clsFor != d || !e.clsOK {
+		for c := range e.cls {
+			e.cls[c] = 0
+			if !plain[c] {
+				e.cls[c] = clsEscape
+			}
+		}
+		if d.Repetition != 0 {
+			e.cls[d.Repetition] |= clsRep
+		}
+		if d.Component != 0 {
+			e.cls[d.Component] |= clsComp
+		}
+		e.clsFor, e.clsOK = d, true
 	}
-	return twoDigits(i)
+	return &e.cls
+}
+
+func scanClasses(cls *[256]uint8, v []byte) uint8 {
+	var bits uint8
+	for _, c := range v {
+		bits |= cls[c]
+	}
+	return bits
 }
 
 // element writes one element value: an array when it repeats, an object
 // when it has components, else a scalar.
 func (e *JSONEncoder) element(el *Element, v []byte, d x12.Delimiters) {
-	rep := d.Repetition
-	repeats := rep != 0 && (el != nil && el.Repeat > 1 || indexByte(v, rep) >= 0)
-	if !repeats {
-		e.occurrence(el, v, d)
+	cls := e.classes(d)
+	bits := scanClasses(cls, v)
+	if bits&clsRep == 0 && (el == nil || el.Repeat <= 1 || d.Repetition == 0) {
+		e.occurrence(el, v, d, bits)
 		return
 	}
+	rep := d.Repetition
 	e.j.beginArray()
 	for {
 		part := v
@@ -248,7 +308,7 @@ func (e *JSONEncoder) element(el *Element, v []byte, d x12.Delimiters) {
 			part, v = v[:k], v[k+1:]
 		}
 		e.j.item()
-		e.occurrence(el, part, d)
+		e.occurrence(el, part, d, scanClasses(cls, part))
 		if k < 0 {
 			break
 		}
@@ -256,13 +316,13 @@ func (e *JSONEncoder) element(el *Element, v []byte, d x12.Delimiters) {
 	e.j.endArray()
 }
 
-func (e *JSONEncoder) occurrence(el *Element, v []byte, d x12.Delimiters) {
-	cs := d.Component
+func (e *JSONEncoder) occurrence(el *Element, v []byte, d x12.Delimiters, bits uint8) {
 	composite := el != nil && el.IsComposite()
-	if !composite && (cs == 0 || indexByte(v, cs) < 0) {
-		e.scalar(el, v)
+	if !composite && bits&clsComp == 0 {
+		e.scalar(el, v, bits&clsEscape == 0)
 		return
 	}
+	cs := d.Component
 	j := e.j
 	j.beginObject()
 	for c := 1; ; c++ {
@@ -278,9 +338,11 @@ func (e *JSONEncoder) occurrence(el *Element, v []byte, d x12.Delimiters) {
 			var comp *Element
 			if composite && c <= len(el.Components) {
 				comp = &el.Components[c-1]
+				j.keyRaw(comp.keyJSON)
+			} else {
+				j.key(twoDigits(c))
 			}
-			j.key(elementKey(comp, c))
-			e.scalar(comp, part)
+			e.scalar(comp, part, bits&clsEscape == 0)
 		}
 		if k < 0 {
 			break
@@ -289,12 +351,13 @@ func (e *JSONEncoder) occurrence(el *Element, v []byte, d x12.Delimiters) {
 	j.endObject()
 }
 
-// scalar writes a simple value with the formatting of its data type.
-func (e *JSONEncoder) scalar(el *Element, v []byte) {
+// scalar writes a simple value with the formatting of its data type;
+// plain says it needs no escaping.
+func (e *JSONEncoder) scalar(el *Element, v []byte, plain bool) {
 	j := e.j
 	if el != nil {
 		switch {
-		case el.Type == "DT" && len(v) == 8 && allDigits(v):
+		case el.kind == kindDate && len(v) == 8 && allDigits(v):
 			var b [12]byte
 			b[0] = '"'
 			copy(b[1:5], v[:4])
@@ -305,7 +368,7 @@ func (e *JSONEncoder) scalar(el *Element, v []byte) {
 			b[11] = '"'
 			j.raw(b[:])
 			return
-		case el.Type == "TM" && len(v) >= 4 && len(v) != 5 && len(v) <= 8 && allDigits(v):
+		case el.kind == kindTime && len(v) >= 4 && len(v) != 5 && len(v) <= 8 && allDigits(v):
 			var b [14]byte
 			n := 0
 			b[n] = '"'
@@ -328,10 +391,14 @@ func (e *JSONEncoder) scalar(el *Element, v []byte) {
 			b[n] = '"'
 			j.raw(b[:n+1])
 			return
-		case (el.Type == "R" || el.decimals >= 0) && jsonNumber(v):
+		case (el.kind == kindDecimal || el.kind == kindInteger) && jsonNumber(v):
 			j.raw(v)
 			return
 		}
+	}
+	if plain {
+		j.plainStr(v)
+		return
 	}
 	j.str(v)
 }

@@ -64,6 +64,7 @@ type Loop struct {
 	Name string
 	// Key is the Guide JSON key: "<first segment key>_loop".
 	Key      string
+	keyJSON  string // `"key":`
 	Usage    Usage
 	Max      int // repeat limit, 0 = unbounded
 	Area     Area
@@ -73,13 +74,16 @@ type Loop struct {
 	byKey map[string]int32
 	// index lists, per segment id, the children that can start with it: the
 	// segments with that id and the loops whose first segment has it.
-	index map[string][]int32
+	index childTable
 	// rules evaluated on each instance of the loop (at most 64).
 	rules  []*loopRule
 	nested []nestedTarget // rules of enclosing loops that target a child of this one
 	sums   int            // number of sum rules among rules
 	// hasHL is set when the loop starts with an HL segment.
 	hasHL bool
+	// required lists the required children after the first, checked when
+	// an instance closes (most children are situational).
+	required []int32
 }
 
 // Node is a child of a loop: exactly one of Segment and Loop is set.
@@ -107,9 +111,10 @@ type Segment struct {
 	ID   string
 	Name string
 	// Key is the Guide JSON key: "<snake name>_<ID>".
-	Key   string
-	Usage Usage
-	Max   int // max use, 0 = unbounded
+	Key     string
+	keyJSON string // `"key":`
+	Usage   Usage
+	Max     int // max use, 0 = unbounded
 	// Elements holds one entry per position (Elements[0] is position 1);
 	// positions the guide does not list are filled as not used.
 	Elements []Element
@@ -132,25 +137,48 @@ type Element struct {
 	Name string
 	// Key is the Guide JSON key: "<snake name>_<NN>".
 	Key        string
+	keyJSON    string // `"key":`
 	Usage      Usage
 	Type       string // AN, ID, DT, TM, R, N0..N9
 	Min, Max   int
 	Repeat     int // > 1 for repeating elements
 	Components []Element
 
-	codes    map[string]struct{}
+	kind     kind // Type, as a number for the hot paths
+	codes    *codeSet
 	codeList *CodeList
 	pattern  *regexp.Regexp
 	decimals int8 // implied decimals of Nn types, -1 for others
 }
 
+// kind is an element's data type as the validator and encoder switch on it.
+type kind uint8
+
+const (
+	kindOther   kind = iota // AN, ID and types without checks of their own
+	kindDate                // DT
+	kindTime                // TM
+	kindDecimal             // R
+	kindInteger             // N0..N9
+)
+
+func kindOf(t string) kind {
+	switch {
+	case t == "DT":
+		return kindDate
+	case t == "TM":
+		return kindTime
+	case t == "R":
+		return kindDecimal
+	case len(t) == 2 && t[0] == 'N' && t[1] >= '0' && t[1] <= '9':
+		return kindInteger
+	}
+	return kindOther
+}
+
 // Codes reports whether the element has a guide code list.
 func (e *Element) Codes() []string {
-	out := make([]string, 0, len(e.codes))
-	for c := range e.codes {
-		out = append(out, c)
-	}
-	return out
+	return e.codes.list()
 }
 
 // IsComposite reports whether the element is a composite.
@@ -159,7 +187,7 @@ func (e *Element) IsComposite() bool { return len(e.Components) > 0 }
 // matcher tells same-id siblings apart by a qualifier element's codes.
 type matcher struct {
 	pos, comp int // 0 = no discriminator
-	codes     map[string]struct{}
+	codes     *codeSet
 }
 
 // CodeList is an external code list shared by the guides (states, CARC...).
@@ -167,8 +195,8 @@ type CodeList struct {
 	ID       string
 	Name     string
 	Advisory bool
-	codes    map[string]struct{}
+	codes    *codeSet
 }
 
 // Has reports whether code is in the list.
-func (c *CodeList) Has(code string) bool { _, ok := c.codes[code]; return ok }
+func (c *CodeList) Has(code string) bool { return c.codes.has([]byte(code)) }

@@ -1,54 +1,103 @@
 package guide
 
 import (
-	"bufio"
+	"io"
 	"unicode/utf8"
 )
 
-// jsonWriter writes JSON tokens straight to a buffered writer, tracking only
-// what commas and indentation need: Guide JSON is streamed, never built as a
-// tree in memory.
+// jsonWriter writes JSON tokens into a byte buffer that it hands to the
+// underlying writer every 64 KiB, tracking only what commas and indentation
+// need: Guide JSON is streamed, never built as a tree in memory.
 type jsonWriter struct {
-	w      *bufio.Writer
-	first  []bool // per open container: no member written yet
+	out    io.Writer
+	buf    []byte
+	err    error
+	first  []bool // indented output: per open container, no member written yet
 	indent bool
+	last   byte // last byte written before the buffer was flushed
+}
+
+const flushAt = 64 << 10
+
+func newJSONWriter(w io.Writer) *jsonWriter {
+	return &jsonWriter{out: w, buf: make([]byte, 0, flushAt+4096)}
+}
+
+// maybeFlush writes the buffer out once it is large enough.
+func (j *jsonWriter) maybeFlush() {
+	if len(j.buf) >= flushAt {
+		j.flush()
+	}
+}
+
+func (j *jsonWriter) flush() error {
+	if len(j.buf) > 0 {
+		j.last = j.buf[len(j.buf)-1]
+		if j.err == nil {
+			_, j.err = j.out.Write(j.buf)
+		}
+	}
+	j.buf = j.buf[:0]
+	return j.err
 }
 
 func (j *jsonWriter) newline() {
 	if !j.indent {
 		return
 	}
-	j.w.WriteByte('\n')
+	j.buf = append(j.buf, '\n')
 	for range len(j.first) {
-		j.w.WriteString("  ")
+		j.buf = append(j.buf, ' ', ' ')
 	}
 }
 
 // sep writes the comma (and line break) due before a member or item.
+// Compact output needs no bookkeeping: a comma is due unless the container
+// was just opened.
 func (j *jsonWriter) sep() {
+	if !j.indent {
+		last := j.last
+		if n := len(j.buf); n > 0 {
+			last = j.buf[n-1]
+		}
+		if last != '{' && last != '[' {
+			j.buf = append(j.buf, ',')
+		}
+		return
+	}
 	n := len(j.first)
 	if n == 0 {
 		return
 	}
 	if !j.first[n-1] {
-		j.w.WriteByte(',')
+		j.buf = append(j.buf, ',')
 	}
 	j.first[n-1] = false
-	j.newline()
+	if j.indent {
+		j.newline()
+	}
 }
 
 func (j *jsonWriter) open(c byte) {
-	j.w.WriteByte(c)
-	j.first = append(j.first, true)
+	j.buf = append(j.buf, c)
+	if j.indent {
+		j.first = append(j.first, true)
+	}
 }
 
 func (j *jsonWriter) close(c byte) {
+	if !j.indent {
+		j.buf = append(j.buf, c)
+		j.maybeFlush()
+		return
+	}
 	empty := j.first[len(j.first)-1]
 	j.first = j.first[:len(j.first)-1]
-	if !empty {
+	if !empty && j.indent {
 		j.newline()
 	}
-	j.w.WriteByte(c)
+	j.buf = append(j.buf, c)
+	j.maybeFlush()
 }
 
 // beginObject starts an object as the next item (or after a key).
@@ -60,47 +109,69 @@ func (j *jsonWriter) endArray()    { j.close(']') }
 // item prepares the next array item.
 func (j *jsonWriter) item() { j.sep() }
 
+// keyRaw writes a member name given as `"name":`.
+func (j *jsonWriter) keyRaw(k string) {
+	j.sep()
+	j.buf = append(j.buf, k...)
+	if j.indent {
+		j.buf = append(j.buf, ' ')
+	}
+}
+
 // key writes a member name and the colon.
 func (j *jsonWriter) key(k string) {
 	j.sep()
-	j.w.WriteByte('"')
-	j.w.WriteString(k) // keys are generated: letters, digits, underscores
-	j.w.WriteByte('"')
-	j.w.WriteByte(':')
+	j.buf = append(j.buf, '"')
+	j.buf = append(j.buf, k...) // keys are generated: letters, digits, underscores
+	j.buf = append(j.buf, '"', ':')
 	if j.indent {
-		j.w.WriteByte(' ')
+		j.buf = append(j.buf, ' ')
 	}
 }
+
+// plain marks the bytes a JSON string holds as they are: printable ASCII
+// other than the quote and the backslash.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // str writes a JSON string, escaping what JSON requires. Bytes that are not
 // UTF-8 become U+FFFD, as encoding/json does.
 func (j *jsonWriter) str(b []byte) {
-	w := j.w
-	w.WriteByte('"')
+	buf := append(j.buf, '"')
+	i := 0
+	for i < len(b) && plain[b[i]] {
+		i++
+	}
+	if i == len(b) { // the common case: nothing to escape
+		buf = append(buf, b...)
+		j.buf = append(buf, '"')
+		return
+	}
 	start := 0
-	for i := 0; i < len(b); {
+	for i < len(b) {
 		c := b[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+			if plain[c] {
 				i++
 				continue
 			}
-			w.Write(b[start:i])
+			buf = append(buf, b[start:i]...)
 			switch c {
 			case '"', '\\':
-				w.WriteByte('\\')
-				w.WriteByte(c)
+				buf = append(buf, '\\', c)
 			case '\n':
-				w.WriteString(`\n`)
+				buf = append(buf, '\\', 'n')
 			case '\r':
-				w.WriteString(`\r`)
+				buf = append(buf, '\\', 'r')
 			case '\t':
-				w.WriteString(`\t`)
+				buf = append(buf, '\\', 't')
 			default:
 				const hex = "0123456789abcdef"
-				w.WriteString(`\u00`)
-				w.WriteByte(hex[c>>4])
-				w.WriteByte(hex[c&0xf])
+				buf = append(buf, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 			}
 			i++
 			start = i
@@ -108,20 +179,27 @@ func (j *jsonWriter) str(b []byte) {
 		}
 		r, size := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && size == 1 {
-			w.Write(b[start:i])
-			w.WriteString(`\ufffd`)
+			buf = append(buf, b[start:i]...)
+			buf = append(buf, `\ufffd`...)
 			i++
 			start = i
 			continue
 		}
 		i += size
 	}
-	w.Write(b[start:])
-	w.WriteByte('"')
+	buf = append(buf, b[start:]...)
+	j.buf = append(buf, '"')
+}
+
+// plainStr writes b quoted, known to need no escaping.
+func (j *jsonWriter) plainStr(b []byte) {
+	j.buf = append(j.buf, '"')
+	j.buf = append(j.buf, b...)
+	j.buf = append(j.buf, '"')
 }
 
 // raw writes b unquoted (a number already checked to be valid JSON).
-func (j *jsonWriter) raw(b []byte) { j.w.Write(b) }
+func (j *jsonWriter) raw(b []byte) { j.buf = append(j.buf, b...) }
 
 // jsonNumber reports whether b is a number whose JSON text is exactly b
 // (no leading "+", no leading zeros, no bare "."), so it can be written

@@ -232,7 +232,7 @@ func (c *compiler) loop(n *spec.Node, path string, isRoot bool) (*Loop, error) {
 		return nil, fmt.Errorf("loop %s must start with a segment", path)
 	}
 	l := &Loop{ID: n.Loop, Name: n.Name, Usage: usage(n.Usage), Max: n.Max, Area: area(n.Area),
-		index: map[string][]int32{}, byKey: map[string]int32{}}
+		byKey: map[string]int32{}}
 	for i, ch := range n.Children {
 		var node Node
 		if ch.IsLoop() {
@@ -257,14 +257,20 @@ func (c *compiler) loop(n *spec.Node, path string, isRoot bool) (*Loop, error) {
 		}
 		l.Children = append(l.Children, node)
 		id := node.trigger().ID
-		l.index[id] = append(l.index[id], int32(i))
+		l.index.add(id, int32(i))
 	}
 	first := l.Children[0].Segment
 	l.hasHL = first.ID == "HL"
+	for i := 1; i < len(l.Children); i++ {
+		if l.Children[i].usage() == Required {
+			l.required = append(l.required, int32(i))
+		}
+	}
 	l.Key = n.Key
 	if l.Key == "" {
 		l.Key = first.keyLoop
 	}
+	l.keyJSON = quoteKey(l.Key)
 	if err := uniqueKeys(l); err != nil {
 		return nil, fmt.Errorf("loop %s: %w", path, err)
 	}
@@ -298,6 +304,7 @@ func (c *compiler) segment(n *spec.Node) (*Segment, error) {
 		s.Key = spec.SnakeName(n.Name) + "_" + n.Seg
 	}
 	s.keyLoop = s.Key + "_loop"
+	s.keyJSON = quoteKey(s.Key)
 	last := 0
 	for _, e := range n.Elements {
 		if e.Pos > last {
@@ -307,6 +314,7 @@ func (c *compiler) segment(n *spec.Node) (*Segment, error) {
 	s.Elements = make([]Element, last)
 	for i := range s.Elements {
 		s.Elements[i] = Element{Pos: i + 1, Usage: NotUsed, Key: fmt.Sprintf("%02d", i+1), decimals: -1}
+		s.Elements[i].keyJSON = quoteKey(s.Elements[i].Key)
 	}
 	for i := range n.Elements {
 		e, err := c.element(&n.Elements[i])
@@ -321,7 +329,7 @@ func (c *compiler) segment(n *spec.Node) (*Segment, error) {
 	if n.Match != "" {
 		pos, comp := parseRef(n.Match)
 		e := s.element(pos, comp)
-		if e == nil || len(e.codes) == 0 {
+		if e == nil || e.codes == nil {
 			return nil, fmt.Errorf("%s: match %s names no coded element", n.Seg, n.Match)
 		}
 		s.match = matcher{pos: pos, comp: comp, codes: e.codes}
@@ -365,6 +373,7 @@ func (c *compiler) element(e *spec.Element) (Element, error) {
 	if out.Key == "" {
 		out.Key = fmt.Sprintf("%s_%02d", spec.SnakeName(e.Name), e.Pos)
 	}
+	out.keyJSON = quoteKey(out.Key)
 	if len(e.Codes) > 0 {
 		out.codes = set(e.Codes)
 	}
@@ -382,7 +391,8 @@ func (c *compiler) element(e *spec.Element) (Element, error) {
 		}
 		out.pattern = re
 	}
-	if len(e.Type) == 2 && e.Type[0] == 'N' && e.Type[1] >= '0' && e.Type[1] <= '9' {
+	out.kind = kindOf(e.Type)
+	if out.kind == kindInteger {
 		out.decimals = int8(e.Type[1] - '0')
 	}
 	if len(e.Components) > 0 {
@@ -393,6 +403,7 @@ func (c *compiler) element(e *spec.Element) (Element, error) {
 		out.Components = make([]Element, last)
 		for i := range out.Components {
 			out.Components[i] = Element{Pos: i + 1, Usage: NotUsed, Key: fmt.Sprintf("%02d", i+1), decimals: -1}
+			out.Components[i].keyJSON = quoteKey(out.Components[i].Key)
 		}
 		for i := range e.Components {
 			sub, err := c.element(&e.Components[i])
@@ -405,17 +416,8 @@ func (c *compiler) element(e *spec.Element) (Element, error) {
 	return out, nil
 }
 
-// set builds a lookup set; nil for no codes, so "no list" stays visible.
-func set(codes []string) map[string]struct{} {
-	if len(codes) == 0 {
-		return nil
-	}
-	m := make(map[string]struct{}, len(codes))
-	for _, c := range codes {
-		m[c] = struct{}{}
-	}
-	return m
-}
+// quoteKey renders a key as it appears before a JSON value: "key":.
+func quoteKey(k string) string { return `"` + k + `":` }
 
 func usage(s string) Usage {
 	switch s {

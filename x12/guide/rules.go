@@ -17,7 +17,7 @@ type rule struct {
 	Business bool
 	// npi rules: the element checked and its qualifier condition.
 	npiPos, whenPos int
-	when            map[string]struct{}
+	when            *codeSet
 }
 
 // loopRule is a rule bound to one loop of the tree (a rule on "2300" binds
@@ -28,7 +28,7 @@ type loopRule struct {
 	// condition: an element of a segment of this loop.
 	condSeg         *Segment
 	condPos, cond2  int // element position and component (0: none)
-	in, notIn       map[string]struct{}
+	in, notIn       *codeSet
 	present, hasCnd bool
 	// require/forbid target: child targetIdx of loop targetOwner, which is
 	// this loop (direct) or a child loop of it.
@@ -242,7 +242,7 @@ func resolveTarget(l *Loop, target string) (*Loop, int, error) {
 		if qual == "" {
 			return owner, i, nil
 		}
-		if _, ok := s.match.codes[qual]; ok {
+		if s.match.codes.has([]byte(qual)) {
 			return owner, i, nil
 		}
 	}
@@ -302,7 +302,7 @@ func (v *Validator) applyRules(seg *x12.Segment, st Step) {
 	}
 	if business && !v.opts.SkipNPI && len(s.npi) > 0 {
 		for _, r := range s.npi {
-			if _, ok := r.when[string(seg.ElementBytes(r.whenPos))]; !ok {
+			if !r.when.has(seg.ElementBytes(r.whenPos)) {
 				continue
 			}
 			id := seg.ElementBytes(r.npiPos)
@@ -354,11 +354,9 @@ func (lr *loopRule) testValue(val []byte) bool {
 	case lr.present:
 		return len(val) > 0
 	case lr.in != nil:
-		_, ok := lr.in[string(val)]
-		return ok
+		return lr.in.has(val)
 	case lr.notIn != nil:
-		_, ok := lr.notIn[string(val)]
-		return !ok
+		return !lr.notIn.has(val)
 	}
 	return true
 }

@@ -1,7 +1,6 @@
 package guide
 
 import (
-	"bufio"
 	"errors"
 	"io"
 
@@ -34,8 +33,7 @@ type TranslateOptions struct {
 // by position. A bare ST..SE fragment has no header objects. Segments
 // outside any set (TA1, stray data) go to "otherSegments".
 func Translate(w io.Writer, r io.Reader, opts TranslateOptions) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	t := &translator{enc: NewJSONEncoder(bw), env: embedded().envelope}
+	t := &translator{enc: NewJSONEncoder(w), env: embedded().envelope}
 	t.enc.SetIndent(opts.Indent)
 	if opts.Validate {
 		report := opts.OnFinding
@@ -63,8 +61,8 @@ func Translate(w io.Writer, r io.Reader, opts TranslateOptions) error {
 	t.closeInterchange()
 	j.endArray()
 	j.endObject()
-	j.w.WriteByte('\n')
-	if ferr := bw.Flush(); ferr != nil {
+	j.buf = append(j.buf, '\n')
+	if ferr := j.flush(); ferr != nil {
 		return ferr
 	}
 	if errors.Is(err, io.EOF) {

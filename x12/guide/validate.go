@@ -61,6 +61,20 @@ func (v *Validator) Begin(g *Guide, st *x12.Segment, report func(x12.Finding)) {
 
 // Step checks the next segment of the set and says where it belongs.
 func (v *Validator) Step(seg *x12.Segment) Step {
+	st := v.structure(seg)
+	if st.Segment != nil {
+		if !v.opts.SkipElements {
+			v.checkElements(seg, st.Segment)
+		}
+		v.applyRules(seg, st)
+	}
+	return st
+}
+
+// structure places a segment and checks what its place implies (order,
+// repeats, usage, HL hierarchy), leaving its elements and the rules to the
+// caller: the JSON encoder checks elements while it writes them.
+func (v *Validator) structure(seg *x12.Segment) Step {
 	st := v.step(seg)
 	v.seg = seg
 	if st.Segment == nil {
@@ -90,7 +104,7 @@ func (v *Validator) Step(seg *x12.Segment) Step {
 			v.checkHL(seg)
 		}
 	} else {
-		n := v.countOf(f, st.Segment)
+		n := int(f.counts[st.child])
 		if max := st.Segment.Max; max > 0 && n > max {
 			v.segmentFinding(CodeSegmentOverMax, "5", x12.Error, st.Segment,
 				fmt.Sprintf("%s is used %d times in loop %s, more than its maximum %d", st.Segment.ID, n, v.loopName(), max))
@@ -100,10 +114,6 @@ func (v *Validator) Step(seg *x12.Segment) Step {
 		v.segmentFinding(CodeSegmentNotUsed, "I4", x12.Error, st.Segment,
 			fmt.Sprintf("%s (%s) is not used in this guide", st.Segment.ID, st.Segment.Name))
 	}
-	if !v.opts.SkipElements {
-		v.checkElements(seg, st.Segment)
-	}
-	v.applyRules(seg, st)
 	return st
 }
 
@@ -115,16 +125,6 @@ func (v *Validator) End() int {
 		v.pop()
 	}
 	return v.errors
-}
-
-// countOf returns how many times segment s was used in frame f so far.
-func (v *Validator) countOf(f *frame, s *Segment) int {
-	for _, c := range f.loop.index[s.ID] {
-		if f.loop.Children[c].Segment == s {
-			return int(f.counts[c])
-		}
-	}
-	return 0
 }
 
 func (v *Validator) loopName() string {

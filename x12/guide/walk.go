@@ -1,6 +1,7 @@
 package guide
 
 import (
+	"bytes"
 	"github.com/clearhouse/clearhouse/x12"
 )
 
@@ -20,6 +21,7 @@ type Step struct {
 	// OutOfOrder is set when the segment matched a sibling that should have
 	// come earlier.
 	OutOfOrder bool
+	child      int32 // index of the matched child in its loop
 }
 
 // frame is one open loop instance.
@@ -113,9 +115,9 @@ func (f *frame) before(i int) (int, int64) {
 // pop closes the innermost frame.
 func (w *walker) pop() {
 	f := &w.stack[w.depth-1]
-	for i := 1; i < len(f.loop.Children); i++ {
-		if w.onSkip != nil && f.counts[i] == 0 && f.loop.Children[i].usage() == Required {
-			w.onSkip(f, i)
+	for _, i := range f.loop.required {
+		if f.counts[i] == 0 && w.onSkip != nil {
+			w.onSkip(f, int(i))
 		}
 	}
 	if w.onClose != nil {
@@ -134,17 +136,18 @@ func (w *walker) top() *frame { return &w.stack[w.depth-1] }
 // reported as a bad code rather than an unknown segment, a sibling ahead
 // and then one passed with the id alone.
 func (w *walker) locate(seg *x12.Segment) (depth, child int, outOfOrder bool) {
-	id := seg.IDBytes()
+	id := idKey(seg.IDBytes())
+	q := qualCache{seg: seg}
 	for pass := 0; pass < 4; pass++ {
 		behind, anyQual := pass&1 == 1, pass >= 2
 		for d := w.depth - 1; d >= 0; d-- {
 			f := &w.stack[d]
-			for _, c := range f.loop.index[string(id)] {
+			for _, c := range f.loop.index.lookup(id) {
 				// A loop's first segment starts a new iteration one level up.
 				if c == 0 || (c < f.idx) != behind {
 					continue
 				}
-				if anyQual || f.loop.Children[c].trigger().match.matches(seg) {
+				if anyQual || f.loop.Children[c].trigger().match.matchesCached(&q) {
 					return d, int(c), behind
 				}
 			}
@@ -172,7 +175,7 @@ func (w *walker) step(seg *x12.Segment) Step {
 	}
 	f.counts[c]++
 	f.posOf[c], f.offOf[c] = int32(w.pos), seg.Offset()
-	st := Step{Closed: closed, OutOfOrder: ooo}
+	st := Step{Closed: closed, OutOfOrder: ooo, child: int32(c)}
 	if ch.Loop != nil {
 		w.push(ch.Loop, seg.Offset())
 		st.Opened = ch.Loop
@@ -184,18 +187,66 @@ func (w *walker) step(seg *x12.Segment) Step {
 	return st
 }
 
-// matches reports whether seg carries one of the matcher's qualifier codes
-// (always true without a discriminator).
-func (m *matcher) matches(seg *x12.Segment) bool {
+// qualCache keeps the qualifier elements of the segment being located, so
+// trying several same-id siblings reads each element once.
+type qualCache struct {
+	seg  *x12.Segment
+	vals [6][]byte
+	have uint8
+}
+
+func (q *qualCache) get(pos int) []byte {
+	if pos >= len(q.vals) {
+		return q.seg.ElementBytes(pos)
+	}
+	if q.have&(1<<pos) == 0 {
+		q.vals[pos] = q.seg.ElementBytes(pos)
+		q.have |= 1 << pos
+	}
+	return q.vals[pos]
+}
+
+// matchesCached is matches reading the segment through a qualCache.
+func (m *matcher) matchesCached(q *qualCache) bool {
 	if m.pos == 0 {
 		return true
 	}
-	v := seg.ElementBytes(m.pos)
+	v := q.get(m.pos)
 	if m.comp > 0 {
-		v = nthComponent(v, seg.Delimiters().Component, m.comp)
+		v = nthComponent(v, q.seg.Delimiters().Component, m.comp)
 	}
-	_, ok := m.codes[string(v)]
-	return ok
+	return m.codes.has(v)
+}
+
+// fields walks the elements of a segment in order with one scan of its
+// bytes, cheaper than an ElementBytes call per position.
+type fields struct {
+	rest []byte
+	sep  byte
+	more bool
+}
+
+func newFields(seg *x12.Segment) fields {
+	raw := seg.Raw()
+	sep := seg.Delimiters().Element
+	i := bytes.IndexByte(raw, sep)
+	if i < 0 {
+		return fields{}
+	}
+	return fields{rest: raw[i+1:], sep: sep, more: true}
+}
+
+// next returns the next element; ok is false past the last one.
+func (f *fields) next() (v []byte, ok bool) {
+	if !f.more {
+		return nil, false
+	}
+	if j := bytes.IndexByte(f.rest, f.sep); j >= 0 {
+		v, f.rest = f.rest[:j], f.rest[j+1:]
+		return v, true
+	}
+	f.more = false
+	return f.rest, true
 }
 
 // nthComponent returns component c (1-based) of an element, without allocating.
@@ -213,11 +264,4 @@ func nthComponent(b []byte, sep byte, c int) []byte {
 	return b
 }
 
-func indexByte(b []byte, c byte) int {
-	for i, x := range b {
-		if x == c {
-			return i
-		}
-	}
-	return -1
-}
+func indexByte(b []byte, c byte) int { return bytes.IndexByte(b, c) }
