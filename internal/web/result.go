@@ -367,7 +367,7 @@ func groupBenefits(bs []eligibility.BenefitsInformation) ([]benefitGroup, []paye
 			}
 			value := benefitValue(b)
 			if value == "" {
-				text := strings.Join(append(relatedEntities(b), notes...), "; ")
+				text := strings.Join(append(relatedEntities(b, kind), notes...), "; ")
 				g.group.Other = append(g.group.Other, otherLine{Kind: kind, Text: text})
 				continue
 			}
@@ -413,7 +413,25 @@ func groupBenefits(bs []eligibility.BenefitsInformation) ([]benefitGroup, []paye
 		}
 		out = append(out, g.group)
 	}
-	return out, messages
+	return mergeSameGroups(out), messages
+}
+
+// mergeSameGroups joins service types whose benefits read the same (one
+// coinsurance entry often lists six service types): "Medical Care,
+// Hospital" once instead of two identical tables.
+func mergeSameGroups(groups []benefitGroup) []benefitGroup {
+	var out []benefitGroup
+	index := map[string]int{}
+	for _, g := range groups {
+		sig := fmt.Sprintf("%q|%q|%+v|%+v", g.Networks, g.Levels, g.Rows, g.Other)
+		if i, ok := index[sig]; ok {
+			out[i].Name += ", " + g.Name
+			continue
+		}
+		index[sig] = len(out)
+		out = append(out, g)
+	}
+	return out
 }
 
 func rank(kind string) int {
@@ -499,12 +517,15 @@ func deliveryText(d eligibility.BenefitsServiceDelivery) string {
 }
 
 // relatedEntities describes a 2120 loop: "Primary Care Provider: LINDA
-// NGUYEN (XX 1682037191)".
-func relatedEntities(b eligibility.BenefitsInformation) []string {
+// NGUYEN (XX 1682037191)", without the entity's role when the benefit
+// already says it.
+func relatedEntities(b eligibility.BenefitsInformation, kind string) []string {
 	var out []string
 	for _, e := range b.BenefitsRelatedEntities {
-		name := strings.Join(strings.Fields(e.EntityFirstname+" "+e.EntityMiddlename+" "+e.EntityName+" "+e.EntitySuffix), " ")
-		s := strings.TrimSpace(e.EntityIdentifier + ": " + name)
+		s := strings.Join(strings.Fields(e.EntityFirstname+" "+e.EntityMiddlename+" "+e.EntityName+" "+e.EntitySuffix), " ")
+		if e.EntityIdentifier != "" && e.EntityIdentifier != kind {
+			s = e.EntityIdentifier + ": " + s
+		}
 		if e.EntityIdentificationValue != "" {
 			s += " (" + strings.TrimSpace(e.EntityIdentification+" "+e.EntityIdentificationValue) + ")"
 		}
