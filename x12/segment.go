@@ -1,6 +1,10 @@
 package x12
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+)
 
 // Segment is one X12 segment as read: its bytes (without the terminator),
 // the delimiters in force and its byte offset in the input.
@@ -16,7 +20,9 @@ type Segment struct {
 	raw    []byte
 	offset int64
 	d      Delimiters
-	seps   []int32 // positions of the element separators in raw
+	// seps holds the positions of the element separators in raw followed
+	// by len(raw), so element n is raw[seps[n-1]+1 : seps[n]].
+	seps []int32
 	split  bool
 	id     string
 	// unterminated is set on a final segment that ended at EOF without a
@@ -72,10 +78,7 @@ func (s *Segment) IDBytes() []byte {
 		s.ensureSplit()
 		raw = s.raw
 	}
-	end := len(raw)
-	if len(s.seps) > 0 {
-		end = int(s.seps[0])
-	}
+	end := int(s.seps[0])
 	// A whitespace-padded ISA ("ISA *00 *") has spaces after the id.
 	return bytes.TrimRight(raw[:end], " ")
 }
@@ -100,26 +103,31 @@ func (s *Segment) Is(id string) bool { return string(s.IDBytes()) == id }
 // Len returns the number of elements after the id (the position of the last
 // element present, empty or not).
 func (s *Segment) Len() int {
-	s.ensureSplit()
-	return len(s.seps)
+	if !s.split {
+		s.ensureSplit()
+	}
+	return len(s.seps) - 1
 }
 
 // ElementBytes returns element n (1-based) without allocating, or nil if the
 // segment has fewer elements. Element 0 is the segment id.
 func (s *Segment) ElementBytes(n int) []byte {
+	// Before the split seps is empty, so this is also the "split" test.
+	if seps := s.seps; n > 0 && n < len(seps) {
+		return s.raw[seps[n-1]+1 : seps[n]]
+	}
+	return s.elementSlow(n)
+}
+
+func (s *Segment) elementSlow(n int) []byte {
 	if n == 0 {
 		return s.IDBytes()
 	}
 	s.ensureSplit()
-	if n < 0 || n > len(s.seps) {
+	if n < 0 || n >= len(s.seps) {
 		return nil
 	}
-	start := int(s.seps[n-1]) + 1
-	end := len(s.raw)
-	if n < len(s.seps) {
-		end = int(s.seps[n])
-	}
-	return s.raw[start:end]
+	return s.raw[s.seps[n-1]+1 : s.seps[n]]
 }
 
 // Element returns element n (1-based) as a string, "" if absent.
@@ -213,25 +221,67 @@ func (s *Segment) reset(raw []byte, offset int64, d Delimiters) {
 	s.unterminated = false
 }
 
-// ensureSplit locates the element separators, removing line breaks first if
-// the segment contains any (hard-wrapped files).
+// ensureSplit locates the element separators, eight bytes at a time,
+// removing line breaks first if the segment contains any (hard-wrapped
+// files).
 func (s *Segment) ensureSplit() {
 	if s.split {
 		return
 	}
 	s.split = true
-	e := s.d.Element
 	raw := s.raw
-	for i := 0; i < len(raw); i++ {
+	e := s.d.Element
+	checkLF := e != '\n' && s.d.Segment != '\n'
+	checkCR := e != '\r' && s.d.Segment != '\r'
+	pe := uint64(e) * ones
+	seps := s.seps[:0]
+	i := 0
+	for ; i+8 <= len(raw); i += 8 {
+		v := binary.LittleEndian.Uint64(raw[i:])
+		var lb uint64
+		if checkLF {
+			lb = zeroBytes(v ^ ('\n' * ones))
+		}
+		if checkCR {
+			lb |= zeroBytes(v ^ ('\r' * ones))
+		}
+		if lb != 0 {
+			s.seps = seps
+			s.stripLineBreaks()
+			return
+		}
+		m := zeroBytes(v ^ pe)
+		if m == 0 {
+			continue
+		}
+		// Room for up to 8 separators, so the loop below needs no append.
+		if n := len(seps); cap(seps)-n < 8 {
+			seps = append(seps, make([]int32, 8+n)...)[:n]
+		}
+		for ; m != 0; m &= m - 1 {
+			seps = append(seps, int32(i+bits.TrailingZeros64(m)>>3))
+		}
+	}
+	for ; i < len(raw); i++ {
 		c := raw[i]
 		if c == e {
-			s.seps = append(s.seps, int32(i))
-		} else if (c == '\n' || c == '\r') && c != s.d.Segment && c != e {
+			seps = append(seps, int32(i))
+		} else if (c == '\n' && checkLF) || (c == '\r' && checkCR) {
+			s.seps = seps
 			s.stripLineBreaks()
 			return
 		}
 	}
+	s.seps = append(seps, int32(len(raw)))
 }
+
+const (
+	ones = 0x0101010101010101
+	lo7  = 0x7f7f7f7f7f7f7f7f
+)
+
+// zeroBytes has the high bit set in exactly the bytes of v that are zero.
+func zeroBytes(v uint64) uint64 { return ^(((v & lo7) + lo7) | v | lo7) }
 
 // stripLineBreaks copies raw without CR and LF into scratch and splits that.
 // Line breaks are never data in X12 (they are outside the basic and extended
@@ -251,6 +301,7 @@ func (s *Segment) stripLineBreaks() {
 			s.seps = append(s.seps, int32(i))
 		}
 	}
+	s.seps = append(s.seps, int32(len(s.raw)))
 }
 
 // nthPart returns the c-th (1-based) part of b split on sep.

@@ -644,6 +644,9 @@ func (v *validator) guideFinding(f Finding) {
 	if f.SegmentID == "" && v.seg != nil {
 		f.SegmentID = v.seg.ID()
 	}
+	if f.Position == 0 && v.set != nil {
+		f.Position = v.position
+	}
 	v.file(f)
 }
 

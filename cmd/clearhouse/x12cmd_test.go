@@ -31,14 +31,14 @@ func TestX12CLI(t *testing.T) {
 		code     int
 		contains string
 	}{
-		{"validate clean", []string{"x12", "validate", clean}, 0, ""},
-		{"validate findings", []string{"x12", "validate", broken}, 1, "se.segment-count-mismatch"},
-		{"validate json", []string{"x12", "validate", "--json", broken}, 1, `"ik5":"4"`},
-		{"validate unreadable", []string{"x12", "validate", filepath.Join(t.TempDir(), "missing")}, 2, ""},
-		{"validate bare without delimiters", []string{"x12", "validate", bare}, 1, "input.no-isa"},
-		{"validate bare with delimiters", []string{"x12", "validate", "--delimiters", `*^:~`, bare}, 0, ""},
-		{"invalid delimiters", []string{"x12", "validate", "--delimiters", `*^:*`, bare}, 2, ""},
-		{"ack", []string{"x12", "ack", broken}, 0, "IK5*R*4~"},
+		{"validate clean", []string{"x12", "validate", "--no-guide", clean}, 0, ""},
+		{"validate findings", []string{"x12", "validate", "--no-guide", broken}, 1, "se.segment-count-mismatch"},
+		{"validate json", []string{"x12", "validate", "--no-guide", "--json", broken}, 1, `"ik5":"4"`},
+		{"validate unreadable", []string{"x12", "validate", "--no-guide", filepath.Join(t.TempDir(), "missing")}, 2, ""},
+		{"validate bare without delimiters", []string{"x12", "validate", "--no-guide", bare}, 1, "input.no-isa"},
+		{"validate bare with delimiters", []string{"x12", "validate", "--no-guide", "--delimiters", `*^:~`, bare}, 0, ""},
+		{"invalid delimiters", []string{"x12", "validate", "--no-guide", "--delimiters", `*^:*`, bare}, 2, ""},
+		{"ack", []string{"x12", "ack", "--no-guide", broken}, 0, "IK5*R*4~"},
 		{"parse", []string{"x12", "parse", clean}, 0, `{"id":"BHT","offset":`},
 		{"help", []string{"x12", "validate", "--help"}, 0, ""},
 		{"unknown tool", []string{"x12", "frobnicate"}, 2, ""},

@@ -1,0 +1,137 @@
+package x12_test
+
+import (
+	"bytes"
+	"io"
+	"sync"
+	"testing"
+
+	"github.com/clearhouse/clearhouse/x12"
+	"github.com/clearhouse/clearhouse/x12/x12gen"
+)
+
+// benchSize is the generated 837P used by the benchmarks (≥ 40 MB).
+const benchSize = 40 << 20
+
+var benchData = sync.OnceValue(func() []byte {
+	var buf bytes.Buffer
+	buf.Grow(benchSize + 1<<20)
+	if _, err := x12gen.Generate(&buf, x12gen.Options{Kind: x12gen.Claims837P, Seed: 1, TargetBytes: benchSize}); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+})
+
+// BenchmarkBaselineSplit is the floor: split the bytes on the segment
+// terminator with bytes.IndexByte, nothing else.
+func BenchmarkBaselineSplit(b *testing.B) {
+	data := benchData()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		for rest := data; len(rest) > 0; n++ {
+			i := bytes.IndexByte(rest, '~')
+			if i < 0 {
+				break
+			}
+			rest = rest[i+1:]
+		}
+		if n < 1000 {
+			b.Fatal(n)
+		}
+	}
+}
+
+// BenchmarkReaderNext streams the file through Reader.Next from an
+// io.Reader and looks at every segment id.
+func BenchmarkReaderNext(b *testing.B) {
+	data := benchData()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := x12.NewReader(bytes.NewReader(data))
+		n := 0
+		for {
+			s, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(s.IDBytes()) > 0 {
+				n++
+			}
+		}
+		if n < 1000 {
+			b.Fatal(n)
+		}
+	}
+}
+
+// BenchmarkReaderElements also splits every segment into its elements and
+// touches each one.
+func BenchmarkReaderElements(b *testing.B) {
+	data := benchData()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := x12.NewReader(bytes.NewReader(data))
+		total := 0
+		for {
+			s, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := 1; i <= s.Len(); i++ {
+				total += len(s.ElementBytes(i))
+			}
+		}
+		if total < 1000 {
+			b.Fatal(total)
+		}
+	}
+}
+
+// BenchmarkValidate runs the envelope validator over the whole file.
+func BenchmarkValidate(b *testing.B) {
+	data := benchData()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		rep, err := x12.Validate(bytes.NewReader(data), x12.ValidateOptions{NoTree: true})
+		if err != nil || rep.Segments < 1000 {
+			b.Fatal(err, rep.Segments)
+		}
+	}
+}
+
+// TestReaderHotPathAllocations pins the zero-allocation hot path: reading a
+// segment and splitting its elements allocates nothing once the buffers are
+// warm.
+func TestReaderHotPathAllocations(t *testing.T) {
+	data := benchData()[:4<<20]
+	r := x12.NewReader(bytes.NewReader(data))
+	for range 1000 { // warm up buffers and the id table
+		s, _ := r.Next()
+		s.ID()
+		s.Len()
+	}
+	allocs := testing.AllocsPerRun(10000, func() {
+		s, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = s.ID()
+		for i := 1; i <= s.Len(); i++ {
+			_ = s.ElementBytes(i)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%.2f allocations per segment, want 0", allocs)
+	}
+}
