@@ -22,9 +22,9 @@ type Segment struct {
 	d      Delimiters
 	// seps holds the positions of the element separators in raw followed
 	// by len(raw), so element n is raw[seps[n-1]+1 : seps[n]].
-	seps []int32
-	split  bool
-	id     string
+	seps  []int32
+	split bool
+	id    string
 	// unterminated is set on a final segment that ended at EOF without a
 	// segment terminator.
 	unterminated bool
