@@ -18,13 +18,18 @@ func (v *Validator) checkElements(seg *x12.Segment, def *Segment) {
 			break
 		}
 		n = i
-		v.checkElementAt(def, i, raw)
+		v.checkElementAt(def, i, raw, unknownBits)
 	}
 	v.checkTail(seg, def, n)
 }
 
-// checkElementAt checks element i of a segment, inside or past its definition.
-func (v *Validator) checkElementAt(def *Segment, i int, raw []byte) {
+// unknownBits stands for "byte classes not computed": every check runs.
+const unknownBits = 0xff
+
+// checkElementAt checks element i of a segment, inside or past its
+// definition. bits are the value's byte classes when the JSON encoder has
+// scanned it already (clsComp, clsEscape), else unknownBits.
+func (v *Validator) checkElementAt(def *Segment, i int, raw []byte, bits uint8) {
 	if i > len(def.Elements) {
 		if len(raw) > 0 {
 			v.elementFinding(CodeTooManyElements, "3", i, 0, 0, "", raw,
@@ -32,13 +37,13 @@ func (v *Validator) checkElementAt(def *Segment, i int, raw []byte) {
 		}
 		return
 	}
-	v.checkElement(&def.Elements[i-1], def, i, raw)
+	v.checkElement(&def.Elements[i-1], def, i, raw, bits)
 }
 
 // checkTail finishes a segment of n elements: required elements past the
 // last one present, syntax rules, date formats.
 func (v *Validator) checkTail(seg *x12.Segment, def *Segment, n int) {
-	for i := n + 1; i <= len(def.Elements); i++ {
+	for i := n + 1; i <= def.lastReq; i++ {
 		if e := &def.Elements[i-1]; e.Usage == Required {
 			v.elementFinding(CodeElementMissing, "1", i, 0, 0, e.DE, nil,
 				fmt.Sprintf("%s%02d (%s) is required", def.ID, i, e.Name))
@@ -53,7 +58,7 @@ func (v *Validator) checkTail(seg *x12.Segment, def *Segment, n int) {
 }
 
 // checkElement checks element i of a segment.
-func (v *Validator) checkElement(e *Element, def *Segment, i int, raw []byte) {
+func (v *Validator) checkElement(e *Element, def *Segment, i int, raw []byte, bits uint8) {
 	if len(raw) == 0 {
 		if e.Usage == Required {
 			v.elementFinding(CodeElementMissing, "1", i, 0, 0, e.DE, nil,
@@ -68,7 +73,7 @@ func (v *Validator) checkElement(e *Element, def *Segment, i int, raw []byte) {
 	}
 	rep := v.d.Repetition
 	if e.Repeat <= 1 || rep == 0 {
-		v.checkValue(e, def, i, 0, raw)
+		v.checkValue(e, def, i, 0, raw, bits)
 		return
 	}
 	count := 0
@@ -86,21 +91,21 @@ func (v *Validator) checkElement(e *Element, def *Segment, i int, raw []byte) {
 			return
 		}
 		if len(part) > 0 {
-			v.checkValue(e, def, i, count, part)
+			v.checkValue(e, def, i, count, part, unknownBits)
 		}
 	}
 }
 
 // checkValue checks one occurrence of an element (a repetition when rep > 0).
-func (v *Validator) checkValue(e *Element, def *Segment, i, rep int, val []byte) {
+func (v *Validator) checkValue(e *Element, def *Segment, i, rep int, val []byte, bits uint8) {
 	csep := v.d.Component
 	if !e.IsComposite() {
-		if csep != 0 && indexByte(val, csep) >= 0 {
+		if csep != 0 && bits&clsComp != 0 && indexByte(val, csep) >= 0 {
 			v.elementFinding(CodeTooManyComponents, "13", i, 0, rep, e.DE, val,
 				fmt.Sprintf("%s%02d is a simple element but holds components", def.ID, i))
 			return
 		}
-		v.checkSimple(e, def, i, 0, rep, val)
+		v.checkSimple(e, def, i, 0, rep, val, bits)
 		return
 	}
 	c := 0
@@ -131,7 +136,7 @@ func (v *Validator) checkValue(e *Element, def *Segment, i, rep int, val []byte)
 			v.elementFinding(CodeElementNotUsed, "I10", i, c, rep, comp.DE, part,
 				fmt.Sprintf("%s%02d-%d (%s) is not used in this guide", def.ID, i, c, elementName(comp)))
 		default:
-			v.checkSimple(comp, def, i, c, rep, part)
+			v.checkSimple(comp, def, i, c, rep, part, bits)
 		}
 		if j < 0 {
 			break
@@ -153,7 +158,7 @@ func elementName(e *Element) string {
 }
 
 // checkSimple checks a simple value: type, length, code list, pattern.
-func (v *Validator) checkSimple(e *Element, def *Segment, i, c, rep int, val []byte) {
+func (v *Validator) checkSimple(e *Element, def *Segment, i, c, rep int, val []byte, bits uint8) {
 	switch e.kind {
 	case kindDate:
 		if !validDate(val) {
@@ -176,7 +181,7 @@ func (v *Validator) checkSimple(e *Element, def *Segment, i, c, rep int, val []b
 			return
 		}
 	default:
-		if !validText(val) {
+		if bits&clsEscape != 0 && !validText(val) {
 			v.elementFinding(CodeBadCharacter, "6", i, c, rep, e.DE, val, fmt.Sprintf("%s holds a control character", refName(def.ID, i, c)))
 			return
 		}

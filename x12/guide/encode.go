@@ -193,11 +193,15 @@ func (e *JSONEncoder) segment(seg *x12.Segment, def *Segment, raw bool) {
 			break
 		}
 		n = i
-		if check {
-			e.v.checkElementAt(def, i, v)
-		}
 		if len(v) == 0 {
+			if check {
+				e.v.checkElementAt(def, i, v, 0)
+			}
 			continue
+		}
+		bits := scanClasses(e.classes(d), v)
+		if check {
+			e.v.checkElementAt(def, i, v, bits)
 		}
 		var el *Element
 		if def != nil && i <= len(def.Elements) {
@@ -210,7 +214,7 @@ func (e *JSONEncoder) segment(seg *x12.Segment, def *Segment, raw bool) {
 			j.str(v)
 			continue
 		}
-		e.element(el, v, d)
+		e.element(el, v, d, bits)
 	}
 	if check {
 		e.v.checkTail(seg, def, n)
@@ -234,7 +238,7 @@ func (e *JSONEncoder) genericSegment(seg *x12.Segment) {
 		}
 		if len(v) > 0 {
 			j.key(twoDigits(i))
-			e.element(nil, v, d)
+			e.element(nil, v, d, scanClasses(e.classes(d), v))
 		}
 	}
 	j.endObject()
@@ -290,11 +294,10 @@ func scanClasses(cls *[256]uint8, v []byte) uint8 {
 	return bits
 }
 
-// element writes one element value: an array when it repeats, an object
-// when it has components, else a scalar.
-func (e *JSONEncoder) element(el *Element, v []byte, d x12.Delimiters) {
+// element writes one element value (whose byte classes are bits): an
+// array when it repeats, an object when it has components, else a scalar.
+func (e *JSONEncoder) element(el *Element, v []byte, d x12.Delimiters, bits uint8) {
 	cls := e.classes(d)
-	bits := scanClasses(cls, v)
 	if bits&clsRep == 0 && (el == nil || el.Repeat <= 1 || d.Repetition == 0) {
 		e.occurrence(el, v, d, bits)
 		return

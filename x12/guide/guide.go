@@ -75,6 +75,9 @@ type Loop struct {
 	// index lists, per segment id, the children that can start with it: the
 	// segments with that id and the loops whose first segment has it.
 	index childTable
+	// idBloom has bit idKey%64 set for every id in index: most loops on
+	// the stack do not hold the segment being placed, and say so at once.
+	idBloom uint64
 	// rules evaluated on each instance of the loop (at most 64).
 	rules  []*loopRule
 	nested []nestedTarget // rules of enclosing loops that target a child of this one
@@ -120,6 +123,7 @@ type Segment struct {
 	Elements []Element
 
 	area    Area // where a top-level segment appears in Guide JSON
+	lastReq int  // position of the last required element (0: none)
 	match   matcher
 	syntax  []syntaxRule
 	dates   []datePair

@@ -258,6 +258,7 @@ func (c *compiler) loop(n *spec.Node, path string, isRoot bool) (*Loop, error) {
 		l.Children = append(l.Children, node)
 		id := node.trigger().ID
 		l.index.add(id, int32(i))
+		l.idBloom |= 1 << (idKey([]byte(id)) % 64)
 	}
 	first := l.Children[0].Segment
 	l.hasHL = first.ID == "HL"
@@ -340,6 +341,11 @@ func (c *compiler) segment(n *spec.Node) (*Segment, error) {
 			return nil, fmt.Errorf("%s: %w", n.Seg, err)
 		}
 		s.syntax = append(s.syntax, r)
+	}
+	for i := range s.Elements {
+		if s.Elements[i].Usage == Required {
+			s.lastReq = i + 1
+		}
 	}
 	for i := 0; i+1 < len(s.Elements); i++ {
 		if s.Elements[i].DE == "1250" && s.Elements[i+1].DE == "1251" {

@@ -137,11 +137,15 @@ func (w *walker) top() *frame { return &w.stack[w.depth-1] }
 // and then one passed with the id alone.
 func (w *walker) locate(seg *x12.Segment) (depth, child int, outOfOrder bool) {
 	id := idKey(seg.IDBytes())
+	bit := uint64(1) << (id % 64)
 	q := qualCache{seg: seg}
 	for pass := 0; pass < 4; pass++ {
 		behind, anyQual := pass&1 == 1, pass >= 2
 		for d := w.depth - 1; d >= 0; d-- {
 			f := &w.stack[d]
+			if f.loop.idBloom&bit == 0 {
+				continue
+			}
 			for _, c := range f.loop.index.lookup(id) {
 				// A loop's first segment starts a new iteration one level up.
 				if c == 0 || (c < f.idx) != behind {
