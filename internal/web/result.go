@@ -152,6 +152,10 @@ func (v *resultView) fromResponse() {
 	v.Errors = r.Errors
 	v.Coverage = coverageOf(r)
 	v.People = peopleOf(r)
+	if v.Request != nil && len(v.Request.Dependents) > 0 && len(r.Dependents) == 0 && len(v.People) > 0 {
+		// Some payers answer for a dependent in the subscriber loop.
+		v.People[0].Role = "Patient (answered as the subscriber)"
+	}
 	v.Groups, v.Messages = groupBenefits(r.BenefitsInformation)
 	if r.Payer != nil && r.Payer.ContactInformation != nil {
 		for _, ct := range r.Payer.ContactInformation.Contacts {
@@ -185,6 +189,9 @@ func coverageOf(r *eligibility.Response) coverageView {
 		if !found {
 			found = true
 			cv.Status, cv.Plan, cv.InsuranceType = b.Name, b.PlanCoverage, b.InsuranceType
+			if b.Name == "Inactive" { // EB01 6; say what is inactive
+				cv.Status = "Inactive Coverage"
+			}
 			cv.Class = "ok"
 			if b.Code >= "6" {
 				cv.Class = "warn"
