@@ -185,7 +185,10 @@ func TestReadableX12(t *testing.T) {
 }
 
 func TestFormats(t *testing.T) {
-	for _, tc := range []struct{ f func(string) string; in, want string }{
+	for _, tc := range []struct {
+		f        func(string) string
+		in, want string
+	}{
 		{formatMoney, "2000", "$2,000"},
 		{formatMoney, "1475.82", "$1,475.82"},
 		{formatMoney, "3210.4", "$3,210.40"},
