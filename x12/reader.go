@@ -41,6 +41,7 @@ type Reader struct {
 	lastLF int64
 
 	notes []Finding
+	lc    lineCache
 	// encodingOffset is added to offsets when the input was decoded
 	// (UTF-16), so offsets refer to the decoded stream; kept for clarity.
 	decoded bool
@@ -117,17 +118,29 @@ func (r *Reader) TakeFindings() []Finding {
 // LineCol returns the 1-based line and byte column of an input offset. Lines
 // are counted by LF. It is exact for offsets in the segment last returned by
 // Next (and anything still in the buffer); for older offsets it returns 0, 0.
+// Successive calls with increasing offsets count each byte once.
 func (r *Reader) LineCol(offset int64) (line, col int) {
 	if offset < r.base || offset > r.base+int64(r.end) {
 		return 0, 0
 	}
-	in := r.buf[:offset-r.base]
-	lines := r.lines + int64(bytes.Count(in, []byte{'\n'}))
-	lastLF := r.lastLF
-	if i := bytes.LastIndexByte(in, '\n'); i >= 0 {
-		lastLF = r.base + int64(i)
+	c := &r.lc
+	if !c.valid || c.base != r.base || c.offset > offset {
+		*c = lineCache{valid: true, base: r.base, offset: r.base, lines: r.lines, lastLF: r.lastLF}
 	}
-	return int(lines) + 1, int(offset - lastLF)
+	in := r.buf[c.offset-r.base : offset-r.base]
+	if n := bytes.Count(in, []byte{'\n'}); n > 0 {
+		c.lines += int64(n)
+		c.lastLF = c.offset + int64(bytes.LastIndexByte(in, '\n'))
+	}
+	c.offset = offset
+	return int(c.lines) + 1, int(offset - c.lastLF)
+}
+
+// lineCache remembers the last LineCol answer within the current buffer.
+type lineCache struct {
+	valid         bool
+	base, offset  int64
+	lines, lastLF int64
 }
 
 // Next returns the next segment, or io.EOF after the last one. The segment
