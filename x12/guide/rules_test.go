@@ -155,3 +155,32 @@ func TestValidateTransaction(t *testing.T) {
 		t.Error("no error without ST")
 	}
 }
+
+// parseSegments splits a bare ST..SE text into segments.
+func parseSegments(t *testing.T, text string) []*x12.Segment {
+	t.Helper()
+	var out []*x12.Segment
+	for _, s := range strings.Split(strings.TrimSpace(text), "~") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, mustSegment(s))
+		}
+	}
+	return out
+}
+
+func mustSegment(s string) *x12.Segment {
+	parts := strings.Split(s, "*")
+	return x12.NewSegment(x12.DefaultDelimiters, parts[0], parts[1:]...)
+}
+
+// validateSet runs a Validator over segments with a given guide.
+func validateSet(g *guide.Guide, segs []*x12.Segment) []x12.Finding {
+	var out []x12.Finding
+	v := guide.NewValidator(guide.Options{})
+	v.Begin(g, segs[0], func(f x12.Finding) { out = append(out, f) })
+	for _, s := range segs[1:] {
+		v.Step(s)
+	}
+	v.End()
+	return out
+}

@@ -1,4 +1,4 @@
-package main
+package gen
 
 import "github.com/clearhouse/clearhouse/x12/guide/internal/spec"
 

@@ -1,0 +1,67 @@
+package gen
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/clearhouse/clearhouse/internal/testenv"
+	"github.com/clearhouse/clearhouse/x12/guide/internal/spec"
+)
+
+// TestDataIsCurrent regenerates the guide files from the sources and
+// compares them with the committed x12/guide/data: the data is exactly what
+// the generator derives, nothing edited by hand.
+func TestDataIsCurrent(t *testing.T) {
+	src := filepath.Join(testenv.RepoRoot(t), "..", "shared", "reference", "guide-sources")
+	if _, err := os.Stat(filepath.Join(src, "README.md")); err != nil {
+		testenv.Missing(t, "guide sources not found at "+src)
+	}
+	out := t.TempDir()
+	if err := Run(src, out); err != nil {
+		t.Fatal(err)
+	}
+	committed := filepath.Join("..", "..", "data")
+	files, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		got, _ := os.ReadFile(filepath.Join(out, f.Name()))
+		want, err := os.ReadFile(filepath.Join(committed, f.Name()))
+		if err != nil {
+			t.Errorf("%s: generated but not committed", f.Name())
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from the generator's output (run go generate in x12/guide)", f.Name())
+		}
+	}
+	committedFiles, _ := os.ReadDir(committed)
+	if len(committedFiles) != len(files) {
+		t.Errorf("data has %d files, the generator writes %d", len(committedFiles), len(files))
+	}
+}
+
+// TestRefusesOopFactory: the CDDL files are never an input.
+func TestRefusesOopFactory(t *testing.T) {
+	err := Run(filepath.Join(t.TempDir(), "oopfactory-x12parser"), t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "OopFactory") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestSnakeKeys(t *testing.T) {
+	// Keys are snake_case of the guide names (api-contract §5.4).
+	for name, want := range map[string]string{
+		"Billing Provider City, State, ZIP Code": "billing_provider_city_state_zip_code",
+		"Pay-To Provider's Name":                 "pay_to_providers_name",
+		"Date - Onset of Current Illness":        "date_onset_of_current_illness",
+	} {
+		if got := spec.SnakeName(name); got != want {
+			t.Errorf("%q → %q, want %q", name, got, want)
+		}
+	}
+}
