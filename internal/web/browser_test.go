@@ -213,6 +213,7 @@ func TestBrowserConsole(t *testing.T) {
 	// Sign in; the header shows the account and the test mode badge.
 	step(t, ctx, "open the console", chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#key")))
 	screenshot(t, ctx, shots, "signin.png")
+	checkA11y(t, ctx, "sign-in page")
 	step(t, ctx, "type the key", chromedp.SendKeys(chromedp.CSS("#key"), key))
 	follow(t, ctx, "sign in", chromedp.Click(chromedp.CSS("form[action='/signin'] button[type=submit]")))
 	wantContains(t, "header", text(t, ctx, ".site-header"), "Sunrise Family Dental", "TEST MODE")
@@ -223,6 +224,15 @@ func TestBrowserConsole(t *testing.T) {
 		t.Errorf("first Tab focuses %q, want the skip link with a solid outline", got)
 	}
 
+	// The payer picker narrows its list by name as one types.
+	step(t, ctx, "search payers by name",
+		chromedp.SendKeys(chromedp.CSS("#f-payer"), "aetna"),
+		chromedp.Poll[chromedp.Void](`(() => {
+			const o = [...document.querySelectorAll("#payer-options option")];
+			return o.length > 0 && o.length < 5 && o[0].value === "60054" && o[0].textContent === "Aetna";
+		})()`, chromedp.WithPollingTimeout(5*time.Second)),
+	)
+
 	// 1. An active subscriber: coverage status, plan dates, a benefit amount.
 	result := runMock(t, ctx, srv.URL, "uhc-subscriber", "UHC123456")
 	wantContains(t, "active subscriber result", result,
@@ -231,6 +241,7 @@ func TestBrowserConsole(t *testing.T) {
 		"Messages from the payer", "SPECIALIST OFFICE VISIT, REFERRAL REQUIRED")
 	wantContains(t, "live region", text(t, ctx, "#result-status"), "Active Coverage for JANE M DOE")
 	screenshot(t, ctx, shots, "check-active.png")
+	checkA11y(t, ctx, "active result")
 
 	// 2. A dependent: the dependent's name and relationship.
 	result = runMock(t, ctx, srv.URL, "uhc-dependent", "UHC202649")
@@ -251,6 +262,7 @@ func TestBrowserConsole(t *testing.T) {
 		t.Errorf("the suggested fix is too short to help: %q", fix)
 	}
 	screenshot(t, ctx, shots, "check-aaa.png")
+	checkA11y(t, ctx, "AAA result")
 
 	// 4. The server's rules, not only the browser's: a bad NPI check digit.
 	step(t, ctx, "break the NPI",
@@ -264,6 +276,7 @@ func TestBrowserConsole(t *testing.T) {
 		t.Errorf("focus after a refused check is on %q, want the error summary", got)
 	}
 	screenshot(t, ctx, shots, "check-validation.png")
+	checkA11y(t, ctx, "refused form")
 
 	// 5. History: newest first, filter by status, open a stored result.
 	step(t, ctx, "open history", chromedp.Navigate(srv.URL+"/checks"), chromedp.WaitVisible(chromedp.CSS(".history-table")))
@@ -273,6 +286,7 @@ func TestBrowserConsole(t *testing.T) {
 		t.Errorf("history rows (newest first):\n%s", strings.Join(rows, "\n"))
 	}
 	screenshot(t, ctx, shots, "history.png")
+	checkA11y(t, ctx, "history")
 	step(t, ctx, "pick a status", chromedp.SetValue(chromedp.CSS("#h-status"), "rejected"))
 	follow(t, ctx, "filter rejected", chromedp.Click(chromedp.CSS(".filters button[type=submit]")))
 	rows = eval[[]string](t, ctx, `[...document.querySelectorAll(".history-table tbody tr")].map(r => r.innerText)`)

@@ -39,13 +39,8 @@ func (c *Console) newCheckPage(w http.ResponseWriter, r *http.Request) {
 		form = formFromMock(m)
 	}
 	if id := r.URL.Query().Get("from"); id != "" {
-		ch, err := c.cfg.Store.GetEligibilityCheck(r.Context(), v.AccountID, id)
-		if errors.Is(err, store.ErrNotFound) {
-			c.notFound(w, r)
-			return
-		}
-		if err != nil {
-			c.fail(w, r, err)
+		ch, ok := c.ownCheck(w, r, id)
+		if !ok {
 			return
 		}
 		var req eligibility.Request

@@ -153,18 +153,27 @@ func parseDay(s string) (time.Time, error) {
 // resultPage shows one stored check of the signed-in account. Another
 // account's check id is "not found", the same as an id that never existed.
 func (c *Console) resultPage(w http.ResponseWriter, r *http.Request) {
-	v := viewerFrom(r.Context())
-	ch, err := c.cfg.Store.GetEligibilityCheck(r.Context(), v.AccountID, r.PathValue("id"))
-	if errors.Is(err, store.ErrNotFound) {
-		c.notFound(w, r)
-		return
-	}
-	if err != nil {
-		c.fail(w, r, err)
+	ch, ok := c.ownCheck(w, r, r.PathValue("id"))
+	if !ok {
 		return
 	}
 	view := newResultView(ch, c.cfg.Payers)
 	c.renderPage(w, r, http.StatusOK, "check_result", page{Title: "Eligibility check " + ch.ID, Nav: "history", Data: view})
+}
+
+// ownCheck reads a check of the signed-in account, or answers 404 (also
+// for another account's check) or 500 and reports false.
+func (c *Console) ownCheck(w http.ResponseWriter, r *http.Request, id string) (store.EligibilityCheck, bool) {
+	ch, err := c.cfg.Store.GetEligibilityCheck(r.Context(), viewerFrom(r.Context()).AccountID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		c.notFound(w, r)
+		return ch, false
+	}
+	if err != nil {
+		c.fail(w, r, err)
+		return ch, false
+	}
+	return ch, true
 }
 
 // payerSearch answers the payer picker's typing with <option>s for its
