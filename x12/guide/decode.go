@@ -179,11 +179,7 @@ func (d *decoder) isa() error {
 	vals := make([]string, 16)
 	err := d.members(func(key string) error {
 		pos, ok := keyPos(key)
-		t, err := d.dec.Token()
-		if err != nil {
-			return err
-		}
-		s, err := d.scalar(t)
+		s, err := d.nextScalar()
 		if err != nil {
 			return err
 		}
@@ -401,11 +397,7 @@ func (d *decoder) occurrence(el *Element, t json.Token) (x12.Field, string, erro
 		if el != nil && pos <= len(el.Components) {
 			comp = &el.Components[pos-1]
 		}
-		t, err := d.dec.Token()
-		if err != nil {
-			return err
-		}
-		s, err := d.scalar(t)
+		s, err := d.nextScalar()
 		if err != nil {
 			return err
 		}
@@ -416,6 +408,15 @@ func (d *decoder) occurrence(el *Element, t json.Token) (x12.Field, string, erro
 		return nil
 	})
 	return x12.Composite(parts...), "", err
+}
+
+// nextScalar reads a string or number and returns its text.
+func (d *decoder) nextScalar() (string, error) {
+	t, err := d.dec.Token()
+	if err != nil {
+		return "", err
+	}
+	return d.scalar(t)
 }
 
 // scalar returns the text of a string or number token.

@@ -8,7 +8,6 @@ import (
 	"path"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -306,17 +305,7 @@ func (c *compiler) segment(n *spec.Node) (*Segment, error) {
 	}
 	s.keyLoop = s.Key + "_loop"
 	s.keyJSON = quoteKey(s.Key)
-	last := 0
-	for _, e := range n.Elements {
-		if e.Pos > last {
-			last = e.Pos
-		}
-	}
-	s.Elements = make([]Element, last)
-	for i := range s.Elements {
-		s.Elements[i] = Element{Pos: i + 1, Usage: NotUsed, Key: fmt.Sprintf("%02d", i+1), decimals: -1}
-		s.Elements[i].keyJSON = quoteKey(s.Elements[i].Key)
-	}
+	s.Elements = blankElements(n.Elements)
 	for i := range n.Elements {
 		e, err := c.element(&n.Elements[i])
 		if err != nil {
@@ -328,7 +317,7 @@ func (c *compiler) segment(n *spec.Node) (*Segment, error) {
 		s.Elements[e.Pos-1] = e
 	}
 	if n.Match != "" {
-		pos, comp := parseRef(n.Match)
+		pos, comp := spec.ParseRef(n.Match)
 		e := s.element(pos, comp)
 		if e == nil || e.codes == nil {
 			return nil, fmt.Errorf("%s: match %s names no coded element", n.Seg, n.Match)
@@ -402,15 +391,7 @@ func (c *compiler) element(e *spec.Element) (Element, error) {
 		out.decimals = int8(e.Type[1] - '0')
 	}
 	if len(e.Components) > 0 {
-		last := 0
-		for _, x := range e.Components {
-			last = max(last, x.Pos)
-		}
-		out.Components = make([]Element, last)
-		for i := range out.Components {
-			out.Components[i] = Element{Pos: i + 1, Usage: NotUsed, Key: fmt.Sprintf("%02d", i+1), decimals: -1}
-			out.Components[i].keyJSON = quoteKey(out.Components[i].Key)
-		}
+		out.Components = blankElements(e.Components)
 		for i := range e.Components {
 			sub, err := c.element(&e.Components[i])
 			if err != nil {
@@ -420,6 +401,21 @@ func (c *compiler) element(e *spec.Element) (Element, error) {
 		}
 	}
 	return out, nil
+}
+
+// blankElements returns one element per position up to the last the guide
+// lists, each "not used" until the guide's own definition replaces it.
+func blankElements(listed []spec.Element) []Element {
+	last := 0
+	for _, e := range listed {
+		last = max(last, e.Pos)
+	}
+	out := make([]Element, last)
+	for i := range out {
+		k := fmt.Sprintf("%02d", i+1)
+		out[i] = Element{Pos: i + 1, Usage: NotUsed, Key: k, keyJSON: quoteKey(k), decimals: -1}
+	}
+	return out
 }
 
 // quoteKey renders a key as it appears before a JSON value: "key":.
@@ -443,14 +439,4 @@ func area(s string) Area {
 		return Summary
 	}
 	return Heading
-}
-
-// parseRef reads "05" or "05-3".
-func parseRef(ref string) (pos, comp int) {
-	p, c, _ := strings.Cut(ref, "-")
-	pos, _ = strconv.Atoi(p)
-	if c != "" {
-		comp, _ = strconv.Atoi(c)
-	}
-	return pos, comp
 }

@@ -3,7 +3,6 @@ package gen
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/clearhouse/clearhouse/x12/guide/internal/spec"
@@ -54,7 +53,7 @@ func qualCodes(seg *spec.Node) []string {
 
 // elementAt returns the element at "05" or "05-3" of a segment.
 func elementAt(seg *spec.Node, ref string) *spec.Element {
-	pos, comp := parseRef(ref)
+	pos, comp := spec.ParseRef(ref)
 	for i := range seg.Elements {
 		e := &seg.Elements[i]
 		if e.Pos != pos {
@@ -70,15 +69,6 @@ func elementAt(seg *spec.Node, ref string) *spec.Element {
 		}
 	}
 	panic(fmt.Sprintf("element %s%s not found", seg.Seg, ref))
-}
-
-func parseRef(ref string) (pos, comp int) {
-	p, c, _ := strings.Cut(ref, "-")
-	pos, _ = strconv.Atoi(p)
-	if c != "" {
-		comp, _ = strconv.Atoi(c)
-	}
-	return pos, comp
 }
 
 // discriminator follows pyx12's rule for telling same-id segments apart: the

@@ -10,6 +10,11 @@
 // tells the variants apart (NM101, REF01, DTP01, HL03...).
 package spec
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Format is the value of File.Format for files this package describes.
 const Format = "clearhouse-guide/1"
 
@@ -141,6 +146,17 @@ type CodeList struct {
 	Advisory bool     `json:"advisory,omitempty"`
 	Note     string   `json:"note,omitempty"`
 	Codes    []string `json:"codes"`
+}
+
+// ParseRef reads an element reference of a segment: "05" or "05-3"
+// (position 5, component 3).
+func ParseRef(ref string) (pos, comp int) {
+	p, c, _ := strings.Cut(ref, "-")
+	pos, _ = strconv.Atoi(p)
+	if c != "" {
+		comp, _ = strconv.Atoi(c)
+	}
+	return pos, comp
 }
 
 // SnakeName turns a guide name into the snake_case stem of a Guide JSON key:
