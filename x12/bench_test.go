@@ -50,23 +50,26 @@ func BenchmarkReaderNext(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		r := x12.NewReader(bytes.NewReader(data))
 		n := 0
-		for {
-			s, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			if len(s.IDBytes()) > 0 {
-				n++
-			}
-		}
+		eachSegment(b, data, func(s *x12.Segment) { n += len(s.IDBytes()) })
 		if n < 1000 {
 			b.Fatal(n)
 		}
+	}
+}
+
+// eachSegment reads data with a Reader and calls fn for every segment.
+func eachSegment(b *testing.B, data []byte, fn func(*x12.Segment)) {
+	r := x12.NewReader(bytes.NewReader(data))
+	for {
+		s, err := r.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		fn(s)
 	}
 }
 
@@ -77,20 +80,12 @@ func BenchmarkReaderElements(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		r := x12.NewReader(bytes.NewReader(data))
 		total := 0
-		for {
-			s, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
+		eachSegment(b, data, func(s *x12.Segment) {
 			for i := 1; i <= s.Len(); i++ {
 				total += len(s.ElementBytes(i))
 			}
-		}
+		})
 		if total < 1000 {
 			b.Fatal(total)
 		}

@@ -225,13 +225,7 @@ func validSegmentID(id []byte) bool {
 
 func (v *validator) beginInterchange(seg *Segment) {
 	v.closeOpen(seg.Offset(), true)
-	ic := &v.icBuf
-	if !v.opts.NoTree {
-		ic = &InterchangeReport{}
-		v.rep.Interchanges = append(v.rep.Interchanges, ic)
-	} else {
-		*ic = InterchangeReport{}
-	}
+	ic := record(v, &v.icBuf, func(ic *InterchangeReport) { v.rep.Interchanges = append(v.rep.Interchanges, ic) })
 	v.ic, v.groups = ic, 0
 	v.gsSeen = map[string]bool{}
 	ic.Offset, ic.End = seg.Offset(), seg.Offset()
@@ -340,13 +334,7 @@ func (v *validator) beginGroup(seg *Segment) {
 			Message: "GS outside an interchange (no ISA before it)"})
 		v.syntheticInterchange(seg.Offset(), seg.d)
 	}
-	g := &v.grpBuf
-	if !v.opts.NoTree {
-		g = &GroupReport{}
-		v.ic.Groups = append(v.ic.Groups, g)
-	} else {
-		*g = GroupReport{}
-	}
+	g := record(v, &v.grpBuf, func(g *GroupReport) { v.ic.Groups = append(v.ic.Groups, g) })
 	v.grp, v.sets = g, 0
 	v.groups++
 	v.stSeen = map[string]bool{}
@@ -356,15 +344,22 @@ func (v *validator) beginGroup(seg *Segment) {
 	v.checkGS(seg)
 }
 
+// record returns a new envelope record, handed to add to join the report,
+// or with NoTree the cleared scratch record (memory stays flat).
+func record[T any](v *validator, scratch *T, add func(*T)) *T {
+	if v.opts.NoTree {
+		var zero T
+		*scratch = zero
+		return scratch
+	}
+	r := new(T)
+	add(r)
+	return r
+}
+
 // syntheticInterchange opens a record for envelopes found without an ISA.
 func (v *validator) syntheticInterchange(offset int64, d Delimiters) {
-	ic := &v.icBuf
-	if !v.opts.NoTree {
-		ic = &InterchangeReport{}
-		v.rep.Interchanges = append(v.rep.Interchanges, ic)
-	} else {
-		*ic = InterchangeReport{}
-	}
+	ic := record(v, &v.icBuf, func(ic *InterchangeReport) { v.rep.Interchanges = append(v.rep.Interchanges, ic) })
 	ic.Offset, ic.End, ic.Delimiters, ic.Synthetic = offset, offset, d, true
 	v.ic, v.groups = ic, 0
 	v.gsSeen = map[string]bool{}
@@ -468,22 +463,12 @@ func (v *validator) beginSet(seg *Segment) {
 		if v.ic == nil {
 			v.syntheticInterchange(seg.Offset(), seg.d)
 		}
-		g := &v.grpBuf
-		if !v.opts.NoTree {
-			g = &GroupReport{DeclaredSets: -1}
-			v.ic.Groups = append(v.ic.Groups, g)
-		}
-		g.Offset, g.End = seg.Offset(), seg.Offset()
+		g := record(v, &v.grpBuf, func(g *GroupReport) { v.ic.Groups = append(v.ic.Groups, g) })
+		g.Offset, g.End, g.DeclaredSets = seg.Offset(), seg.Offset(), -1
 		v.grp, v.sets = g, 0
 		v.stSeen = map[string]bool{}
 	}
-	s := &v.setBuf
-	if !v.opts.NoTree {
-		s = &SetReport{}
-		v.grp.Sets = append(v.grp.Sets, s)
-	} else {
-		*s = SetReport{}
-	}
+	s := record(v, &v.setBuf, func(s *SetReport) { v.grp.Sets = append(v.grp.Sets, s) })
 	v.set, v.position = s, 1
 	v.sets++
 	s.Offset, s.End, s.Segments = seg.Offset(), seg.Offset(), 1

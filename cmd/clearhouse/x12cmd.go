@@ -97,6 +97,16 @@ func (in *x12Input) readerOptions() ([]x12.ReaderOption, error) {
 	return opts, nil
 }
 
+// open opens FILE|- and returns the reader options the flags ask for.
+func (in *x12Input) open(name string) (io.ReadCloser, []x12.ReaderOption, error) {
+	opts, err := in.readerOptions()
+	if err != nil {
+		return nil, nil, &exitError{code: 2, err: err}
+	}
+	f, err := openX12Input(name)
+	return f, opts, err
+}
+
 // parseX12Flags parses a tool's flags and returns its one FILE|- argument.
 func parseX12Flags(fs *flag.FlagSet, args []string, stderr io.Writer, usage string) (string, error) {
 	fs.SetOutput(stderr)
@@ -144,11 +154,7 @@ the end, 1 the input is not X12, 2 unreadable.`)
 	if err != nil {
 		return err
 	}
-	opts, err := in.readerOptions()
-	if err != nil {
-		return &exitError{code: 2, err: err}
-	}
-	f, err := openX12Input(name)
+	f, opts, err := in.open(name)
 	if err != nil {
 		return err
 	}
@@ -234,11 +240,7 @@ Exit status: 0 no findings (info notes aside), 1 findings, 2 unreadable.`)
 	if err != nil {
 		return err
 	}
-	opts, err := in.readerOptions()
-	if err != nil {
-		return &exitError{code: 2, err: err}
-	}
-	f, err := openX12Input(name)
+	f, opts, err := in.open(name)
 	if err != nil {
 		return err
 	}
@@ -341,11 +343,7 @@ Exit status: 0 printed, 2 unreadable or not X12.`)
 	if !ok {
 		return &exitError{code: 2, err: fmt.Errorf("-ta1 %q: want requested, always or never", *ta1)}
 	}
-	opts, err := in.readerOptions()
-	if err != nil {
-		return &exitError{code: 2, err: err}
-	}
-	f, err := openX12Input(name)
+	f, opts, err := in.open(name)
 	if err != nil {
 		return err
 	}
