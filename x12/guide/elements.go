@@ -37,7 +37,13 @@ func (v *Validator) checkElementAt(def *Segment, i int, raw []byte, bits uint8) 
 		}
 		return
 	}
-	v.checkElement(&def.Elements[i-1], def, i, raw, bits)
+	e := &def.Elements[i-1]
+	// The common case first: a used, simple, single value.
+	if len(raw) > 0 && e.Usage != NotUsed && e.Components == nil && (e.Repeat <= 1 || v.d.Repetition == 0) && bits&clsComp == 0 {
+		v.checkSimple(e, def, i, 0, 0, raw, bits)
+		return
+	}
+	v.checkElement(e, def, i, raw, bits)
 }
 
 // checkTail finishes a segment of n elements: required elements past the

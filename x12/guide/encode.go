@@ -207,6 +207,10 @@ func (e *JSONEncoder) segment(seg *x12.Segment, def *Segment, raw bool) {
 		if def != nil && i <= len(def.Elements) {
 			el = &def.Elements[i-1]
 			j.keyRaw(el.keyJSON)
+			if !raw && bits&(clsRep|clsComp) == 0 && el.Repeat <= 1 && el.Components == nil {
+				e.scalar(el, v, bits&clsEscape == 0) // the common case: a simple value
+				continue
+			}
 		} else {
 			j.key(twoDigits(i))
 		}
