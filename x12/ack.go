@@ -202,6 +202,12 @@ func write999Set(iw *InterchangeWriter, s *SetReport) (bool, error) {
 		if err := iw.WriteSegment("IK3", safeValue(f.SegmentID, iw.d), strconv.Itoa(f.Position), f.LoopID, f.IK3); err != nil {
 			return false, err
 		}
+		if f.ContextName != "" {
+			ctx := Composite(safeValue(f.ContextName, iw.d), safeValue(f.ContextValue, iw.d))
+			if err := iw.WriteSegmentFields("CTX", ctx); err != nil {
+				return false, err
+			}
+		}
 		for _, e := range seg {
 			if e.IK4 == "" {
 				continue

@@ -53,7 +53,8 @@ func TestWriteAcksGolden(t *testing.T) {
 	}
 	// A guide finding about BHT of the second set, filed by offset.
 	rep.Add(x12.Finding{Severity: x12.Error, Code: "guide.code-invalid", Offset: int64(strings.Index(in, "BHT*0019*00*2")),
-		SegmentID: "BHT", Position: 2, LoopID: "", Element: 1, ElementRef: "1005", IK4: "7", Value: "0019"})
+		SegmentID: "BHT", Position: 2, LoopID: "", Element: 1, ElementRef: "1005", IK4: "7", Value: "0019",
+		ContextName: "BHT03", ContextValue: "2"})
 	var buf bytes.Buffer
 	err = x12.WriteAcks(&buf, rep, x12.AckOptions{Date: ackDate, LineBreaks: true,
 		Numbers: &x12.SequentialControlNumbers{Interchange: 41, Group: 9}})

@@ -93,6 +93,11 @@ type Finding struct {
 	ElementRef string `json:"elementRef,omitempty"`
 	// Value is a copy of the bad data, for IK404 (at most 99 characters).
 	Value string `json:"value,omitempty"`
+	// ContextName and ContextValue identify the business unit the error is
+	// in, rendered as a 999 CTX after the IK3 (e.g. "CLM01" and the claim's
+	// submitter identifier).
+	ContextName  string `json:"contextName,omitempty"`
+	ContextValue string `json:"contextValue,omitempty"`
 
 	// TA1 is the TA105 interchange note code ("001".."031").
 	TA1 string `json:"ta1,omitempty"`
