@@ -1,0 +1,44 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+)
+
+// TestSQLiteSettings: WAL, foreign keys and busy timeout on every
+// connection; one writer connection; readers cannot write.
+func TestSQLiteSettings(t *testing.T) {
+	ctx := context.Background()
+	st, err := OpenSQLite(ctx, filepath.Join(t.TempDir(), SQLiteFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s := st.(*sqlStore)
+	check := func(who, pragma, want string, row interface{ Scan(...any) error }) {
+		t.Helper()
+		var got string
+		if err := row.Scan(&got); err != nil {
+			t.Fatalf("%s %s: %v", who, pragma, err)
+		}
+		if got != want {
+			t.Errorf("%s: PRAGMA %s = %q, want %q", who, pragma, got, want)
+		}
+	}
+	for who, db := range map[string]execer{"writer": s.writer, "reader": s.reader} {
+		check(who, "journal_mode", "wal", db.QueryRowContext(ctx, "PRAGMA journal_mode"))
+		check(who, "foreign_keys", "1", db.QueryRowContext(ctx, "PRAGMA foreign_keys"))
+		check(who, "busy_timeout", "10000", db.QueryRowContext(ctx, "PRAGMA busy_timeout"))
+	}
+	if n := s.writer.Stats().MaxOpenConnections; n != 1 {
+		t.Errorf("writer pool allows %d connections, want 1", n)
+	}
+	if _, err := s.reader.ExecContext(ctx, "INSERT INTO accounts (id, name, created_at) VALUES ('a', 'b', 0)"); err == nil {
+		t.Error("the read pool accepted a write")
+	}
+	// Foreign keys are enforced: a key for a missing account is refused.
+	if err := st.CreateAPIKey(ctx, APIKey{ID: "k", AccountID: "missing", Mode: ModeTest, Hash: "h"}); err == nil {
+		t.Error("api key for a missing account accepted")
+	}
+}
