@@ -94,6 +94,35 @@ func idKey(id []byte) uint32 {
 	return 0
 }
 
+// idCodes is the number of possible segment ids: 2 or 3 characters of
+// A-Z and 0-9.
+const idCodes = 36*36*36 + 36*36
+
+// idCode numbers a segment id densely, -1 when it is not 2-3 letters and
+// digits.
+func idCode(id []byte) int {
+	if len(id) < 2 || len(id) > 3 {
+		return -1
+	}
+	n := 0
+	for _, c := range id {
+		var d int
+		switch {
+		case c >= 'A' && c <= 'Z':
+			d = int(c - 'A')
+		case c >= '0' && c <= '9':
+			d = 26 + int(c-'0')
+		default:
+			return -1
+		}
+		n = n*36 + d
+	}
+	if len(id) == 2 {
+		n += 36 * 36 * 36
+	}
+	return n
+}
+
 // childTable lists, per segment id, the children of a loop that can start
 // with it, in guide order. Loops have a few dozen distinct ids at most, so
 // a scan over packed ids beats a map.
@@ -112,13 +141,4 @@ func (t *childTable) add(id string, child int32) {
 	}
 	t.ids = append(t.ids, k)
 	t.kids = append(t.kids, []int32{child})
-}
-
-func (t *childTable) lookup(k uint32) []int32 {
-	for i, x := range t.ids {
-		if x == k {
-			return t.kids[i]
-		}
-	}
-	return nil
 }

@@ -49,7 +49,11 @@ type Guide struct {
 	// Provenance records the files the data was derived from.
 	Provenance spec.Source
 
-	root   *Loop
+	root *Loop
+	// idNum numbers the segment ids the guide uses (1..n, 0 = not used),
+	// indexed by idCode.
+	idNum  []uint16
+	nIDs   int
 	rules  []*rule
 	npi    map[string][]*rule // segment id → NPI rules
 	segIDs map[string]bool    // every segment id the guide defines
@@ -75,9 +79,10 @@ type Loop struct {
 	// index lists, per segment id, the children that can start with it: the
 	// segments with that id and the loops whose first segment has it.
 	index childTable
-	// idBloom has bit idKey%64 set for every id in index: most loops on
-	// the stack do not hold the segment being placed, and say so at once.
-	idBloom uint64
+	// slots maps the guide's id numbers (Guide.idNum) to 1 + the row of
+	// index holding that id, 0 when the loop has no child starting with it:
+	// one array read tells whether a loop on the stack can take a segment.
+	slots []uint8
 	// rules evaluated on each instance of the loop (at most 64).
 	rules  []*loopRule
 	nested []nestedTarget // rules of enclosing loops that target a child of this one

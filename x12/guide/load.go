@@ -181,6 +181,9 @@ func Parse(raw []byte, lists map[string]*CodeList) (*Guide, error) {
 	}
 	g.root = root
 	walk(root, func(s *Segment) { g.segIDs[s.ID] = true })
+	if err := g.numberIDs(); err != nil {
+		return nil, err
+	}
 	for i := range f.Rules {
 		r, err := compileRule(g, &f.Rules[i])
 		if err != nil {
@@ -189,6 +192,47 @@ func Parse(raw []byte, lists map[string]*CodeList) (*Guide, error) {
 		g.rules = append(g.rules, r)
 	}
 	return g, nil
+}
+
+// numberIDs gives every segment id of the guide a small number and each
+// loop its slot table, for the walker's one-read loop test.
+func (g *Guide) numberIDs() error {
+	g.idNum = make([]uint16, idCodes)
+	for id := range g.segIDs {
+		c := idCode([]byte(id))
+		if c < 0 {
+			return fmt.Errorf("segment id %q is not 2-3 letters and digits", id)
+		}
+		g.nIDs++
+		g.idNum[c] = uint16(g.nIDs)
+	}
+	if g.nIDs > 255 {
+		return fmt.Errorf("%d segment ids, at most 255", g.nIDs)
+	}
+	seen := map[*Loop]bool{}
+	var visit func(l *Loop)
+	visit = func(l *Loop) {
+		if seen[l] {
+			return
+		}
+		seen[l] = true
+		l.slots = make([]uint8, g.nIDs+1)
+		for row, k := range l.index.ids {
+			for _, c := range l.Children {
+				if s := c.trigger(); idKey([]byte(s.ID)) == k {
+					l.slots[g.idNum[idCode([]byte(s.ID))]] = uint8(row + 1)
+					break
+				}
+			}
+		}
+		for _, c := range l.Children {
+			if c.Loop != nil {
+				visit(c.Loop)
+			}
+		}
+	}
+	visit(g.root)
+	return nil
 }
 
 // walk calls f for every segment of the tree once (shared loops once).
@@ -257,7 +301,6 @@ func (c *compiler) loop(n *spec.Node, path string, isRoot bool) (*Loop, error) {
 		l.Children = append(l.Children, node)
 		id := node.trigger().ID
 		l.index.add(id, int32(i))
-		l.idBloom |= 1 << (idKey([]byte(id)) % 64)
 	}
 	first := l.Children[0].Segment
 	l.hasHL = first.ID == "HL"

@@ -136,17 +136,24 @@ func (w *walker) top() *frame { return &w.stack[w.depth-1] }
 // reported as a bad code rather than an unknown segment, a sibling ahead
 // and then one passed with the id alone.
 func (w *walker) locate(seg *x12.Segment) (depth, child int, outOfOrder bool) {
-	id := idKey(seg.IDBytes())
-	bit := uint64(1) << (id % 64)
+	code := idCode(seg.IDBytes())
+	if code < 0 {
+		return -1, -1, false
+	}
+	num := w.g.idNum[code]
+	if num == 0 {
+		return -1, -1, false // an id the guide does not use anywhere
+	}
 	q := qualCache{seg: seg}
 	for pass := 0; pass < 4; pass++ {
 		behind, anyQual := pass&1 == 1, pass >= 2
 		for d := w.depth - 1; d >= 0; d-- {
 			f := &w.stack[d]
-			if f.loop.idBloom&bit == 0 {
+			row := f.loop.slots[num]
+			if row == 0 {
 				continue
 			}
-			for _, c := range f.loop.index.lookup(id) {
+			for _, c := range f.loop.index.kids[row-1] {
 				// A loop's first segment starts a new iteration one level up.
 				if c == 0 || (c < f.idx) != behind {
 					continue
