@@ -42,9 +42,6 @@ type Reader struct {
 
 	notes []Finding
 	lc    lineCache
-	// encodingOffset is added to offsets when the input was decoded
-	// (UTF-16), so offsets refer to the decoded stream; kept for clarity.
-	decoded bool
 }
 
 // ReaderOption configures a Reader.
@@ -283,7 +280,7 @@ func (r *Reader) start() error {
 			Message: "input is UTF-16 encoded; it was decoded to UTF-8 and offsets refer to the decoded bytes"})
 		rest := io.MultiReader(bytes.NewReader(bytes.Clone(b)), r.src)
 		r.src = newUTF16Decoder(rest, enc)
-		r.pos, r.end, r.eof, r.decoded = 0, 0, false, true
+		r.pos, r.end, r.eof = 0, 0, false
 		if err := r.ensure(4); err != nil {
 			return err
 		}

@@ -55,6 +55,8 @@ type GroupReport struct {
 	DeclaredSets int
 	Findings     []Finding
 	Sets         []*SetReport
+	// Synthetic marks a record made for sets found without a GS.
+	Synthetic bool
 }
 
 // SetReport describes one ST..SE.

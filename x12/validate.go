@@ -304,6 +304,9 @@ func (v *validator) endInterchange(seg *Segment) {
 		return
 	}
 	v.closeOpen(seg.Offset(), false)
+	if v.grp != nil {
+		v.closeGroup(seg.Offset())
+	}
 	ic := v.ic
 	ic.End = seg.Offset()
 	cn := string(seg.ElementBytes(2))
@@ -439,8 +442,13 @@ func (v *validator) endGroup(seg *Segment) {
 	v.grp = nil
 }
 
-// closeGroup ends a group that has no GE.
+// closeGroup ends a group that has no GE (silently for a synthetic one).
 func (v *validator) closeGroup(at int64) {
+	if v.grp.Synthetic {
+		v.grp.End = at
+		v.grp = nil
+		return
+	}
 	v.file(Finding{Severity: Error, Code: CodeGEMissing, Offset: v.grp.Offset, SegmentID: "GS", AK9: "3",
 		Message: fmt.Sprintf("functional group %s has no GE trailer", v.grp.ControlNumber)})
 	v.grp.End = at
@@ -464,7 +472,7 @@ func (v *validator) beginSet(seg *Segment) {
 			v.syntheticInterchange(seg.Offset(), seg.d)
 		}
 		g := record(v, &v.grpBuf, func(g *GroupReport) { v.ic.Groups = append(v.ic.Groups, g) })
-		g.Offset, g.End, g.DeclaredSets = seg.Offset(), seg.Offset(), -1
+		g.Offset, g.End, g.DeclaredSets, g.Synthetic = seg.Offset(), seg.Offset(), -1, true
 		v.grp, v.sets = g, 0
 		v.stSeen = map[string]bool{}
 	}
@@ -578,12 +586,7 @@ func (v *validator) eof() {
 		v.closeSet(end)
 	}
 	if v.grp != nil {
-		if v.rep.Fragment {
-			v.grp.End = end
-			v.grp = nil
-		} else {
-			v.closeGroup(end)
-		}
+		v.closeGroup(end)
 	}
 	if v.ic != nil {
 		if v.rep.Fragment {
