@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -176,6 +177,23 @@ func wantContains(t *testing.T, what, got string, wants ...string) {
 	}
 }
 
+// noSidewaysScroll fails the test if anything sticks out past a screen
+// of the given width, except inside the regions that scroll on purpose
+// (raw X12, wide tables).
+func noSidewaysScroll(t *testing.T, ctx context.Context, page string, width int) {
+	t.Helper()
+	wide := eval[[]string](t, ctx, `[...document.querySelectorAll("body *")]
+		.filter(e => !(e.parentElement && e.parentElement.closest("pre, .table-wrap")) &&
+			e.getBoundingClientRect().right > `+strconv.Itoa(width+1)+`)
+		.map(e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + "." + e.className)`)
+	if len(wide) > 0 {
+		t.Errorf("%s: elements wider than a %dpx screen: %q", page, width, wide)
+	}
+	if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > width {
+		t.Errorf("%s: the page is %dpx wide on a %dpx screen", page, w, width)
+	}
+}
+
 // settled waits until htmx has finished swapping: new content is wired
 // (hx-post and friends) and focused only after its settle step.
 var settled = chromedp.Poll[chromedp.Void](`!document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")`,
@@ -241,6 +259,7 @@ func TestBrowserConsole(t *testing.T) {
 		"Messages from the payer", "SPECIALIST OFFICE VISIT, REFERRAL REQUIRED")
 	wantContains(t, "live region", text(t, ctx, "#result-status"), "Active Coverage for JANE M DOE")
 	screenshot(t, ctx, shots, "check-active.png")
+	noSidewaysScroll(t, ctx, "check-active.png", 1280)
 	checkA11y(t, ctx, "active result")
 
 	// 2. A dependent: the dependent's name and relationship.
@@ -252,6 +271,7 @@ func TestBrowserConsole(t *testing.T) {
 	}
 	dependentURL := eval[string](t, ctx, `document.querySelector("#result .result-meta a[href^='/checks/ec_']").href`)
 	screenshot(t, ctx, shots, "check-dependent.png")
+	noSidewaysScroll(t, ctx, "check-dependent.png", 1280)
 
 	// 3. A payer rejection: the AAA code and the suggested fix.
 	result = runMock(t, ctx, srv.URL, "uhc-aaa-75", "UHCAAA75")
@@ -262,6 +282,7 @@ func TestBrowserConsole(t *testing.T) {
 		t.Errorf("the suggested fix is too short to help: %q", fix)
 	}
 	screenshot(t, ctx, shots, "check-aaa.png")
+	noSidewaysScroll(t, ctx, "check-aaa.png", 1280)
 	checkA11y(t, ctx, "AAA result")
 
 	// 4. The server's rules, not only the browser's: a bad NPI check digit.
@@ -286,6 +307,7 @@ func TestBrowserConsole(t *testing.T) {
 		t.Errorf("history rows (newest first):\n%s", strings.Join(rows, "\n"))
 	}
 	screenshot(t, ctx, shots, "history.png")
+	noSidewaysScroll(t, ctx, "history.png", 1280)
 	checkA11y(t, ctx, "history")
 	step(t, ctx, "pick a status", chromedp.SetValue(chromedp.CSS("#h-status"), "rejected"))
 	follow(t, ctx, "filter rejected", chromedp.Click(chromedp.CSS(".filters button[type=submit]")))
@@ -306,14 +328,7 @@ func TestBrowserConsole(t *testing.T) {
 		{srv.URL + "/checks", "phone-history.png"},
 	} {
 		step(t, ctx, "open "+page.url, chromedp.Navigate(page.url), chromedp.WaitVisible(chromedp.CSS("main")))
-		// Nothing may stick out past the 390px screen, except inside the
-		// regions that scroll on purpose (raw X12, wide tables).
-		wide := eval[[]string](t, ctx, `[...document.querySelectorAll("body *")]
-			.filter(e => !e.closest("pre, .table-wrap, .visually-hidden") && e.getBoundingClientRect().right > 391)
-			.map(e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + "." + e.className)`)
-		if len(wide) > 0 {
-			t.Errorf("%s: elements wider than a 390px phone: %q", page.file, wide)
-		}
+		noSidewaysScroll(t, ctx, page.file, 390)
 		viewportShot(t, ctx, shots, page.file)
 		screenshot(t, ctx, shots, strings.TrimSuffix(page.file, ".png")+"-full.png")
 	}
