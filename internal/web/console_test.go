@@ -376,3 +376,18 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+func TestProductionKeyHasNoMockPicker(t *testing.T) {
+	srv := newTestServer(t)
+	key, _ := srv.key(t, "Acme Dental", "production")
+	b := srv.browser(t)
+	b.signIn(key)
+	page := b.get("/checks/new?mock=uhc-subscriber")
+	if page.StatusCode != 200 {
+		t.Fatalf("new check: %d", page.StatusCode)
+	}
+	if strings.Contains(page.Body, "Fill with a mock request") || strings.Contains(page.Body, "UHC123456") ||
+		strings.Contains(page.Body, "Test mode") || !strings.Contains(page.Body, `id="mode-badge">Production<`) {
+		t.Error("a production session sees test-mode parts")
+	}
+}
