@@ -82,7 +82,11 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	clk := clock.System{}
 	queue := jobs.New(st, jobs.Options{Clock: clk, Logger: logger, Concurrency: max(cfg.workers, 1)})
 	env := api.Env{Store: st, Blob: blobs, Clock: clk, Logger: logger, Jobs: queue}
-	handler, err := api.New(env, api.Options{MaxBodyBytes: cfg.maxBodyBytes, Version: buildVersion()})
+	console, err := consoleRoutes(st, cfg.dataDir, logger)
+	if err != nil {
+		return err
+	}
+	handler, err := api.New(env, api.Options{MaxBodyBytes: cfg.maxBodyBytes, Version: buildVersion(), ExtraRoutes: console})
 	if err != nil {
 		return err
 	}
