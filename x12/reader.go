@@ -42,6 +42,10 @@ type Reader struct {
 
 	notes []Finding
 	lc    lineCache
+	// breaks is set when the buffer holds a CR or LF; only then can a
+	// segment contain line breaks to remove (single-line files skip the
+	// check in the element split).
+	breaks bool
 }
 
 // ReaderOption configures a Reader.
@@ -208,14 +212,14 @@ func (r *Reader) next() (*Segment, error) {
 					raw = raw[:len(raw)-1]
 				}
 			}
-			r.seg.reset(raw, r.offset(), r.d)
+			r.seg.reset(raw, r.offset(), r.d, r.breaks)
 			r.pos = end + 1
 			return &r.seg, nil
 		}
 		scanned = r.end - r.pos
 		if r.eof {
 			raw := bytes.TrimRight(r.buf[r.pos:r.end], " \t\r\n")
-			r.seg.reset(raw, r.offset(), r.d)
+			r.seg.reset(raw, r.offset(), r.d, r.breaks)
 			r.seg.unterminated = true
 			r.note(Finding{Severity: Info, Code: CodeUnterminated, Offset: r.offset(),
 				Message: fmt.Sprintf("input ends without a segment terminator %q after the last segment", r.d.Segment)})
@@ -249,7 +253,7 @@ func (r *Reader) readISA() (*Segment, error) {
 		}
 		r.setDelimiters(res.d)
 		r.notes = append(r.notes, res.notes...)
-		r.seg.reset(r.buf[r.pos:r.pos+res.rawEnd], r.offset(), r.d)
+		r.seg.reset(r.buf[r.pos:r.pos+res.rawEnd], r.offset(), r.d, true)
 		r.pos += res.n
 		return &r.seg, nil
 	}
@@ -322,6 +326,8 @@ func (r *Reader) fill() error {
 		r.base += int64(r.pos)
 		r.end -= r.pos
 		r.pos = 0
+		kept := r.buf[:r.end]
+		r.breaks = bytes.IndexByte(kept, '\n') >= 0 || bytes.IndexByte(kept, '\r') >= 0
 	}
 	if r.end == len(r.buf) {
 		if len(r.buf) >= r.maxSeg {
@@ -338,6 +344,10 @@ func (r *Reader) fill() error {
 	}
 	for tries := 0; tries < 100; tries++ {
 		n, err := r.src.Read(r.buf[r.end:])
+		if n > 0 && !r.breaks {
+			fresh := r.buf[r.end : r.end+n]
+			r.breaks = bytes.IndexByte(fresh, '\n') >= 0 || bytes.IndexByte(fresh, '\r') >= 0
+		}
 		r.end += n
 		if err == io.EOF {
 			r.eof = true

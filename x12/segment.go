@@ -30,6 +30,8 @@ type Segment struct {
 	unterminated bool
 	// scratch receives raw with line breaks removed (hard-wrapped files).
 	scratch []byte
+	// breaks is false when the reader knows raw holds no CR or LF.
+	breaks bool
 	intern  *internTable
 }
 
@@ -205,14 +207,15 @@ func NewSegment(d Delimiters, id string, elems ...string) *Segment {
 		b = append(b, d.Element)
 		b = append(b, e...)
 	}
-	s := &Segment{raw: b, d: d}
+	s := &Segment{raw: b, d: d, breaks: true}
 	s.ensureSplit()
 	return s
 }
 
 // reset prepares the reusable segment for the next raw bytes.
-func (s *Segment) reset(raw []byte, offset int64, d Delimiters) {
+func (s *Segment) reset(raw []byte, offset int64, d Delimiters, breaks bool) {
 	s.raw = raw
+	s.breaks = breaks
 	s.offset = offset
 	s.d = d
 	s.seps = s.seps[:0]
@@ -231,8 +234,8 @@ func (s *Segment) ensureSplit() {
 	s.split = true
 	raw := s.raw
 	e := s.d.Element
-	checkLF := e != '\n' && s.d.Segment != '\n'
-	checkCR := e != '\r' && s.d.Segment != '\r'
+	checkLF := s.breaks && e != '\n' && s.d.Segment != '\n'
+	checkCR := s.breaks && e != '\r' && s.d.Segment != '\r'
 	pe := uint64(e) * ones
 	seps := s.seps[:0]
 	i := 0
