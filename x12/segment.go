@@ -32,7 +32,7 @@ type Segment struct {
 	scratch []byte
 	// breaks is false when the reader knows raw holds no CR or LF.
 	breaks bool
-	intern  *internTable
+	intern *internTable
 }
 
 // Offset is the byte offset of the segment's first byte in the input (after
