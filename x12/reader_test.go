@@ -252,3 +252,30 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
+
+// TestReaderLineBreakAfterCleanBuffers checks that a wrapped segment is
+// still unwrapped when earlier buffers held no line breaks at all.
+func TestReaderLineBreakAfterCleanBuffers(t *testing.T) {
+	clean := strings.Repeat("NTE*ADD*"+strings.Repeat("X", 40)+"~", 40)
+	in := isaStar + clean + "NM1*IL*1*DO\nE~" + clean
+	r := x12.NewReader(strings.NewReader(in), x12.WithBufferSize(512))
+	found := false
+	for {
+		s, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Is("NM1") {
+			found = true
+			if got := s.Element(3); got != "DOE" {
+				t.Errorf("NM103 = %q, want DOE", got)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("NM1 not read")
+	}
+}
