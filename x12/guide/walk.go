@@ -1,7 +1,6 @@
 package guide
 
 import (
-	"bytes"
 	"github.com/clearhouse/clearhouse/x12"
 )
 
@@ -240,7 +239,7 @@ type fields struct {
 func newFields(seg *x12.Segment) fields {
 	raw := seg.Raw()
 	sep := seg.Delimiters().Element
-	i := bytes.IndexByte(raw, sep)
+	i := indexByte(raw, sep) // right after the 2-3 byte id
 	if i < 0 {
 		return fields{}
 	}
@@ -252,12 +251,16 @@ func (f *fields) next() (v []byte, ok bool) {
 	if !f.more {
 		return nil, false
 	}
-	if j := bytes.IndexByte(f.rest, f.sep); j >= 0 {
-		v, f.rest = f.rest[:j], f.rest[j+1:]
-		return v, true
+	// Elements are short: a plain loop beats bytes.IndexByte's call here.
+	rest := f.rest
+	for j := 0; j < len(rest); j++ {
+		if rest[j] == f.sep {
+			f.rest = rest[j+1:]
+			return rest[:j], true
+		}
 	}
 	f.more = false
-	return f.rest, true
+	return rest, true
 }
 
 // nthComponent returns component c (1-based) of an element, without allocating.
@@ -275,4 +278,13 @@ func nthComponent(b []byte, sep byte, c int) []byte {
 	return b
 }
 
-func indexByte(b []byte, c byte) int { return bytes.IndexByte(b, c) }
+// indexByte is bytes.IndexByte for the short values of X12 elements, where
+// a plain loop beats the call.
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
