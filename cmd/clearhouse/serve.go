@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/clock"
@@ -80,13 +82,10 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	defer blobs.Close()
 
 	clk := clock.System{}
-	queue := jobs.New(st, jobs.Options{Clock: clk, Logger: logger, Concurrency: max(cfg.workers, 1)})
-	env := api.Env{Store: st, Blob: blobs, Clock: clk, Logger: logger, Jobs: queue}
-	console, err := consoleRoutes(st, cfg.dataDir, logger)
-	if err != nil {
-		return err
-	}
-	handler, err := api.New(env, api.Options{MaxBodyBytes: cfg.maxBodyBytes, Version: buildVersion(), ExtraRoutes: console})
+	metrics := prometheus.NewRegistry()
+	queue := jobs.New(st, jobs.Options{Clock: clk, Logger: logger, Concurrency: max(cfg.workers, 1), Metrics: metrics})
+	env := api.Env{Store: st, Blob: blobs, Clock: clk, Logger: logger, Jobs: queue, Metrics: metrics}
+	handler, err := api.New(env, api.Options{MaxBodyBytes: cfg.maxBodyBytes, Version: buildVersion()})
 	if err != nil {
 		return err
 	}

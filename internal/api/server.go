@@ -36,8 +36,9 @@ type Env struct {
 	// Jobs enqueues durable background work. Modules Register their job
 	// kinds on it when they are built; serve starts the workers after.
 	Jobs *jobs.Queue
-	// Metrics is where modules register their own collectors.
-	Metrics prometheus.Registerer
+	// Metrics is the registry served at /metrics; modules register their
+	// own collectors on it. New makes one when nil.
+	Metrics *prometheus.Registry
 }
 
 // Route is one endpoint. Pattern is a ServeMux pattern with a method:
@@ -107,10 +108,10 @@ func New(env Env, opts Options) (*Server, error) {
 	if env.Jobs == nil {
 		env.Jobs = jobs.New(env.Store, jobs.Options{Clock: env.Clock, Logger: env.Logger})
 	}
-	reg := prometheus.NewRegistry()
 	if env.Metrics == nil {
-		env.Metrics = reg
+		env.Metrics = prometheus.NewRegistry()
 	}
+	reg := env.Metrics
 	s := &Server{
 		env:     env,
 		mux:     http.NewServeMux(),

@@ -21,6 +21,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -41,6 +43,8 @@ type Options struct {
 	Concurrency int
 	// PollInterval is how often to look for due jobs (default 1s).
 	PollInterval time.Duration
+	// Metrics, when set, receives the queue's Prometheus collectors.
+	Metrics prometheus.Registerer
 }
 
 // Queue enqueues jobs and, when Run, works them.
@@ -50,6 +54,7 @@ type Queue struct {
 	mu    sync.RWMutex
 	kinds map[string]kind
 	wake  chan struct{}
+	stats *queueMetrics
 }
 
 type kind struct {
@@ -78,7 +83,7 @@ func New(st store.Store, opts Options) *Queue {
 	if opts.PollInterval <= 0 {
 		opts.PollInterval = time.Second
 	}
-	return &Queue{store: st, opts: opts, kinds: map[string]kind{}, wake: make(chan struct{}, 1)}
+	return &Queue{store: st, opts: opts, kinds: map[string]kind{}, wake: make(chan struct{}, 1), stats: newQueueMetrics(opts.Metrics)}
 }
 
 // Register sets the handler and retry policy of a kind. Register every kind

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -236,7 +238,8 @@ func TestRetryScheduleAndManualRetry(t *testing.T) {
 func TestPermanentErrorsAndPanicsAreNotRetriedForever(t *testing.T) {
 	s := storetest.SQLite(t)
 	clk := clock.NewFake(t0)
-	q := newQueue(s, clk, "w", 2)
+	reg := prometheus.NewRegistry()
+	q := jobs.New(s, jobs.Options{Clock: clk, Logger: quiet, Worker: "w", Concurrency: 2, PollInterval: 5 * time.Millisecond, Metrics: reg})
 	q.Register("bad", jobs.Policy{MaxAttempts: 5}, func(ctx context.Context, j store.Job) error {
 		return jobs.Permanent(errors.New("payer rejected the file"))
 	})
@@ -255,6 +258,33 @@ func TestPermanentErrorsAndPanicsAreNotRetriedForever(t *testing.T) {
 	if got := jobState(t, s, pan.ID); got.LastError != "handler panic: nil map" {
 		t.Errorf("panic: %+v", got)
 	}
+	eventually(t, "metrics", func() bool {
+		return attemptsCounted(t, reg, "bad", "failed") == 1 && attemptsCounted(t, reg, "panics", "failed") == 1
+	})
+}
+
+// attemptsCounted reads clearhouse_job_attempts_total{kind, outcome}.
+func attemptsCounted(t *testing.T, reg *prometheus.Registry, kind, outcome string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != "clearhouse_job_attempts_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range m.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			if labels["kind"] == kind && labels["outcome"] == outcome {
+				return m.GetCounter().GetValue()
+			}
+		}
+	}
+	return 0
 }
 
 func TestEnqueueRules(t *testing.T) {

@@ -69,8 +69,12 @@ func (q *Queue) work(ctx context.Context, j store.Job) {
 	k, _ := q.kind(j.Kind)
 	log := q.opts.Logger.With("job_id", j.ID, "kind", j.Kind, "attempt", j.Attempt, "worker", q.opts.Worker)
 	start := time.Now()
+	q.stats.running.Inc()
 	err := q.call(ctx, k, j)
+	q.stats.running.Dec()
+	q.stats.duration.WithLabelValues(j.Kind).Observe(time.Since(start).Seconds())
 	now := q.opts.Clock.Now()
+	outcome := "succeeded"
 	finish := store.FinishParams{ID: j.ID, Worker: q.opts.Worker, Attempt: j.Attempt, Now: now}
 	var ferr error
 	switch {
@@ -80,18 +84,23 @@ func (q *Queue) work(ctx context.Context, j store.Job) {
 	case IsPermanent(err) || j.Attempt >= j.MaxAttempts:
 		finish.Error = err.Error()
 		ferr = q.store.FailJob(ctx, finish)
+		outcome = "failed"
 		log.Warn("job failed for good", "error", err.Error())
 	default:
 		finish.Error = err.Error()
 		finish.RetryAt = now.Add(k.policy.Backoff(j.Attempt))
 		ferr = q.store.FailJob(ctx, finish)
+		outcome = "retrying"
 		log.Info("job attempt failed; will retry", "error", err.Error(), "retry_at", finish.RetryAt)
 	}
 	if errors.Is(ferr, store.ErrLeaseLost) {
+		outcome = "lease_lost"
 		log.Warn("job outran its lease; another worker owns it now, result dropped")
 	} else if ferr != nil {
+		outcome = "unrecorded"
 		log.Error("job outcome not recorded; it will run again when its lease expires", "error", ferr.Error())
 	}
+	q.stats.attempts.WithLabelValues(j.Kind, outcome).Inc()
 }
 
 // call runs the handler under the kind's timeout, turning a panic into an
