@@ -45,7 +45,7 @@ func timeRange(r *http.Request) (from, to time.Time, err error) {
 		}
 		t, perr := time.Parse(time.RFC3339, v)
 		if perr != nil {
-			fields = append(fields, FieldError{Path: "?" + name, Message: "must be an RFC 3339 time such as 2026-01-31T00:00:00Z"})
+			fields = append(fields, FieldError{Path: "/query/" + name, Message: "must be an RFC 3339 time such as 2026-01-31T00:00:00Z"})
 		}
 		return t
 	}
