@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"embed"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 
 	"github.com/pressly/goose/v3"
@@ -29,7 +30,18 @@ func migrate(ctx context.Context, engine string, db *sql.DB) error {
 	var opts []goose.ProviderOption
 	if engine == EnginePostgres {
 		dialect = goose.DialectPostgres
-		locker, err := lock.NewPostgresSessionLocker()
+		// One lock per database and schema: replicas sharing a schema take
+		// turns, while test runs in their own schemas never wait on each other.
+		var where string
+		if err := db.QueryRowContext(ctx, "SELECT current_database() || '.' || COALESCE(current_schema(), '')").Scan(&where); err != nil {
+			return fmt.Errorf("store: migrate: %w", err)
+		}
+		h := fnv.New64a()
+		h.Write([]byte("clearhouse-migrate:" + where))
+		locker, err := lock.NewPostgresSessionLocker(
+			lock.WithLockID(int64(h.Sum64()>>1)),
+			lock.WithLockTimeout(1, 600), // retry every second for 10 minutes
+		)
 		if err != nil {
 			return err
 		}
