@@ -85,7 +85,11 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	metrics := prometheus.NewRegistry()
 	queue := jobs.New(st, jobs.Options{Clock: clk, Logger: logger, Concurrency: max(cfg.workers, 1), Metrics: metrics})
 	env := api.Env{Store: st, Blob: blobs, Clock: clk, Logger: logger, Jobs: queue, Metrics: metrics}
-	handler, err := api.New(env, api.Options{MaxBodyBytes: cfg.maxBodyBytes, Version: buildVersion()})
+	console, err := consoleRoutes(st, cfg.dataDir, logger)
+	if err != nil {
+		return err
+	}
+	handler, err := api.New(env, api.Options{MaxBodyBytes: cfg.maxBodyBytes, Version: buildVersion(), ExtraRoutes: console})
 	if err != nil {
 		return err
 	}
