@@ -43,6 +43,38 @@ func BenchmarkBaselineSplit(b *testing.B) {
 	}
 }
 
+// BenchmarkBaselineSplitElements is the floor for a full split: segments
+// and then elements with bytes.IndexByte over the in-memory file, the
+// "split segments + elements" bound of reference/peers.md.
+func BenchmarkBaselineSplitElements(b *testing.B) {
+	data := benchData()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		total := 0
+		for rest := data; len(rest) > 0; {
+			i := bytes.IndexByte(rest, '~')
+			if i < 0 {
+				break
+			}
+			seg := rest[:i]
+			for {
+				j := bytes.IndexByte(seg, '*')
+				if j < 0 {
+					total += len(seg)
+					break
+				}
+				total += j
+				seg = seg[j+1:]
+			}
+			rest = rest[i+1:]
+		}
+		if total < 1000 {
+			b.Fatal(total)
+		}
+	}
+}
+
 // BenchmarkReaderNext streams the file through Reader.Next from an
 // io.Reader and looks at every segment id.
 func BenchmarkReaderNext(b *testing.B) {
