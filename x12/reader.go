@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 )
 
 // Reader reads segments from an X12 stream, one at a time, like
@@ -370,4 +371,28 @@ func (r *Reader) note(f Finding) {
 		f.Line, f.Column = r.LineCol(f.Offset)
 	}
 	r.notes = append(r.notes, f)
+}
+
+// Segments iterates over the remaining segments:
+//
+//	for seg, err := range r.Segments() {
+//		if err != nil { ... } // the last value when reading fails
+//		...
+//	}
+//
+// It stops at the end of the input; a read error is yielded once, with a
+// nil segment, as the last value. Segments are valid until the next
+// iteration, as with Next.
+func (r *Reader) Segments() iter.Seq2[*Segment, error] {
+	return func(yield func(*Segment, error) bool) {
+		for {
+			seg, err := r.Next()
+			if err == io.EOF {
+				return
+			}
+			if !yield(seg, err) || err != nil {
+				return
+			}
+		}
+	}
 }

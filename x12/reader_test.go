@@ -228,10 +228,9 @@ func TestSegmentAccessors(t *testing.T) {
 func TestReaderLineCol(t *testing.T) {
 	r := x12.NewReader(strings.NewReader(isaStar + "\nGS*A~\n  ST*B~"))
 	var got []int
-	for {
-		s, err := r.Next()
+	for s, err := range r.Segments() {
 		if err != nil {
-			break
+			t.Fatal(err)
 		}
 		l, c := r.LineCol(s.Offset())
 		got = append(got, l, c)
@@ -260,11 +259,7 @@ func TestReaderLineBreakAfterCleanBuffers(t *testing.T) {
 	in := isaStar + clean + "NM1*IL*1*DO\nE~" + clean
 	r := x12.NewReader(strings.NewReader(in), x12.WithBufferSize(512))
 	found := false
-	for {
-		s, err := r.Next()
-		if err == io.EOF {
-			break
-		}
+	for s, err := range r.Segments() {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -277,5 +272,19 @@ func TestReaderLineBreakAfterCleanBuffers(t *testing.T) {
 	}
 	if !found {
 		t.Fatal("NM1 not read")
+	}
+}
+
+func TestReaderSegmentsIteratorStopsOnError(t *testing.T) {
+	n, errs := 0, 0
+	for s, err := range x12.NewReader(strings.NewReader("GS*A~")).Segments() {
+		if err != nil {
+			errs++
+			continue
+		}
+		n += len(s.IDBytes())
+	}
+	if n != 0 || errs != 1 {
+		t.Errorf("segments %d, errors %d; want 0 and 1", n, errs)
 	}
 }

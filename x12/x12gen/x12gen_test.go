@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,11 +76,7 @@ func TestClaimsBalance(t *testing.T) {
 			t.Fatalf("claim %d: CLM02 %d cents, lines %d cents", claims, claim, lines)
 		}
 	}
-	for {
-		s, err := r.Next()
-		if err == io.EOF {
-			break
-		}
+	for s, err := range r.Segments() {
 		if err != nil {
 			t.Fatal(err)
 		}
