@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -286,5 +288,44 @@ func TestReaderSegmentsIteratorStopsOnError(t *testing.T) {
 	}
 	if n != 0 || errs != 1 {
 		t.Errorf("segments %d, errors %d; want 0 and 1", n, errs)
+	}
+}
+
+// TestElementSplitMatchesNaive compares the word-at-a-time element split
+// with bytes.Split on random segments of every length; with a small buffer
+// some segments end at the buffer's end, where no bytes follow them.
+func TestElementSplitMatchesNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte("AB*:^ 0")
+	var in strings.Builder
+	var want [][]string
+	in.WriteString(isaStar)
+	for range 3000 {
+		seg := []byte("NTE")
+		for range rng.IntN(40) {
+			seg = append(seg, alphabet[rng.IntN(len(alphabet))])
+		}
+		in.Write(seg)
+		in.WriteByte('~')
+		var elems []string
+		for _, e := range bytes.Split(seg, []byte{'*'})[1:] {
+			elems = append(elems, string(e))
+		}
+		want = append(want, elems)
+	}
+	r := x12.NewReader(strings.NewReader(in.String()), x12.WithBufferSize(1024))
+	r.Next()
+	for i, w := range want {
+		s, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := s.Clone()
+		if got := s.Elements(); !slices.Equal(got, w) {
+			t.Fatalf("segment %d %q: elements %q, want %q", i, s.Raw(), got, w)
+		}
+		if got := c.Elements(); !slices.Equal(got, w) {
+			t.Fatalf("clone of segment %d: elements %q, want %q", i, got, w)
+		}
 	}
 }

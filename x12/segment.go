@@ -241,14 +241,7 @@ func (s *Segment) ensureSplit() {
 	i := 0
 	for ; i+8 <= len(raw); i += 8 {
 		v := binary.LittleEndian.Uint64(raw[i:])
-		var lb uint64
-		if checkLF {
-			lb = zeroBytes(v ^ ('\n' * ones))
-		}
-		if checkCR {
-			lb |= zeroBytes(v ^ ('\r' * ones))
-		}
-		if lb != 0 {
+		if lineBreaks(v, checkLF, checkCR) != 0 {
 			s.seps = seps
 			s.stripLineBreaks()
 			return
@@ -265,17 +258,50 @@ func (s *Segment) ensureSplit() {
 			seps = append(seps, int32(i+bits.TrailingZeros64(m)>>3))
 		}
 	}
-	for ; i < len(raw); i++ {
-		c := raw[i]
-		if c == e {
-			seps = append(seps, int32(i))
-		} else if (c == '\n' && checkLF) || (c == '\r' && checkCR) {
-			s.seps = seps
-			s.stripLineBreaks()
-			return
+	if tail := len(raw) - i; tail > 0 {
+		// The bytes after raw (its terminator, at least) are still in the
+		// buffer: load a whole word and mask off what lies beyond raw.
+		if full := raw[:cap(raw)]; len(full)-i >= 8 {
+			v := binary.LittleEndian.Uint64(full[i:])
+			keep := uint64(1)<<(8*tail) - 1
+			if lb := lineBreaks(v, checkLF, checkCR) & keep; lb != 0 {
+				s.seps = seps
+				s.stripLineBreaks()
+				return
+			}
+			if n := len(seps); cap(seps)-n < 9 {
+				seps = append(seps, make([]int32, 9+n)...)[:n]
+			}
+			for m := zeroBytes(v^pe) & keep; m != 0; m &= m - 1 {
+				seps = append(seps, int32(i+bits.TrailingZeros64(m)>>3))
+			}
+		} else {
+			for ; i < len(raw); i++ {
+				c := raw[i]
+				if c == e {
+					seps = append(seps, int32(i))
+				} else if (c == '\n' && checkLF) || (c == '\r' && checkCR) {
+					s.seps = seps
+					s.stripLineBreaks()
+					return
+				}
+			}
 		}
 	}
 	s.seps = append(seps, int32(len(raw)))
+}
+
+// lineBreaks marks the bytes of v that are LF or CR, as far as they need
+// checking.
+func lineBreaks(v uint64, checkLF, checkCR bool) uint64 {
+	var lb uint64
+	if checkLF {
+		lb = zeroBytes(v ^ ('\n' * ones))
+	}
+	if checkCR {
+		lb |= zeroBytes(v ^ ('\r' * ones))
+	}
+	return lb
 }
 
 const (
