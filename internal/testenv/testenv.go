@@ -8,6 +8,7 @@ package testenv
 import (
 	"context"
 	"database/sql"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"testing"
@@ -74,13 +75,22 @@ func PostgresURL(t testing.TB) string {
 	}
 	db, err := sql.Open("pgx", url)
 	if err != nil {
-		Missing(t, "postgres: "+err.Error())
+		Missing(t, "postgres "+redacted(url)+": "+err.Error())
 	}
 	defer db.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	if err := db.PingContext(ctx); err != nil {
-		Missing(t, "postgres not reachable at "+url+": "+err.Error())
+		Missing(t, "postgres not reachable at "+redacted(url)+": "+err.Error())
 	}
 	return url
+}
+
+// redacted hides a password in a database URL.
+func redacted(raw string) string {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return u.Redacted()
 }
