@@ -94,3 +94,20 @@ func BenchmarkValidate(b *testing.B) {
 		return err
 	})
 }
+
+// BenchmarkReadOnly is the reference for the numbers above on the same
+// machine at the same moment: x12.Reader over the same bytes, nothing else.
+// On a shared machine, compare the ratios, not the absolute figures.
+func BenchmarkReadOnly(b *testing.B) {
+	benchmark(b, func(data []byte) error {
+		r := x12.NewReader(bytes.NewReader(data))
+		for {
+			if _, err := r.Next(); err != nil {
+				if err == io.EOF {
+					return nil
+				}
+				return err
+			}
+		}
+	})
+}
