@@ -185,6 +185,8 @@ func (e *JSONEncoder) segment(seg *x12.Segment, def *Segment, raw bool) {
 	d := seg.Delimiters()
 	j.beginObject()
 	check := e.check && def != nil && !raw
+	cls := e.classes(d)
+	first := true // no member yet: the compact key needs no comma
 	fs := newFields(seg)
 	n := 0
 	for i := 1; ; i++ {
@@ -199,20 +201,26 @@ func (e *JSONEncoder) segment(seg *x12.Segment, def *Segment, raw bool) {
 			}
 			continue
 		}
-		bits := scanClasses(e.classes(d), v)
+		bits := scanClasses(cls, v)
 		if check {
 			e.v.checkElementAt(def, i, v, bits)
 		}
 		var el *Element
 		if def != nil && i <= len(def.Elements) {
 			el = &def.Elements[i-1]
-			j.keyRaw(el.keyJSON)
+			if j.indent || first {
+				j.keyRaw(el.keyJSON)
+			} else {
+				j.buf = append(j.buf, el.keyNext...)
+			}
+			first = false
 			if !raw && bits&(clsRep|clsComp) == 0 && el.Repeat <= 1 && el.Components == nil {
 				e.scalar(el, v, bits&clsEscape == 0) // the common case: a simple value
 				continue
 			}
 		} else {
 			j.key(twoDigits(i))
+			first = false
 		}
 		if raw {
 			j.str(v)

@@ -147,6 +147,7 @@ type Element struct {
 	// Key is the Guide JSON key: "<snake name>_<NN>".
 	Key        string
 	keyJSON    string // `"key":`
+	keyNext    string // `,"key":`, for every member after the first
 	Usage      Usage
 	Type       string // AN, ID, DT, TM, R, N0..N9
 	Min, Max   int

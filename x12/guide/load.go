@@ -412,6 +412,7 @@ func (c *compiler) element(e *spec.Element) (Element, error) {
 		out.Key = fmt.Sprintf("%s_%02d", spec.SnakeName(e.Name), e.Pos)
 	}
 	out.keyJSON = quoteKey(out.Key)
+	out.keyNext = "," + out.keyJSON
 	if len(e.Codes) > 0 {
 		out.codes = set(e.Codes)
 	}
@@ -456,7 +457,7 @@ func blankElements(listed []spec.Element) []Element {
 	out := make([]Element, last)
 	for i := range out {
 		k := fmt.Sprintf("%02d", i+1)
-		out[i] = Element{Pos: i + 1, Usage: NotUsed, Key: k, keyJSON: quoteKey(k), decimals: -1}
+		out[i] = Element{Pos: i + 1, Usage: NotUsed, Key: k, keyJSON: quoteKey(k), keyNext: "," + quoteKey(k), decimals: -1}
 	}
 	return out
 }
