@@ -56,6 +56,9 @@ func (q *queries) ListEligibilityChecks(ctx context.Context, accountID string, f
 	if f.Status != "" {
 		add("status = $?", f.Status)
 	}
+	if f.Mode != "" {
+		add("mode = $?", f.Mode)
+	}
 	if !f.From.IsZero() {
 		add("created_at >= $?", toUS(f.From))
 	}

@@ -48,6 +48,7 @@ type EligibilityCheck struct {
 type EligibilityFilter struct {
 	PayerID string // matches TradingPartnerServiceID exactly
 	Status  string
+	Mode    string    // ModeTest or ModeProduction: the mode of the key that ran the check
 	From    time.Time // CreatedAt >= From
 	To      time.Time // CreatedAt < To
 	Limit   int       // default 50, at most 500

@@ -114,6 +114,7 @@ type Queries interface {
 // Store is an open database.
 type Store interface {
 	Queries
+	ControlNumbers
 	// InTx runs fn in one transaction: committed if fn returns nil, rolled
 	// back otherwise. Use it to enqueue a job together with the change that
 	// needs it. Inside fn use only tx: on SQLite the transaction holds the

@@ -218,3 +218,51 @@ func testTxRollback(t *testing.T, s store.Store) {
 		t.Errorf("committed check not found: %v", err)
 	}
 }
+
+// testEligibilityListByMode: the mode filter is applied by the query, so a
+// page of n holds n checks of that mode even when the other mode's checks
+// are interleaved with them, and the cursor pages through that mode only.
+func testEligibilityListByMode(t *testing.T, s store.Store) {
+	a, test := Seed(t, s, store.ModeTest)
+	live := store.APIKey{ID: store.NewID(), AccountID: a.ID, Mode: store.ModeProduction, Hash: "x", CreatedAt: t0}
+	must(t, s.CreateAPIKey(ctx, live))
+	want := map[string][]string{} // mode → ids, newest first
+	for i := range 10 {
+		k := test
+		if i%2 == 1 {
+			k = live
+		}
+		c := newCheck(a, k, t0.Add(time.Duration(i)*time.Second))
+		must(t, s.InsertEligibilityCheck(ctx, c))
+		want[k.Mode] = append([]string{c.ID}, want[k.Mode]...)
+	}
+	for _, mode := range []string{store.ModeTest, store.ModeProduction} {
+		var got []string
+		cursor := ""
+		for pages := 0; ; pages++ {
+			page, next, err := s.ListEligibilityChecks(ctx, a.ID, store.EligibilityFilter{Mode: mode, Limit: 2, Cursor: cursor})
+			must(t, err)
+			if next != "" && len(page) != 2 {
+				t.Fatalf("mode %s: a page that is not the last holds %d checks, want 2", mode, len(page))
+			}
+			for _, c := range page {
+				if c.Mode != mode {
+					t.Errorf("mode %s lists a %s check", mode, c.Mode)
+				}
+				got = append(got, c.ID)
+			}
+			if next == "" || pages > 5 {
+				break
+			}
+			cursor = next
+		}
+		if diff := cmp.Diff(want[mode], got); diff != "" {
+			t.Errorf("mode %s (-want +got):\n%s", mode, diff)
+		}
+	}
+	both, _, err := s.ListEligibilityChecks(ctx, a.ID, store.EligibilityFilter{Mode: store.ModeTest, Status: "active", PayerID: "60054"})
+	must(t, err)
+	if len(both) != 5 {
+		t.Errorf("mode, status and payer together: %d checks, want 5", len(both))
+	}
+}
