@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/eligibility"
-	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -18,18 +17,12 @@ import (
 func init() { RegisterModule("eligibility", eligibilityModule) }
 
 func eligibilityModule(env Env) ([]Route, error) {
-	// Test keys reach the mock payers; production payers need connections,
-	// which no deployment configures yet, so production checks answer
-	// "not configured" until Env carries a router with them.
-	dir := payers.Default()
-	mock := mockpayer.New(mockpayer.WithClock(env.Clock.Now), mockpayer.WithDirectory(dir))
-	router, err := payers.NewRouter(dir, mock, nil)
-	if err != nil {
-		return nil, err
-	}
-	svc, err := eligibility.NewService(eligibility.Config{Router: router, History: env.Store, Clock: env.Clock, Logger: env.Logger})
-	if err != nil {
-		return nil, err
+	svc := env.Eligibility
+	if svc == nil {
+		var err error
+		if svc, err = NewEligibilityService(env, nil, nil); err != nil {
+			return nil, err
+		}
 	}
 	h := &eligibilityHandlers{svc: svc, checks: env.Store}
 	return []Route{
@@ -117,7 +110,7 @@ func summarize(c store.EligibilityCheck) eligibilityCheckSummary {
 func (h *eligibilityHandlers) list(w http.ResponseWriter, r *http.Request) {
 	p := PrincipalFrom(r.Context())
 	q := r.URL.Query()
-	f := store.EligibilityFilter{PayerID: q.Get("payerId"), Status: q.Get("status"), Cursor: q.Get("cursor")}
+	f := store.EligibilityFilter{PayerID: q.Get("payerId"), Status: q.Get("status"), Mode: p.Mode, Cursor: q.Get("cursor")}
 	var fields []FieldError
 	for _, t := range []struct {
 		name string
@@ -149,11 +142,7 @@ func (h *eligibilityHandlers) list(w http.ResponseWriter, r *http.Request) {
 	}
 	items := make([]eligibilityCheckSummary, 0, len(checks))
 	for _, c := range checks {
-		// The store filters by account; the mode filter is ours until the
-		// store's filter has one (a page may then hold fewer items).
-		if c.Mode == p.Mode {
-			items = append(items, summarize(c))
-		}
+		items = append(items, summarize(c))
 	}
 	WriteJSON(w, http.StatusOK, struct {
 		Items      []eligibilityCheckSummary `json:"items"`

@@ -242,6 +242,11 @@ func TestEligibilityHistoryOverHTTP(t *testing.T) {
 	}
 	_, h, _ := s.call("POST", eligibilityPath, s.testKey, []byte(`{"tradingPartnerServiceId":"87726"}`)) // invalid
 	invalidID := h.Get("X-Eligibility-Check-Id")
+	// A production check in between (not configured, recorded all the same):
+	// pages of the test key's list still hold only, and fully, test checks.
+	_, h, _ = s.call("POST", eligibilityPath, s.prodKey, reqs[0].RequestJSON())
+	prodID := h.Get("X-Eligibility-Check-Id")
+	s.call("POST", eligibilityPath, s.testKey, reqs[3].RequestJSON())
 
 	type page struct {
 		Items []struct {
@@ -258,7 +263,7 @@ func TestEligibilityHistoryOverHTTP(t *testing.T) {
 	}
 
 	status, all := list(s.testKey, "")
-	if status != 200 || len(all.Items) != 4 {
+	if status != 200 || len(all.Items) != 5 {
 		t.Fatalf("list: %d %+v", status, all)
 	}
 	for _, it := range all.Items {
@@ -280,8 +285,11 @@ func TestEligibilityHistoryOverHTTP(t *testing.T) {
 	if _, p := list(s.otherKey, ""); len(p.Items) != 0 {
 		t.Errorf("another account sees %d checks", len(p.Items))
 	}
-	if _, p := list(s.prodKey, ""); len(p.Items) != 0 {
-		t.Errorf("a production key sees %d test checks", len(p.Items))
+	if _, p := list(s.prodKey, ""); len(p.Items) != 1 || p.Items[0].ID != prodID || p.Items[0].Mode != "production" {
+		t.Errorf("a production key lists %+v, want only its own check", p.Items)
+	}
+	if _, p := list(s.testKey, "?limit=3"); len(p.Items) != 3 || p.NextCursor == "" {
+		t.Errorf("a page of 3 across a production check: %+v", p)
 	}
 	if status, _ := list(s.testKey, "?limit=0&from=yesterday"); status != 400 {
 		t.Errorf("bad query: %d", status)

@@ -22,6 +22,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/eligibility"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -39,6 +40,10 @@ type Env struct {
 	// Metrics is the registry served at /metrics; modules register their
 	// own collectors on it. New makes one when nil.
 	Metrics *prometheus.Registry
+	// Eligibility runs the eligibility checks. A process builds one (see
+	// NewEligibilityService) and shares it with the console; when nil the
+	// eligibility module builds one over the default payer directory.
+	Eligibility *eligibility.Service
 }
 
 // Route is one endpoint. Pattern is a ServeMux pattern with a method:
