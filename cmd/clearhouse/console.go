@@ -6,27 +6,17 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/eligibility"
-	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/web"
 )
 
-// consoleRoutes builds the web console served at /: the payer directory,
-// the mock payers for test mode, and an eligibility service recording into
-// the store's history, the same way the API's checks are recorded. The
+// consoleRoutes builds the web console served at /. Its checks run through
+// checks, the eligibility service the API uses too, so they share control
+// numbers, payer routing and history; dir feeds its payer picker. The
 // session-signing secret lives in the data directory (created on first
 // start); replicas must share it.
-func consoleRoutes(st store.Store, dataDir string, logger *slog.Logger) ([]api.Route, error) {
-	dir := payers.Default()
-	router, err := payers.NewRouter(dir, mockpayer.New(mockpayer.WithDirectory(dir)), nil)
-	if err != nil {
-		return nil, err
-	}
-	checks, err := eligibility.NewService(eligibility.Config{Router: router, History: st, Logger: logger})
-	if err != nil {
-		return nil, err
-	}
+func consoleRoutes(st store.Store, checks *eligibility.Service, dir *payers.Directory, dataDir string, logger *slog.Logger) ([]api.Route, error) {
 	secret, err := web.LoadOrCreateSecret(filepath.Join(dataDir, web.SecretFile))
 	if err != nil {
 		return nil, err

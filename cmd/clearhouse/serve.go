@@ -29,6 +29,7 @@ type serveConfig struct {
 	dataDir         string
 	databaseURL     string
 	blobURL         string
+	payersFile      string
 	logLevel        slog.Level
 	maxBodyBytes    int64
 	readTimeout     time.Duration
@@ -48,6 +49,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&cfg.dataDir, "data", "./data", "data directory: SQLite database and file contents (created if missing)")
 	fs.StringVar(&cfg.databaseURL, "database", "", "database URL: postgres://user:pass@host:5432/db?sslmode=disable; empty for SQLite in --data")
 	fs.StringVar(&cfg.blobURL, "blob", "", "where file contents live: s3://bucket?region=…&endpoint=…&use_path_style=true, file:///dir; empty for --data/blobs")
+	fs.StringVar(&cfg.payersFile, "payers", "", "payer directory overrides (JSON, see internal/payers/README.md): connections, aliases, extra payers; empty for the shipped directory")
 	fs.TextVar(&cfg.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error (logs are JSON on stderr)")
 	fs.Int64Var(&cfg.maxBodyBytes, "max-body-bytes", api.DefaultMaxBodyBytes, "largest request body accepted; larger ones get 413")
 	fs.DurationVar(&cfg.readTimeout, "read-timeout", 60*time.Second, "time allowed to read a whole request")
@@ -70,6 +72,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // not nil it receives the listening address once requests are accepted.
 func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan<- string) error {
 	start := time.Now()
+	dir, err := payerDirectory(cfg.payersFile)
+	if err != nil {
+		return err
+	}
 	st, err := store.Open(ctx, cfg.dataDir, cfg.databaseURL)
 	if err != nil {
 		return err
@@ -85,7 +91,12 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	metrics := prometheus.NewRegistry()
 	queue := jobs.New(st, jobs.Options{Clock: clk, Logger: logger, Concurrency: max(cfg.workers, 1), Metrics: metrics})
 	env := api.Env{Store: st, Blob: blobs, Clock: clk, Logger: logger, Jobs: queue, Metrics: metrics}
-	console, err := consoleRoutes(st, cfg.dataDir, logger)
+	// One eligibility service for the API and the console: one set of
+	// control-number blocks, one mock payer, one router.
+	if env.Eligibility, err = eligibilityService(env, dir, logger); err != nil {
+		return err
+	}
+	console, err := consoleRoutes(st, env.Eligibility, dir, cfg.dataDir, logger)
 	if err != nil {
 		return err
 	}

@@ -21,13 +21,16 @@ import (
 // startServe runs serve on a free port of an empty data directory and
 // returns its base URL and a function that stops it (SIGTERM's path) and
 // returns serve's error.
-func startServe(t *testing.T, dataDir string) (string, func() error) {
+func startServe(t *testing.T, dataDir string, options ...func(*serveConfig)) (string, func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	cfg := serveConfig{listen: "127.0.0.1:0", dataDir: dataDir, maxBodyBytes: 1 << 20,
 		readTimeout: 5 * time.Second, writeTimeout: 5 * time.Second, idleTimeout: 5 * time.Second, shutdownTimeout: 5 * time.Second, workers: 2}
+	for _, o := range options {
+		o(&cfg)
+	}
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	go func() { done <- serve(ctx, cfg, logger, ready) }()
 	select {
