@@ -11,6 +11,7 @@ import (
 // segment's syntax rules and date formats. It allocates only to report.
 func (v *Validator) checkElements(seg *x12.Segment, def *Segment) {
 	n := 0
+	cls := v.cls.table(v.d)
 	fs := newFields(seg)
 	for i := 1; ; i++ {
 		raw, ok := fs.next()
@@ -18,7 +19,7 @@ func (v *Validator) checkElements(seg *x12.Segment, def *Segment) {
 			break
 		}
 		n = i
-		v.checkElementAt(def, i, raw, unknownBits)
+		v.checkElementAt(def, i, raw, scanClasses(cls, raw))
 	}
 	v.checkTail(seg, def, n)
 }

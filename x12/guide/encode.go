@@ -27,10 +27,7 @@ type JSONEncoder struct {
 	// while a set's segment is written, so its elements are checked in the
 	// same pass.
 	validate, check bool
-	// cls classifies bytes for the delimiters clsFor.
-	cls    [256]uint8
-	clsFor x12.Delimiters
-	clsOK  bool
+	cls             classTable
 }
 
 // jframe is the JSON side of an open loop: the member last written and
@@ -278,24 +275,33 @@ const (
 	clsEscape             // a byte JSON escapes, or not ASCII
 )
 
-// classes returns the byte class table for delimiters d, cached.
-func (e *JSONEncoder) classes(d x12.Delimiters) *[256]uint8 {
-	if e.clsFor != d || !e.clsOK {
-		for c := range e.cls {
-			e.cls[c] = 0
+// classes returns the byte class table for delimiters d.
+func (e *JSONEncoder) classes(d x12.Delimiters) *[256]uint8 { return e.cls.table(d) }
+
+// classTable caches the byte classes of one set of delimiters.
+type classTable struct {
+	cls    [256]uint8
+	delims x12.Delimiters
+	ok     bool
+}
+
+func (t *classTable) table(d x12.Delimiters) *[256]uint8 {
+	if t.delims != d || !t.ok {
+		for c := range t.cls {
+			t.cls[c] = 0
 			if !plain[c] {
-				e.cls[c] = clsEscape
+				t.cls[c] = clsEscape
 			}
 		}
 		if d.Repetition != 0 {
-			e.cls[d.Repetition] |= clsRep
+			t.cls[d.Repetition] |= clsRep
 		}
 		if d.Component != 0 {
-			e.cls[d.Component] |= clsComp
+			t.cls[d.Component] |= clsComp
 		}
-		e.clsFor, e.clsOK = d, true
+		t.delims, t.ok = d, true
 	}
-	return &e.cls
+	return &t.cls
 }
 
 func scanClasses(cls *[256]uint8, v []byte) uint8 {

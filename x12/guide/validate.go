@@ -30,6 +30,7 @@ type Validator struct {
 	opts   Options
 	report func(x12.Finding)
 	d      x12.Delimiters
+	cls    classTable
 	seg    *x12.Segment // segment being checked
 	loopID string       // loop of the segment being checked
 	errors int          // findings that reject the set
