@@ -111,3 +111,32 @@ func BenchmarkReadOnly(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkWalk follows the 837P loop structure only (no element checks,
+// no rules, no JSON): the cost of placing every segment in its loop.
+func BenchmarkWalk(b *testing.B) {
+	g, _ := guide.ByID("837P")
+	benchmark(b, func(data []byte) error {
+		r := x12.NewReader(bytes.NewReader(data))
+		v := guide.NewValidator(guide.Options{SkipElements: true, SkipBusiness: true})
+		for {
+			seg, err := r.Next()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			switch string(seg.IDBytes()) {
+			case "ST":
+				v.Begin(g, seg, nil)
+			case "ISA", "GS", "GE", "IEA":
+			case "SE":
+				v.Step(seg)
+				v.End()
+			default:
+				v.Step(seg)
+			}
+		}
+	})
+}

@@ -58,6 +58,7 @@ type walker struct {
 	lastHL  int // last HL01 seen, for the sequence check
 	onClose func(f *frame)
 	onSkip  func(f *frame, child int) // a required child never seen, at close
+	q       qualCache                 // reused: resetting it costs one store
 }
 
 func (w *walker) reset(g *Guide) {
@@ -143,7 +144,17 @@ func (w *walker) locate(seg *x12.Segment) (depth, child int, outOfOrder bool) {
 	if num == 0 {
 		return -1, -1, false // an id the guide does not use anywhere
 	}
-	q := qualCache{seg: seg}
+	q := &w.q
+	q.seg, q.have = seg, 0
+	// The common case first: a sibling ahead in the innermost loop.
+	f := &w.stack[w.depth-1]
+	if row := f.loop.slots[num]; row != 0 {
+		for _, c := range f.loop.index.kids[row-1] {
+			if c != 0 && c >= f.idx && f.loop.Children[c].trigger().match.matchesCached(q) {
+				return w.depth - 1, int(c), false
+			}
+		}
+	}
 	for pass := 0; pass < 4; pass++ {
 		behind, anyQual := pass&1 == 1, pass >= 2
 		for d := w.depth - 1; d >= 0; d-- {
@@ -157,7 +168,7 @@ func (w *walker) locate(seg *x12.Segment) (depth, child int, outOfOrder bool) {
 				if c == 0 || (c < f.idx) != behind {
 					continue
 				}
-				if anyQual || f.loop.Children[c].trigger().match.matchesCached(&q) {
+				if anyQual || f.loop.Children[c].trigger().match.matchesCached(q) {
 					return d, int(c), behind
 				}
 			}
