@@ -209,13 +209,7 @@ func (g *Guide) numberIDs() error {
 	if g.nIDs > 255 {
 		return fmt.Errorf("%d segment ids, at most 255", g.nIDs)
 	}
-	seen := map[*Loop]bool{}
-	var visit func(l *Loop)
-	visit = func(l *Loop) {
-		if seen[l] {
-			return
-		}
-		seen[l] = true
+	eachLoop(g.root, func(l *Loop) {
 		l.slots = make([]uint8, g.nIDs+1)
 		for row, k := range l.index.ids {
 			for _, c := range l.Children {
@@ -225,18 +219,13 @@ func (g *Guide) numberIDs() error {
 				}
 			}
 		}
-		for _, c := range l.Children {
-			if c.Loop != nil {
-				visit(c.Loop)
-			}
-		}
-	}
-	visit(g.root)
+	})
 	return nil
 }
 
-// walk calls f for every segment of the tree once (shared loops once).
-func walk(l *Loop, f func(*Segment)) {
+// eachLoop calls f for l and every loop under it, once each (the 837s
+// share loops between HL levels).
+func eachLoop(l *Loop, f func(*Loop)) {
 	seen := map[*Loop]bool{}
 	var visit func(l *Loop)
 	visit = func(l *Loop) {
@@ -244,15 +233,25 @@ func walk(l *Loop, f func(*Segment)) {
 			return
 		}
 		seen[l] = true
+		f(l)
 		for _, c := range l.Children {
 			if c.Loop != nil {
 				visit(c.Loop)
-			} else {
-				f(c.Segment)
 			}
 		}
 	}
 	visit(l)
+}
+
+// walk calls f for every segment of the tree once (shared loops once).
+func walk(l *Loop, f func(*Segment)) {
+	eachLoop(l, func(l *Loop) {
+		for _, c := range l.Children {
+			if c.Segment != nil {
+				f(c.Segment)
+			}
+		}
+	})
 }
 
 type compiler struct {

@@ -167,26 +167,16 @@ func containsStr(list []string, s string) bool {
 }
 
 // collectLoops finds every distinct loop with the given id ("ST": the root).
-func collectLoops(l *Loop, id string, out *[]*Loop) {
+func collectLoops(root *Loop, id string, out *[]*Loop) {
 	if id == "ST" {
-		*out = append(*out, l)
+		*out = append(*out, root)
 		return
 	}
-	seen := map[*Loop]bool{}
-	var visit func(l *Loop)
-	visit = func(l *Loop) {
-		for _, c := range l.Children {
-			if c.Loop == nil || seen[c.Loop] {
-				continue
-			}
-			seen[c.Loop] = true
-			if c.Loop.ID == id {
-				*out = append(*out, c.Loop)
-			}
-			visit(c.Loop)
+	eachLoop(root, func(l *Loop) {
+		if l != root && l.ID == id {
+			*out = append(*out, l)
 		}
-	}
-	visit(l)
+	})
 }
 
 // splitPath reads "CLM05-3" as segment CLM, element 5, component 3: the
