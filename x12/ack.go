@@ -1,6 +1,7 @@
 package x12
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -232,22 +233,57 @@ func write999Set(iw *InterchangeWriter, s *SetReport) (bool, error) {
 	return status == "A" || status == "E", nil
 }
 
-// SegmentErrors groups a set's segment-level findings (IK3 or IK4 codes) by
-// segment, in input order; each group's first finding carries the IK3 code
-// (IK304 "8", data element errors, when only element codes are present).
+// SegmentErrors groups a set's segment-level findings (IK3 or IK4 codes)
+// into IK3 loops, in input order; each group's first finding carries the
+// IK3 code (IK304 "8", data element errors, when only element codes are
+// present).
+//
+// A group is one segment: its position, id and loop. Required segments or
+// loops found missing are reported at the position of the last segment
+// before them, so several may share a position (a missing BHT and a missing
+// 2000A HL both after ST): each gets its own group, and none is merged into
+// the findings of the segment that is present there. A finding without a
+// loop (the envelope validator's) joins the group of the same segment that
+// a guide validator placed in a loop.
 func SegmentErrors(fs []Finding) [][]Finding {
+	type segKey struct {
+		pos     int
+		id      string
+		loop    string
+		missing bool
+	}
 	var out [][]Finding
-	index := map[int64]int{}
+	index := map[segKey]int{}
+	// byPlace finds a present segment's group by position and id alone, to
+	// join loop-less findings with looped ones.
+	byPlace := map[segKey]int{}
 	for _, f := range fs {
 		if f.Level() != LevelSegment {
 			continue
 		}
-		i, ok := index[f.Offset]
+		missing := f.IK3 == "3"
+		k := segKey{pos: f.Position, id: f.SegmentID, loop: f.LoopID, missing: missing}
+		place := segKey{pos: f.Position, id: f.SegmentID}
+		i, ok := index[k]
+		if !ok && !missing {
+			if j, found := byPlace[place]; found {
+				if g := &out[j][0]; f.LoopID == "" || g.LoopID == "" {
+					if g.LoopID == "" {
+						g.LoopID = f.LoopID
+					}
+					i, ok = j, true
+					index[k] = j
+				}
+			}
+		}
 		if !ok {
 			if f.IK3 == "" {
 				f.IK3 = "8"
 			}
-			index[f.Offset] = len(out)
+			index[k] = len(out)
+			if !missing {
+				byPlace[place] = len(out)
+			}
 			out = append(out, []Finding{f})
 			continue
 		}
@@ -256,7 +292,7 @@ func SegmentErrors(fs []Finding) [][]Finding {
 		}
 		out[i] = append(out[i], f)
 	}
-	slices.SortStableFunc(out, func(a, b []Finding) int { return int(a[0].Offset - b[0].Offset) })
+	slices.SortStableFunc(out, func(a, b []Finding) int { return cmp.Compare(a[0].Offset, b[0].Offset) })
 	return out
 }
 

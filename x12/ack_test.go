@@ -3,6 +3,7 @@ package x12_test
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,6 +104,55 @@ func TestTA1StatusAndPolicy(t *testing.T) {
 			}
 			if got != tt.want {
 				t.Errorf("TA1 = %q, want %q\n%s", got, tt.want, buf.String())
+			}
+		})
+	}
+}
+
+// TestSegmentErrorsGrouping: one IK3 loop per segment (position, id, loop);
+// missing segments reported at the same place stay apart.
+func TestSegmentErrorsGrouping(t *testing.T) {
+	e := x12.Error
+	tests := []struct {
+		name string
+		in   []x12.Finding
+		want []string // per group: "SEG*POS*LOOP*IK3 [IK4...]"
+	}{
+		{"two missing after ST", []x12.Finding{
+			{Severity: e, SegmentID: "BHT", Position: 1, IK3: "3", Offset: 10},
+			{Severity: e, SegmentID: "HL", Position: 1, LoopID: "2000A", IK3: "3", Offset: 10},
+		}, []string{"BHT*1**3", "HL*1*2000A*3"}},
+		{"missing beside a present segment's errors", []x12.Finding{
+			{Severity: e, SegmentID: "NM1", Position: 5, LoopID: "2010AA", Element: 3, IK4: "1", Offset: 50},
+			{Severity: e, SegmentID: "NM1", Position: 5, LoopID: "2010BB", IK3: "3", Offset: 50},
+			{Severity: e, SegmentID: "NM1", Position: 5, LoopID: "2010AA", Element: 9, IK4: "7", Offset: 50},
+		}, []string{"NM1*5*2010AA*8 1 7", "NM1*5*2010BB*3"}},
+		{"envelope finding joins the guide's loop", []x12.Finding{
+			{Severity: e, SegmentID: "CLM", Position: 9, IK3: "8", Element: 21, IK4: "3", Offset: 90},
+			{Severity: e, SegmentID: "CLM", Position: 9, LoopID: "2300", Element: 2, IK4: "6", Offset: 90},
+			{Severity: e, SegmentID: "CLM", Position: 9, LoopID: "2300", Element: 5, IK4: "7", Offset: 90},
+		}, []string{"CLM*9*2300*8 3 6 7"}},
+		{"input order by offset, code from the first segment-level code", []x12.Finding{
+			{Severity: e, SegmentID: "REF", Position: 12, LoopID: "2300", Element: 2, IK4: "4", Offset: 120},
+			{Severity: e, SegmentID: "DTP", Position: 11, LoopID: "2300", IK3: "5", Offset: 110},
+			{Severity: e, SegmentID: "REF", Position: 12, LoopID: "2300", IK3: "I4", Offset: 120},
+			{Severity: e, Code: "set-level", IK5: "4", Offset: 0},
+		}, []string{"DTP*11*2300*5", "REF*12*2300*I4 4"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, g := range x12.SegmentErrors(tt.in) {
+				s := fmt.Sprintf("%s*%d*%s*%s", g[0].SegmentID, g[0].Position, g[0].LoopID, g[0].IK3)
+				for _, f := range g {
+					if f.IK4 != "" {
+						s += " " + f.IK4
+					}
+				}
+				got = append(got, s)
+			}
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("groups\n got %q\nwant %q", got, tt.want)
 			}
 		})
 	}
