@@ -34,9 +34,28 @@ func registerX12(name string, c x12Subcommand) {
 
 // x12GuideValidator, when set (x12translate.go sets it from init), returns
 // a fresh validator that adds implementation-guide findings to
-// "x12 validate" and "x12 ack" (chosen per transaction set from GS08/ST03).
-// nil means envelope checks only.
-var x12GuideValidator func() x12.SetValidator
+// "x12 validate" and "x12 ack" (chosen per transaction set from GS08/ST03),
+// configured by the guide flags. nil means envelope checks only.
+var x12GuideValidator func(x12GuideOptions) x12.SetValidator
+
+// x12GuideOptions are the guide flags validate and ack share.
+type x12GuideOptions struct {
+	noGuide bool // envelope checks only
+	SkipNPI bool // no NPI check-digit rule (some official examples fail it)
+}
+
+func (o *x12GuideOptions) register(fs *flag.FlagSet, noGuideUsage string) {
+	fs.BoolVar(&o.noGuide, "no-guide", false, noGuideUsage)
+	fs.BoolVar(&o.SkipNPI, "skip-npi", false, "do not check NPI check digits in the guide validation")
+}
+
+// setValidator returns the guide validator the flags ask for, nil for none.
+func (o *x12GuideOptions) setValidator() x12.SetValidator {
+	if x12GuideValidator == nil || o.noGuide {
+		return nil
+	}
+	return x12GuideValidator(*o)
+}
 
 func init() {
 	register(command{name: "x12", summary: "X12 tools: parse, validate, ack, ...", run: runX12})
@@ -229,7 +248,8 @@ func runX12Validate(_ context.Context, args []string, stdout, stderr io.Writer) 
 	var in x12Input
 	in.register(fs)
 	asJSON := fs.Bool("json", false, "print findings as JSON lines instead of text")
-	noGuide := fs.Bool("no-guide", false, "check envelopes only, skip implementation-guide validation")
+	var gopts x12GuideOptions
+	gopts.register(fs, "check envelopes only, skip implementation-guide validation")
 	name, err := parseX12Flags(fs, args, stderr, `Usage: clearhouse x12 validate [options] FILE|-
 
 Checks interchange, group and transaction set envelopes (counts, control
@@ -256,9 +276,7 @@ Exit status: 0 no findings (info notes aside), 1 findings, 2 unreadable.`)
 		}
 		fmt.Fprintf(w, "%s:%s\n", name, formatFinding(fd))
 	}}
-	if x12GuideValidator != nil && !*noGuide {
-		vo.Sets = x12GuideValidator()
-	}
+	vo.Sets = gopts.setValidator()
 	rep, err := x12.Validate(f, vo)
 	if err != nil {
 		w.Flush()
@@ -328,7 +346,8 @@ func runX12Ack(_ context.Context, args []string, stdout, stderr io.Writer) error
 	in.register(fs)
 	ta1 := fs.String("ta1", "requested", "when to send a TA1: requested (ISA14=1 or interchange errors), always, never")
 	lines := fs.Bool("line-breaks", false, "write a line break after each segment")
-	noGuide := fs.Bool("no-guide", false, "acknowledge envelope findings only, skip implementation-guide validation")
+	var gopts x12GuideOptions
+	gopts.register(fs, "acknowledge envelope findings only, skip implementation-guide validation")
 	control := fs.Int64("control-number", 1, "first control number for ISA13/GS06/ST02 of the acknowledgment")
 	name, err := parseX12Flags(fs, args, stderr, `Usage: clearhouse x12 ack [options] FILE|-
 
@@ -349,9 +368,7 @@ Exit status: 0 printed, 2 unreadable or not X12.`)
 	}
 	defer f.Close()
 	vo := x12.ValidateOptions{Reader: opts}
-	if x12GuideValidator != nil && !*noGuide {
-		vo.Sets = x12GuideValidator()
-	}
+	vo.Sets = gopts.setValidator()
 	rep, err := x12.Validate(f, vo)
 	if err != nil {
 		return &exitError{code: 2, err: err}

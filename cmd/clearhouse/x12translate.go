@@ -15,7 +15,9 @@ import (
 // tool: guide findings for "x12 validate" and "x12 ack", and "x12 translate".
 
 func init() {
-	x12GuideValidator = func() x12.SetValidator { return guide.NewSetValidator(guide.Options{}) }
+	x12GuideValidator = func(o x12GuideOptions) x12.SetValidator {
+		return guide.NewSetValidator(guide.Options{SkipNPI: o.SkipNPI})
+	}
 	registerX12("translate", x12Subcommand{
 		summary: "X12 → Guide JSON, or Guide JSON → X12 with --to x12",
 		run:     runX12Translate,

@@ -100,6 +100,20 @@ func TestX12Translate(t *testing.T) {
 	if code := run(context.Background(), []string{"x12", "ack", unbalanced}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "IK3*CLM*16*2300*8~IK4*2*782*I12*151~") {
 		t.Errorf("ack: exit %d, output %s", code, out.String())
 	}
+	// --skip-npi reaches the guide validator of validate and ack.
+	badNPI := writeTemp(t, strings.Replace(dentalClaim, "XX*1234567893~", "XX*1234567890~", 1))
+	for _, tool := range []string{"validate", "ack"} {
+		out.Reset()
+		run(context.Background(), []string{"x12", tool, badNPI}, &out, &errOut)
+		if !strings.Contains(out.String(), "1234567890") {
+			t.Errorf("%s: the bad NPI is not reported:\n%s", tool, out.String())
+		}
+		out.Reset()
+		run(context.Background(), []string{"x12", tool, "--skip-npi", badNPI}, &out, &errOut)
+		if strings.Contains(out.String(), "1234567890") {
+			t.Errorf("%s --skip-npi: the NPI is still reported:\n%s", tool, out.String())
+		}
+	}
 	if code := run(context.Background(), []string{"x12", "translate", "--to", "yaml", in}, &out, &errOut); code != 2 {
 		t.Errorf("--to yaml: exit %d, want 2", code)
 	}
