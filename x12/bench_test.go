@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/clearhouse/clearhouse/x12"
+	"github.com/clearhouse/clearhouse/x12/internal/benchcpu"
 	"github.com/clearhouse/clearhouse/x12/x12gen"
 )
 
@@ -22,12 +23,20 @@ var benchData = sync.OnceValue(func() []byte {
 	return buf.Bytes()
 })
 
+// measure sets up a benchmark over size bytes: MB/s, allocations and, when
+// the returned function runs at the end, cpu-MB/s.
+func measure(b *testing.B, size int) (done func()) {
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	start := benchcpu.Now()
+	return func() { benchcpu.Report(b, start, int64(size)) }
+}
+
 // BenchmarkBaselineSplit is the floor: split the bytes on the segment
 // terminator with bytes.IndexByte, nothing else.
 func BenchmarkBaselineSplit(b *testing.B) {
 	data := benchData()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
+	defer measure(b, len(data))()
 	for b.Loop() {
 		n := 0
 		for rest := data; len(rest) > 0; n++ {
@@ -48,8 +57,7 @@ func BenchmarkBaselineSplit(b *testing.B) {
 // "split segments + elements" bound of reference/peers.md.
 func BenchmarkBaselineSplitElements(b *testing.B) {
 	data := benchData()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
+	defer measure(b, len(data))()
 	for b.Loop() {
 		total := 0
 		for rest := data; len(rest) > 0; {
@@ -79,8 +87,7 @@ func BenchmarkBaselineSplitElements(b *testing.B) {
 // io.Reader and looks at every segment id.
 func BenchmarkReaderNext(b *testing.B) {
 	data := benchData()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
+	defer measure(b, len(data))()
 	for b.Loop() {
 		n := 0
 		eachSegment(b, data, func(s *x12.Segment) { n += len(s.IDBytes()) })
@@ -109,8 +116,7 @@ func eachSegment(b *testing.B, data []byte, fn func(*x12.Segment)) {
 // touches each one.
 func BenchmarkReaderElements(b *testing.B) {
 	data := benchData()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
+	defer measure(b, len(data))()
 	for b.Loop() {
 		total := 0
 		eachSegment(b, data, func(s *x12.Segment) {
@@ -127,8 +133,7 @@ func BenchmarkReaderElements(b *testing.B) {
 // BenchmarkValidate runs the envelope validator over the whole file.
 func BenchmarkValidate(b *testing.B) {
 	data := benchData()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
+	defer measure(b, len(data))()
 	for b.Loop() {
 		rep, err := x12.Validate(bytes.NewReader(data), x12.ValidateOptions{NoTree: true})
 		if err != nil || rep.Segments < 1000 {

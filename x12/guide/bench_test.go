@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"io"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/clearhouse/clearhouse/x12"
 	"github.com/clearhouse/clearhouse/x12/guide"
+	"github.com/clearhouse/clearhouse/x12/internal/benchcpu"
 	"github.com/clearhouse/clearhouse/x12/x12gen"
 )
 
@@ -26,24 +25,6 @@ var benchData = sync.OnceValue(func() []byte {
 	return buf.Bytes()
 })
 
-// cpuClock reports the process's CPU time (user + system), so the
-// benchmarks can state throughput per CPU second: on a shared machine the
-// wall clock also counts the time other processes held the cores.
-func cpuClock() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// reportCPU adds the "cpu-MB/s" metric: bytes per CPU second.
-func reportCPU(b *testing.B, start time.Duration, n int64) {
-	if d := cpuClock() - start; d > 0 {
-		b.ReportMetric(float64(n)*float64(b.N)/1e6/d.Seconds(), "cpu-MB/s")
-	}
-}
-
 // benchmark runs f over the generated 837P, reporting MB/s by the wall
 // clock and by CPU time.
 func benchmark(b *testing.B, f func(data []byte) error) {
@@ -52,8 +33,8 @@ func benchmark(b *testing.B, f func(data []byte) error) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuClock()
-	defer reportCPU(b, start, int64(len(data)))
+	start := benchcpu.Now()
+	defer benchcpu.Report(b, start, int64(len(data)))
 	for b.Loop() {
 		if err := f(data); err != nil {
 			b.Fatal(err)
