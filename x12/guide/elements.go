@@ -10,15 +10,10 @@ import (
 // usage, repetitions, components, type, length, codes and patterns, then the
 // segment's syntax rules and date formats. It allocates only to report.
 func (v *Validator) checkElements(seg *x12.Segment, def *Segment) {
-	n := 0
 	cls := v.cls.table(v.d)
-	fs := newFields(seg)
-	for i := 1; ; i++ {
-		raw, ok := fs.next()
-		if !ok {
-			break
-		}
-		n = i
+	n := seg.Len()
+	for i := 1; i <= n; i++ {
+		raw := seg.ElementBytes(i)
 		v.checkElementAt(def, i, raw, scanClasses(cls, raw))
 	}
 	v.checkTail(seg, def, n)

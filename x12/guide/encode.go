@@ -184,14 +184,11 @@ func (e *JSONEncoder) segment(seg *x12.Segment, def *Segment, raw bool) {
 	check := e.check && def != nil && !raw
 	cls := e.classes(d)
 	first := true // no member yet: the compact key needs no comma
-	fs := newFields(seg)
-	n := 0
-	for i := 1; ; i++ {
-		v, ok := fs.next()
-		if !ok {
-			break
-		}
-		n = i
+	// The reader has located the element separators already: no second
+	// scan of the bytes for them.
+	n := seg.Len()
+	for i := 1; i <= n; i++ {
+		v := seg.ElementBytes(i)
 		if len(v) == 0 {
 			if check {
 				e.v.checkElementAt(def, i, v, 0)
@@ -239,13 +236,8 @@ func (e *JSONEncoder) genericSegment(seg *x12.Segment) {
 	j.beginObject()
 	j.key("id")
 	j.str(seg.IDBytes())
-	fs := newFields(seg)
-	for i := 1; ; i++ {
-		v, ok := fs.next()
-		if !ok {
-			break
-		}
-		if len(v) > 0 {
+	for i := 1; i <= seg.Len(); i++ {
+		if v := seg.ElementBytes(i); len(v) > 0 {
 			j.key(twoDigits(i))
 			e.element(nil, v, d, scanClasses(e.classes(d), v))
 		}

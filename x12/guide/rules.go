@@ -249,7 +249,7 @@ func childLoop(l *Loop, id string) *Loop {
 }
 
 // applyRules feeds the rules with a segment that matched st.Segment.
-func (v *Validator) applyRules(seg *x12.Segment, st Step) {
+func (v *Validator) applyRules(seg *x12.Segment, st *Step) {
 	s := st.Segment
 	f := v.top()
 	if len(f.loop.rules) > 0 {

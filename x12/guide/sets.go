@@ -64,7 +64,7 @@ func (s *SetValidator) Segment(seg *x12.Segment, position int, report func(x12.F
 		return
 	}
 	s.v.report = report
-	s.v.Step(seg)
+	s.v.step(seg)
 }
 
 // EndSet implements x12.SetValidator.
@@ -101,7 +101,7 @@ func ValidateTransaction(gs08 string, segments []*x12.Segment, opts Options) ([]
 	v := NewValidator(opts)
 	v.Begin(g, st, func(f x12.Finding) { out = append(out, f) })
 	for _, seg := range segments[1:] {
-		v.Step(seg)
+		v.step(seg)
 	}
 	v.End()
 	return out, nil

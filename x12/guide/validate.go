@@ -61,7 +61,10 @@ func (v *Validator) Begin(g *Guide, st *x12.Segment, report func(x12.Finding)) {
 }
 
 // Step checks the next segment of the set and says where it belongs.
-func (v *Validator) Step(seg *x12.Segment) Step {
+func (v *Validator) Step(seg *x12.Segment) Step { return *v.step(seg) }
+
+// step is Step returning the walker's Step in place (valid until the next).
+func (v *Validator) step(seg *x12.Segment) *Step {
 	st := v.structure(seg)
 	if st.Segment != nil {
 		if !v.opts.SkipElements {
@@ -75,8 +78,8 @@ func (v *Validator) Step(seg *x12.Segment) Step {
 // structure places a segment and checks what its place implies (order,
 // repeats, usage, HL hierarchy), leaving its elements and the rules to the
 // caller: the JSON encoder checks elements while it writes them.
-func (v *Validator) structure(seg *x12.Segment) Step {
-	st := v.step(seg)
+func (v *Validator) structure(seg *x12.Segment) *Step {
+	st := v.walker.step(seg)
 	v.seg = seg
 	if st.Segment == nil {
 		v.unknown(seg)

@@ -59,6 +59,9 @@ type walker struct {
 	onClose func(f *frame)
 	onSkip  func(f *frame, child int) // a required child never seen, at close
 	q       qualCache                 // reused: resetting it costs one store
+	// last is the result of the last step, filled in place: returning a
+	// Step by value cost a struct copy (and a stalled load) per segment.
+	last Step
 }
 
 func (w *walker) reset(g *Guide) {
@@ -177,12 +180,15 @@ func (w *walker) locate(seg *x12.Segment) (depth, child int, outOfOrder bool) {
 	return -1, -1, false
 }
 
-// step moves the walker to a segment (not the set's ST).
-func (w *walker) step(seg *x12.Segment) Step {
+// step moves the walker to a segment (not the set's ST) and says where it
+// landed. The result is valid until the next step.
+func (w *walker) step(seg *x12.Segment) *Step {
 	w.pos++
+	st := &w.last
 	d, c, ooo := w.locate(seg)
 	if d < 0 {
-		return Step{Depth: w.depth}
+		*st = Step{Depth: w.depth}
+		return st
 	}
 	closed := 0
 	for w.depth-1 > d {
@@ -196,12 +202,13 @@ func (w *walker) step(seg *x12.Segment) Step {
 	}
 	f.counts[c]++
 	f.posOf[c], f.offOf[c] = int32(w.pos), seg.Offset()
-	st := Step{Closed: closed, OutOfOrder: ooo, child: int32(c)}
+	st.Closed, st.OutOfOrder, st.child = closed, ooo, int32(c)
 	if ch.Loop != nil {
 		w.push(ch.Loop, seg.Offset())
 		st.Opened = ch.Loop
 		st.Segment = ch.Loop.Children[0].Segment
 	} else {
+		st.Opened = nil
 		st.Segment = ch.Segment
 	}
 	st.Depth = w.depth
@@ -237,41 +244,6 @@ func (m *matcher) matchesCached(q *qualCache) bool {
 		v = nthComponent(v, q.seg.Delimiters().Component, m.comp)
 	}
 	return m.codes.has(v)
-}
-
-// fields walks the elements of a segment in order with one scan of its
-// bytes, cheaper than an ElementBytes call per position.
-type fields struct {
-	rest []byte
-	sep  byte
-	more bool
-}
-
-func newFields(seg *x12.Segment) fields {
-	raw := seg.Raw()
-	sep := seg.Delimiters().Element
-	i := indexByte(raw, sep) // right after the 2-3 byte id
-	if i < 0 {
-		return fields{}
-	}
-	return fields{rest: raw[i+1:], sep: sep, more: true}
-}
-
-// next returns the next element; ok is false past the last one.
-func (f *fields) next() (v []byte, ok bool) {
-	if !f.more {
-		return nil, false
-	}
-	// Elements are short: a plain loop beats bytes.IndexByte's call here.
-	rest := f.rest
-	for j := 0; j < len(rest); j++ {
-		if rest[j] == f.sep {
-			f.rest = rest[j+1:]
-			return rest[:j], true
-		}
-	}
-	f.more = false
-	return rest, true
 }
 
 // nthComponent returns component c (1-based) of an element, without allocating.
