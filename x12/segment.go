@@ -20,9 +20,11 @@ type Segment struct {
 	raw    []byte
 	offset int64
 	d      Delimiters
-	// seps holds the positions of the element separators in raw followed
-	// by len(raw), so element n is raw[seps[n-1]+1 : seps[n]].
-	seps  []int32
+	// elems holds the id (trimmed) and then every element, as views into
+	// raw: element n is elems[n]. It is empty until the split, so the
+	// bounds test of ElementBytes is also its "split" test, and that
+	// accessor stays small enough to be inlined.
+	elems [][]byte
 	split bool
 	id    string
 	// unterminated is set on a final segment that ended at EOF without a
@@ -78,11 +80,8 @@ func (s *Segment) IDBytes() []byte {
 			}
 		}
 		s.ensureSplit()
-		raw = s.raw
 	}
-	end := int(s.seps[0])
-	// A whitespace-padded ISA ("ISA *00 *") has spaces after the id.
-	return bytes.TrimRight(raw[:end], " ")
+	return s.elems[0]
 }
 
 // ID returns the segment id ("NM1"). Common ids are interned, so the call
@@ -108,28 +107,28 @@ func (s *Segment) Len() int {
 	if !s.split {
 		s.ensureSplit()
 	}
-	return len(s.seps) - 1
+	return len(s.elems) - 1
 }
 
 // ElementBytes returns element n (1-based) without allocating, or nil if the
 // segment has fewer elements. Element 0 is the segment id.
 func (s *Segment) ElementBytes(n int) []byte {
-	// Before the split seps is empty, so this is also the "split" test.
-	if seps := s.seps; n > 0 && n < len(seps) {
-		return s.raw[seps[n-1]+1 : seps[n]]
+	if uint(n) < uint(len(s.elems)) {
+		return s.elems[n]
 	}
 	return s.elementSlow(n)
 }
 
+// elementSlow is ElementBytes before the split, or past the last element.
 func (s *Segment) elementSlow(n int) []byte {
 	if n == 0 {
 		return s.IDBytes()
 	}
 	s.ensureSplit()
-	if n < 0 || n >= len(s.seps) {
+	if n < 0 || n >= len(s.elems) {
 		return nil
 	}
-	return s.raw[s.seps[n-1]+1 : s.seps[n]]
+	return s.elems[n]
 }
 
 // Element returns element n (1-based) as a string, "" if absent.
@@ -177,19 +176,18 @@ func (s *Segment) Elements() []string {
 
 // Clone returns a copy that stays valid after the reader moves on.
 func (s *Segment) Clone() *Segment {
-	s.ensureSplit()
+	s.ensureSplit() // line breaks removed
 	c := &Segment{
 		raw:          bytes.Clone(s.raw),
 		offset:       s.offset,
 		d:            s.d,
-		seps:         append([]int32(nil), s.seps...),
-		split:        true,
 		id:           s.id,
 		unterminated: s.unterminated,
 	}
 	if c.raw == nil {
 		c.raw = []byte{}
 	}
+	c.ensureSplit()
 	return c
 }
 
@@ -218,7 +216,7 @@ func (s *Segment) reset(raw []byte, offset int64, d Delimiters, breaks bool) {
 	s.breaks = breaks
 	s.offset = offset
 	s.d = d
-	s.seps = s.seps[:0]
+	s.elems = s.elems[:0]
 	s.split = false
 	s.id = ""
 	s.unterminated = false
@@ -226,7 +224,7 @@ func (s *Segment) reset(raw []byte, offset int64, d Delimiters, breaks bool) {
 
 // ensureSplit locates the element separators, eight bytes at a time,
 // removing line breaks first if the segment contains any (hard-wrapped
-// files).
+// files), and records the id and the elements.
 func (s *Segment) ensureSplit() {
 	if s.split {
 		return
@@ -237,25 +235,19 @@ func (s *Segment) ensureSplit() {
 	checkLF := s.breaks && e != '\n' && s.d.Segment != '\n'
 	checkCR := s.breaks && e != '\r' && s.d.Segment != '\r'
 	pe := uint64(e) * ones
-	seps := s.seps[:0]
+	elems := s.elems[:0]
+	start := 0 // of the element being read (the id first)
 	i := 0
 	for ; i+8 <= len(raw); i += 8 {
 		v := binary.LittleEndian.Uint64(raw[i:])
 		if lineBreaks(v, checkLF, checkCR) != 0 {
-			s.seps = seps
 			s.stripLineBreaks()
 			return
 		}
-		m := zeroBytes(v ^ pe)
-		if m == 0 {
-			continue
-		}
-		// Room for up to 8 separators, so the loop below needs no append.
-		if n := len(seps); cap(seps)-n < 8 {
-			seps = append(seps, make([]int32, 8+n)...)[:n]
-		}
-		for ; m != 0; m &= m - 1 {
-			seps = append(seps, int32(i+bits.TrailingZeros64(m)>>3))
+		for m := zeroBytes(v ^ pe); m != 0; m &= m - 1 {
+			end := i + bits.TrailingZeros64(m)>>3
+			elems = append(elems, raw[start:end:end])
+			start = end + 1
 		}
 	}
 	if tail := len(raw) - i; tail > 0 {
@@ -264,31 +256,37 @@ func (s *Segment) ensureSplit() {
 		if full := raw[:cap(raw)]; len(full)-i >= 8 {
 			v := binary.LittleEndian.Uint64(full[i:])
 			keep := uint64(1)<<(8*tail) - 1
-			if lb := lineBreaks(v, checkLF, checkCR) & keep; lb != 0 {
-				s.seps = seps
+			if lineBreaks(v, checkLF, checkCR)&keep != 0 {
 				s.stripLineBreaks()
 				return
 			}
-			if n := len(seps); cap(seps)-n < 9 {
-				seps = append(seps, make([]int32, 9+n)...)[:n]
-			}
 			for m := zeroBytes(v^pe) & keep; m != 0; m &= m - 1 {
-				seps = append(seps, int32(i+bits.TrailingZeros64(m)>>3))
+				end := i + bits.TrailingZeros64(m)>>3
+				elems = append(elems, raw[start:end:end])
+				start = end + 1
 			}
 		} else {
 			for ; i < len(raw); i++ {
-				c := raw[i]
-				if c == e {
-					seps = append(seps, int32(i))
+				if c := raw[i]; c == e {
+					elems = append(elems, raw[start:i:i])
+					start = i + 1
 				} else if (c == '\n' && checkLF) || (c == '\r' && checkCR) {
-					s.seps = seps
 					s.stripLineBreaks()
 					return
 				}
 			}
 		}
 	}
-	s.seps = append(seps, int32(len(raw)))
+	s.elems = trimID(append(elems, raw[start:len(raw):len(raw)]))
+}
+
+// trimID drops the spaces after the id of a whitespace-padded ISA
+// ("ISA *00 *").
+func trimID(elems [][]byte) [][]byte {
+	if id := elems[0]; len(id) > 0 && id[len(id)-1] == ' ' {
+		elems[0] = bytes.TrimRight(id, " ")
+	}
+	return elems
 }
 
 // lineBreaks marks the bytes of v that are LF or CR, as far as they need
@@ -323,14 +321,17 @@ func (s *Segment) stripLineBreaks() {
 		}
 		s.scratch = append(s.scratch, c)
 	}
-	s.raw = s.scratch
-	s.seps = s.seps[:0]
-	for i, c := range s.raw {
+	raw := s.scratch
+	s.raw = raw
+	elems := s.elems[:0]
+	start := 0
+	for i, c := range raw {
 		if c == s.d.Element {
-			s.seps = append(s.seps, int32(i))
+			elems = append(elems, raw[start:i:i])
+			start = i + 1
 		}
 	}
-	s.seps = append(s.seps, int32(len(s.raw)))
+	s.elems = trimID(append(elems, raw[start:len(raw):len(raw)]))
 }
 
 // nthPart returns the c-th (1-based) part of b split on sep.
