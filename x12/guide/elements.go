@@ -12,11 +12,15 @@ import (
 func (v *Validator) checkElements(seg *x12.Segment, def *Segment) {
 	cls := v.cls.table(v.d)
 	n := seg.Len()
+	var present uint64
 	for i := 1; i <= n; i++ {
 		raw := seg.ElementBytes(i)
+		if len(raw) > 0 {
+			present |= 1 << min(i, 63) // later ones share bit 63 (see maxSyntaxPos)
+		}
 		v.checkElementAt(def, i, raw, scanClasses(cls, raw))
 	}
-	v.checkTail(seg, def, n)
+	v.checkTail(seg, def, n, present)
 }
 
 // unknownBits stands for "byte classes not computed": every check runs.
@@ -43,8 +47,9 @@ func (v *Validator) checkElementAt(def *Segment, i int, raw []byte, bits uint8) 
 }
 
 // checkTail finishes a segment of n elements: required elements past the
-// last one present, syntax rules, date formats.
-func (v *Validator) checkTail(seg *x12.Segment, def *Segment, n int) {
+// last one present, syntax rules, date formats. present has bit p set when
+// element p is not empty (p < 64; syntax rules name no later position).
+func (v *Validator) checkTail(seg *x12.Segment, def *Segment, n int, present uint64) {
 	for i := n + 1; i <= def.lastReq; i++ {
 		if e := &def.Elements[i-1]; e.Usage == Required {
 			v.elementFinding(CodeElementMissing, "1", i, 0, 0, e.DE, nil,
@@ -52,7 +57,7 @@ func (v *Validator) checkTail(seg *x12.Segment, def *Segment, n int) {
 		}
 	}
 	for i := range def.syntax {
-		v.checkSyntax(seg, def, &def.syntax[i])
+		v.checkSyntax(seg, def, &def.syntax[i], present)
 	}
 	for _, p := range def.dates {
 		v.checkDatePair(seg, def, p)

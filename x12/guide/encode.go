@@ -187,6 +187,7 @@ func (e *JSONEncoder) segment(seg *x12.Segment, def *Segment, raw bool) {
 	// The reader has located the element separators already: no second
 	// scan of the bytes for them.
 	n := seg.Len()
+	var present uint64 // non-empty elements, for the syntax rules
 	for i := 1; i <= n; i++ {
 		v := seg.ElementBytes(i)
 		if len(v) == 0 {
@@ -195,6 +196,7 @@ func (e *JSONEncoder) segment(seg *x12.Segment, def *Segment, raw bool) {
 			}
 			continue
 		}
+		present |= 1 << min(i, 63) // later ones share bit 63 (see maxSyntaxPos)
 		bits := scanClasses(cls, v)
 		if check {
 			e.v.checkElementAt(def, i, v, bits)
@@ -223,7 +225,7 @@ func (e *JSONEncoder) segment(seg *x12.Segment, def *Segment, raw bool) {
 		e.element(el, v, d, bits)
 	}
 	if check {
-		e.v.checkTail(seg, def, n)
+		e.v.checkTail(seg, def, n, present)
 	}
 	j.endObject()
 }

@@ -15,7 +15,15 @@ type syntaxRule struct {
 	kind byte
 	pos  []int
 	text string
+	// mask has bit p set for every position p of the rule, first the bit
+	// of the first one: a rule is checked against the segment's presence
+	// mask (see checkTail) with a few integer operations.
+	mask, first uint64
 }
+
+// maxSyntaxPos is the last position a syntax rule may name: presence masks
+// fold every later element into bit 63.
+const maxSyntaxPos = 62
 
 func parseSyntax(s string) (syntaxRule, error) {
 	if len(s) < 5 || (len(s)-1)%2 != 0 {
@@ -32,41 +40,59 @@ func parseSyntax(s string) (syntaxRule, error) {
 		if err != nil || n < 1 {
 			return r, fmt.Errorf("syntax rule %q", s)
 		}
+		if n > maxSyntaxPos {
+			return r, fmt.Errorf("syntax rule %q: position %d past %d", s, n, maxSyntaxPos)
+		}
 		r.pos = append(r.pos, n)
+		r.mask |= 1 << n
 	}
+	r.first = 1 << r.pos[0]
 	return r, nil
 }
 
+// broken reports whether the rule is violated by a segment whose non-empty
+// elements are the bits of present.
+func (r *syntaxRule) broken(present uint64) bool {
+	have := present & r.mask
+	switch r.kind {
+	case 'P':
+		return have != 0 && have != r.mask
+	case 'R':
+		return have == 0
+	case 'E':
+		return have&(have-1) != 0 // more than one bit
+	case 'C':
+		return have&r.first != 0 && have != r.mask
+	case 'L':
+		return have == r.first
+	}
+	return false
+}
+
 // checkSyntax reports a violated relational condition on the element that
-// breaks it.
-func (v *Validator) checkSyntax(seg *x12.Segment, def *Segment, r *syntaxRule) {
-	present := func(p int) bool { return len(seg.ElementBytes(p)) > 0 }
-	count, firstMissing, second := 0, 0, 0
+// breaks it; present has bit p set when element p is not empty.
+func (v *Validator) checkSyntax(seg *x12.Segment, def *Segment, r *syntaxRule, present uint64) {
+	if !r.broken(present) {
+		return
+	}
+	count, at, second := 0, 0, 0 // at: the first position missing
 	for _, p := range r.pos {
-		if present(p) {
+		if present&(1<<p) != 0 {
 			count++
 			if count == 2 {
 				second = p
 			}
-		} else if firstMissing == 0 {
-			firstMissing = p
+		} else if at == 0 {
+			at = p
 		}
 	}
-	bad, at := false, firstMissing
 	switch r.kind {
-	case 'P':
-		bad = count > 0 && count < len(r.pos)
 	case 'R':
-		bad, at = count == 0, r.pos[0]
+		at = r.pos[0]
 	case 'E':
-		bad, at = count > 1, second
-	case 'C':
-		bad = present(r.pos[0]) && count < len(r.pos)
+		at = second
 	case 'L':
-		bad, at = present(r.pos[0]) && count == 1, r.pos[1]
-	}
-	if !bad {
-		return
+		at = r.pos[1]
 	}
 	de := ""
 	if at <= len(def.Elements) {
