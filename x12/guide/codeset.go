@@ -1,14 +1,20 @@
 package guide
 
+import "encoding/binary"
+
 // codeSet is a set of code values tuned for lookups with a []byte. Codes
 // of up to 7 bytes (nearly all X12 codes) are packed into integers, so a
-// lookup compares numbers: a scan for short lists, a map for long ones.
-// Looking up never allocates. nil means "no list".
+// lookup compares numbers: a scan for short lists, an open-addressing hash
+// table for long ones. Looking up never allocates. nil means "no list".
 type codeSet struct {
-	packed []uint64            // short list of packable codes
-	pmap   map[uint64]struct{} // long list of packable codes
-	other  map[string]struct{} // codes longer than 7 bytes
-	all    []string
+	packed []uint64 // short list of packable codes
+	// table holds a long list of packable codes (0 marks a free slot; no
+	// code packs to 0 since codes are not empty), probed linearly from
+	// slot hash(code) >> shift.
+	table []uint64
+	shift uint8
+	other map[string]struct{} // codes longer than 7 bytes
+	all   []string
 }
 
 // smallSet is the size up to which a linear scan beats hashing.
@@ -17,15 +23,30 @@ const smallSet = 8
 // pack turns a value of up to 7 bytes into a number (length in the top
 // byte); ok is false for longer values.
 func pack(v []byte) (uint64, bool) {
-	if len(v) > 7 {
-		return 0, false
-	}
 	n := uint64(len(v)) << 56
-	for i, c := range v {
-		n |= uint64(c) << (8 * i)
+	switch len(v) {
+	case 0:
+		return 0, true
+	case 1:
+		return n | uint64(v[0]), true
+	case 2:
+		return n | uint64(binary.LittleEndian.Uint16(v)), true
+	case 3:
+		return n | uint64(binary.LittleEndian.Uint16(v)) | uint64(v[2])<<16, true
+	case 4:
+		return n | uint64(binary.LittleEndian.Uint32(v)), true
+	case 5:
+		return n | uint64(binary.LittleEndian.Uint32(v)) | uint64(v[4])<<32, true
+	case 6:
+		return n | uint64(binary.LittleEndian.Uint32(v)) | uint64(binary.LittleEndian.Uint16(v[4:]))<<32, true
+	case 7:
+		return n | uint64(binary.LittleEndian.Uint32(v)) | uint64(binary.LittleEndian.Uint16(v[4:]))<<32 | uint64(v[6])<<48, true
 	}
-	return n, true
+	return 0, false
 }
+
+// hashCode spreads a packed code over the high bits (Fibonacci hashing).
+func hashCode(p uint64) uint64 { return p * 0x9E3779B97F4A7C15 }
 
 // set builds a codeSet; nil (no list) for no codes.
 func set(codes []string) *codeSet {
@@ -35,7 +56,7 @@ func set(codes []string) *codeSet {
 	s := &codeSet{all: codes}
 	var short []uint64
 	for _, c := range codes {
-		if p, ok := pack([]byte(c)); ok {
+		if p, ok := pack([]byte(c)); ok && c != "" {
 			short = append(short, p)
 		} else {
 			if s.other == nil {
@@ -46,11 +67,21 @@ func set(codes []string) *codeSet {
 	}
 	if len(short) <= smallSet {
 		s.packed = short
-	} else {
-		s.pmap = make(map[uint64]struct{}, len(short))
-		for _, p := range short {
-			s.pmap[p] = struct{}{}
+		return s
+	}
+	bits := 1
+	for 1<<bits < 2*len(short) { // at most half full
+		bits++
+	}
+	s.table = make([]uint64, 1<<bits)
+	s.shift = uint8(64 - bits)
+	mask := uint64(len(s.table) - 1)
+	for _, p := range short {
+		i := hashCode(p) >> s.shift
+		for s.table[i] != 0 && s.table[i] != p {
+			i = (i + 1) & mask
 		}
+		s.table[i] = p
 	}
 	return s
 }
@@ -58,13 +89,20 @@ func set(codes []string) *codeSet {
 // has reports whether v is in the set.
 func (s *codeSet) has(v []byte) bool {
 	p, ok := pack(v)
-	if !ok {
+	if !ok || p == 0 {
 		_, found := s.other[string(v)]
 		return found
 	}
-	if s.pmap != nil {
-		_, found := s.pmap[p]
-		return found
+	if t := s.table; t != nil {
+		mask := uint64(len(t) - 1)
+		for i := hashCode(p) >> s.shift; ; i = (i + 1) & mask {
+			switch t[i] {
+			case p:
+				return true
+			case 0:
+				return false
+			}
+		}
 	}
 	for _, x := range s.packed {
 		if x == p {
@@ -128,17 +166,26 @@ func idCode(id []byte) int {
 // a scan over packed ids beats a map.
 type childTable struct {
 	ids  []uint32
-	kids [][]int32
+	kids [][]candidate
 }
 
-func (t *childTable) add(id string, child int32) {
+// candidate is a child that can start with a given segment id, with the
+// qualifier test of its first segment copied in, so trying it reads no
+// guide node.
+type candidate struct {
+	child int32
+	match matcher
+}
+
+func (t *childTable) add(id string, child int32, m matcher) {
 	k := idKey([]byte(id))
+	c := candidate{child: child, match: m}
 	for i, x := range t.ids {
 		if x == k {
-			t.kids[i] = append(t.kids[i], child)
+			t.kids[i] = append(t.kids[i], c)
 			return
 		}
 	}
 	t.ids = append(t.ids, k)
-	t.kids = append(t.kids, []int32{child})
+	t.kids = append(t.kids, []candidate{c})
 }

@@ -298,8 +298,8 @@ func (c *compiler) loop(n *spec.Node, path string, isRoot bool) (*Loop, error) {
 			node.Segment = s
 		}
 		l.Children = append(l.Children, node)
-		id := node.trigger().ID
-		l.index.add(id, int32(i))
+		first := node.trigger()
+		l.index.add(first.ID, int32(i), first.match)
 	}
 	first := l.Children[0].Segment
 	l.hasHL = first.ID == "HL"

@@ -58,7 +58,6 @@ type walker struct {
 	lastHL  int // last HL01 seen, for the sequence check
 	onClose func(f *frame)
 	onSkip  func(f *frame, child int) // a required child never seen, at close
-	q       qualCache                 // reused: resetting it costs one store
 	// last is the result of the last step, filled in place: returning a
 	// Step by value cost a struct copy (and a stalled load) per segment.
 	last Step
@@ -147,14 +146,13 @@ func (w *walker) locate(seg *x12.Segment) (depth, child int, outOfOrder bool) {
 	if num == 0 {
 		return -1, -1, false // an id the guide does not use anywhere
 	}
-	q := &w.q
-	q.seg, q.have = seg, 0
 	// The common case first: a sibling ahead in the innermost loop.
 	f := &w.stack[w.depth-1]
 	if row := f.loop.slots[num]; row != 0 {
-		for _, c := range f.loop.index.kids[row-1] {
-			if c != 0 && c >= f.idx && f.loop.Children[c].trigger().match.matchesCached(q) {
-				return w.depth - 1, int(c), false
+		kids := f.loop.index.kids[row-1]
+		for i := range kids {
+			if c := &kids[i]; c.child != 0 && c.child >= f.idx && c.match.matches(seg) {
+				return w.depth - 1, int(c.child), false
 			}
 		}
 	}
@@ -166,13 +164,15 @@ func (w *walker) locate(seg *x12.Segment) (depth, child int, outOfOrder bool) {
 			if row == 0 {
 				continue
 			}
-			for _, c := range f.loop.index.kids[row-1] {
+			kids := f.loop.index.kids[row-1]
+			for i := range kids {
+				c := &kids[i]
 				// A loop's first segment starts a new iteration one level up.
-				if c == 0 || (c < f.idx) != behind {
+				if c.child == 0 || (c.child < f.idx) != behind {
 					continue
 				}
-				if anyQual || f.loop.Children[c].trigger().match.matchesCached(q) {
-					return d, int(c), behind
+				if anyQual || c.match.matches(seg) {
+					return d, int(c.child), behind
 				}
 			}
 		}
@@ -215,33 +215,15 @@ func (w *walker) step(seg *x12.Segment) *Step {
 	return st
 }
 
-// qualCache keeps the qualifier elements of the segment being located, so
-// trying several same-id siblings reads each element once.
-type qualCache struct {
-	seg  *x12.Segment
-	vals [6][]byte
-	have uint8
-}
-
-func (q *qualCache) get(pos int) []byte {
-	if pos >= len(q.vals) {
-		return q.seg.ElementBytes(pos)
-	}
-	if q.have&(1<<pos) == 0 {
-		q.vals[pos] = q.seg.ElementBytes(pos)
-		q.have |= 1 << pos
-	}
-	return q.vals[pos]
-}
-
-// matchesCached is matches reading the segment through a qualCache.
-func (m *matcher) matchesCached(q *qualCache) bool {
+// matches reports whether seg has one of the matcher's qualifier codes (or
+// the matcher has no qualifier).
+func (m *matcher) matches(seg *x12.Segment) bool {
 	if m.pos == 0 {
 		return true
 	}
-	v := q.get(m.pos)
+	v := seg.ElementBytes(m.pos)
 	if m.comp > 0 {
-		v = nthComponent(v, q.seg.Delimiters().Component, m.comp)
+		v = nthComponent(v, seg.Delimiters().Component, m.comp)
 	}
 	return m.codes.has(v)
 }
