@@ -329,3 +329,40 @@ func TestElementSplitMatchesNaive(t *testing.T) {
 		}
 	}
 }
+
+// TestIDBytesMatchesSplit compares the fast path of IDBytes (before any
+// split) with the id the full split finds, on random ids of 1 to 5 bytes
+// with separators, padding and line breaks near them.
+func TestIDBytesMatchesSplit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	alphabet := []byte("AB0* \n\r")
+	var in strings.Builder
+	var want []string
+	in.WriteString(isaStar)
+	for range 5000 {
+		seg := []byte{"NRS"[rng.IntN(3)]} // the reader skips blanks before a segment
+		for range rng.IntN(5) {
+			seg = append(seg, alphabet[rng.IntN(len(alphabet))])
+		}
+		seg = append(seg, "*X*Y"[:rng.IntN(5)]...)
+		in.Write(seg)
+		in.WriteByte('~')
+		flat := strings.NewReplacer("\n", "", "\r", "").Replace(string(seg))
+		want = append(want, strings.TrimRight(strings.Split(flat, "*")[0], " "))
+	}
+	r := x12.NewReader(strings.NewReader(in.String()))
+	r.Next()
+	for i, w := range want {
+		s, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(s.IDBytes()); got != w {
+			t.Fatalf("segment %d %q: IDBytes %q, want %q", i, s.Raw(), got, w)
+		}
+		s.Len() // split
+		if got := string(s.IDBytes()); got != w {
+			t.Fatalf("segment %d %q: IDBytes after the split %q, want %q", i, s.Raw(), got, w)
+		}
+	}
+}

@@ -58,31 +58,26 @@ func (s *Segment) Unterminated() bool { return s.unterminated }
 
 // IDBytes returns the segment id without allocating.
 func (s *Segment) IDBytes() []byte {
-	raw := s.raw
-	if !s.split {
-		// Fast path: ids are 2 or 3 characters, so the element separator
-		// shows up within the first 4 bytes unless a line break or padding
-		// interferes; those cases take the full split.
-		n := len(raw)
-		if n > 4 {
-			n = 4
-		}
-		for i := 0; i < n; i++ {
-			c := raw[i]
-			if c == s.d.Element {
-				if i > 0 && raw[i-1] == ' ' {
-					break
-				}
-				return raw[:i]
-			}
-			if c == '\n' || c == '\r' {
-				break
-			}
-		}
-		s.ensureSplit()
+	if len(s.elems) > 0 {
+		return s.elems[0]
 	}
+	// Fast path: ids are 2 or 3 characters, followed by the element
+	// separator, unless a line break or padding interferes (then, or for
+	// odd ids, the full split decides).
+	raw, e := s.raw, s.d.Element
+	if len(raw) >= 3 && raw[2] == e && idByte(raw[0], e) && idByte(raw[1], e) && raw[1] != ' ' {
+		return raw[:2]
+	}
+	if len(raw) >= 4 && raw[3] == e && idByte(raw[0], e) && idByte(raw[1], e) && idByte(raw[2], e) && raw[2] != ' ' {
+		return raw[:3]
+	}
+	s.ensureSplit()
 	return s.elems[0]
 }
+
+// idByte reports whether c can belong to a segment id read by the fast
+// path of IDBytes: not the element separator, not a line break.
+func idByte(c, e byte) bool { return c != e && c != '\n' && c != '\r' }
 
 // ID returns the segment id ("NM1"). Common ids are interned, so the call
 // does not allocate after the first occurrence of an id.
