@@ -198,23 +198,33 @@ func (e *JSONEncoder) segment(seg *x12.Segment, def *Segment, raw bool) {
 		}
 		present |= 1 << min(i, 63) // later ones share bit 63 (see maxSyntaxPos)
 		bits := scanClasses(cls, v)
-		if check {
-			e.v.checkElementAt(def, i, v, bits)
-		}
 		var el *Element
 		if def != nil && i <= len(def.Elements) {
 			el = &def.Elements[i-1]
+			// The common case: a text value without special bytes, checked
+			// here (the validator only runs to report) and written as is.
+			text := el.text && bits == 0 && !raw
+			if check && !(text && el.textValid(v)) {
+				e.v.checkElementAt(def, i, v, bits)
+			}
 			if j.indent || first {
 				j.keyRaw(el.keyJSON)
 			} else {
 				j.buf = append(j.buf, el.keyNext...)
 			}
 			first = false
+			if text {
+				j.plainStr(v)
+				continue
+			}
 			if !raw && bits&(clsRep|clsComp) == 0 && el.Repeat <= 1 && el.Components == nil {
 				e.scalar(el, v, bits&clsEscape == 0) // the common case: a simple value
 				continue
 			}
 		} else {
+			if check {
+				e.v.checkElementAt(def, i, v, bits)
+			}
 			j.key(twoDigits(i))
 			first = false
 		}

@@ -114,51 +114,59 @@ func (n Node) usage() Usage {
 	return n.Segment.Usage
 }
 
-// Segment is a segment of a guide.
+// Segment is a segment of a guide. The fields read for every segment come
+// first.
 type Segment struct {
-	ID   string
-	Name string
-	// Key is the Guide JSON key: "<snake name>_<ID>".
-	Key     string
-	keyJSON string // `"key":`
-	Usage   Usage
-	Max     int // max use, 0 = unbounded
 	// Elements holds one entry per position (Elements[0] is position 1);
 	// positions the guide does not list are filled as not used.
 	Elements []Element
-
-	area    Area // where a top-level segment appears in Guide JSON
-	lastReq int  // position of the last required element (0: none)
-	match   matcher
-	syntax  []syntaxRule
-	dates   []datePair
-	keyLoop string // Key + "_loop", for loops this segment starts
-
+	Usage    Usage
+	area     Area   // where a top-level segment appears in Guide JSON
+	Max      int    // max use, 0 = unbounded
+	keyJSON  string // `"key":`
+	// Key is the Guide JSON key: "<snake name>_<ID>".
+	Key       string
+	lastReq   int // position of the last required element (0: none)
+	syntax    []syntaxRule
+	dates     []datePair
 	sumTotals []sumItem // sum rules whose total this segment holds
 	sumItems  []sumItem // sum rules this segment adds to
 	npi       []*rule
+
+	ID      string
+	Name    string
+	match   matcher
+	keyLoop string // Key + "_loop", for loops this segment starts
 }
 
 // Element is a simple element, a component, or a composite (Components set).
+//
+// The fields read for every value come first, so that checking and writing
+// one touches one or two cache lines of the element.
 type Element struct {
+	kind     kind // Type, as a number for the hot paths
+	Usage    Usage
+	decimals int8 // implied decimals of Nn types, -1 for others
+	Min, Max int
+	Repeat   int // > 1 for repeating elements
+	codes    *codeSet
+	codeList *CodeList
+	pattern  *regexp.Regexp
+	keyNext  string // `,"key":`, for every member after the first
+	keyJSON  string // `"key":`
+	// text is set on a used, simple, single-valued element of a type
+	// without checks of its own (AN, ID) and without a pattern: its values
+	// are checked by length and codes (textValid) and written as strings.
+	text bool
+	// Components is set for a composite.
+	Components []Element
+
 	Pos  int
 	DE   string // X12 data element number ("1028") or composite id ("C023")
 	Name string
 	// Key is the Guide JSON key: "<snake name>_<NN>".
-	Key        string
-	keyJSON    string // `"key":`
-	keyNext    string // `,"key":`, for every member after the first
-	Usage      Usage
-	Type       string // AN, ID, DT, TM, R, N0..N9
-	Min, Max   int
-	Repeat     int // > 1 for repeating elements
-	Components []Element
-
-	kind     kind // Type, as a number for the hot paths
-	codes    *codeSet
-	codeList *CodeList
-	pattern  *regexp.Regexp
-	decimals int8 // implied decimals of Nn types, -1 for others
+	Key  string
+	Type string // AN, ID, DT, TM, R, N0..N9
 }
 
 // kind is an element's data type as the validator and encoder switch on it.
@@ -189,6 +197,22 @@ func kindOf(t string) kind {
 // Codes reports whether the element has a guide code list.
 func (e *Element) Codes() []string {
 	return e.codes.list()
+}
+
+// textValid reports whether v, a value of a text element (e.text) without
+// control characters, component or repetition separators, passes every
+// check checkSimple makes.
+func (e *Element) textValid(v []byte) bool {
+	if len(v) < e.Min || (e.Max > 0 && len(v) > e.Max) {
+		return false
+	}
+	if e.codes != nil {
+		return e.codes.has(v)
+	}
+	if e.codeList != nil {
+		return e.codeList.codes.has(v)
+	}
+	return true
 }
 
 // IsComposite reports whether the element is a composite.
