@@ -201,10 +201,11 @@ func (e *JSONEncoder) segment(seg *x12.Segment, def *Segment, raw bool) {
 		var el *Element
 		if def != nil && i <= len(def.Elements) {
 			el = &def.Elements[i-1]
-			// The common case: a text value without special bytes, checked
-			// here (the validator only runs to report) and written as is.
+			// The common cases: a text or number value without special
+			// bytes, checked here (the validator only runs to report).
 			text := el.text && bits == 0 && !raw
-			if check && !(text && el.textValid(v)) {
+			number := el.number && bits == 0 && !raw
+			if check && !(text && el.textValid(v) || number && el.numberValid(v)) {
 				e.v.checkElementAt(def, i, v, bits)
 			}
 			if j.indent || first {
@@ -213,8 +214,12 @@ func (e *JSONEncoder) segment(seg *x12.Segment, def *Segment, raw bool) {
 				j.buf = append(j.buf, el.keyNext...)
 			}
 			first = false
-			if text {
+			switch {
+			case text:
 				j.plainStr(v)
+				continue
+			case number && jsonNumber(v):
+				j.raw(v)
 				continue
 			}
 			if !raw && bits&(clsRep|clsComp) == 0 && el.Repeat <= 1 && el.Components == nil {

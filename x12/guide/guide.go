@@ -158,6 +158,10 @@ type Element struct {
 	// without checks of its own (AN, ID) and without a pattern: its values
 	// are checked by length and codes (textValid) and written as strings.
 	text bool
+	// number is set on a used, simple, single-valued R or Nn element
+	// without codes or pattern: its values are checked by numberValid and
+	// written as JSON numbers when their text is one.
+	number bool
 	// Components is set for a composite.
 	Components []Element
 
@@ -213,6 +217,17 @@ func (e *Element) textValid(v []byte) bool {
 		return e.codeList.codes.has(v)
 	}
 	return true
+}
+
+// numberValid reports whether v, a value of a number element (e.number)
+// without control characters or separators, passes every check
+// checkSimple makes.
+func (e *Element) numberValid(v []byte) bool {
+	if e.kind == kindDecimal && !validDecimal(v) || e.kind == kindInteger && !validInteger(v) {
+		return false
+	}
+	n := valueLength(e, v)
+	return n >= e.Min && (e.Max <= 0 || n <= e.Max)
 }
 
 // IsComposite reports whether the element is a composite.

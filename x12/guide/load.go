@@ -433,7 +433,9 @@ func (c *compiler) element(e *spec.Element) (Element, error) {
 	if out.kind == kindInteger {
 		out.decimals = int8(e.Type[1] - '0')
 	}
-	out.text = out.Usage != NotUsed && len(e.Components) == 0 && out.Repeat <= 1 && out.kind == kindOther && out.pattern == nil
+	simple := out.Usage != NotUsed && len(e.Components) == 0 && out.Repeat <= 1 && out.pattern == nil
+	out.text = simple && out.kind == kindOther
+	out.number = simple && (out.kind == kindDecimal || out.kind == kindInteger) && out.codes == nil && out.codeList == nil
 	if len(e.Components) > 0 {
 		out.Components = blankElements(e.Components)
 		for i := range e.Components {

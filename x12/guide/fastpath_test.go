@@ -1,0 +1,52 @@
+package guide
+
+import (
+	"testing"
+
+	"github.com/clearhouse/clearhouse/x12"
+)
+
+// TestFastChecksAgreeWithCheckSimple: for every text and number element of
+// every guide, the encoder's inline checks (textValid, numberValid) accept
+// exactly the values checkSimple reports nothing about.
+func TestFastChecksAgreeWithCheckSimple(t *testing.T) {
+	samples := []string{"A", "AB", "ABC", "1", "12", "123", "0", "-1", "1.5", ".5", "5.", "-", ".", "1.2.3",
+		"12A", "a b", "99999999999999999999", "1234567890123456789012345678901234567890", "Y", "N", "D8"}
+	var v Validator
+	findings := 0
+	v.report = func(x12.Finding) { findings++ }
+	v.seg = x12.NewSegment(x12.Delimiters{Element: '*', Component: ':', Repetition: '^', Segment: '~'}, "XX")
+	checked := 0
+	for _, g := range Guides() {
+		walk(g.root, func(s *Segment) {
+			for i := range s.Elements {
+				el := &s.Elements[i]
+				if !el.text && !el.number {
+					continue
+				}
+				values := samples
+				if el.codes != nil {
+					values = append(values[:len(values):len(values)], el.codes.all...)
+				}
+				if el.codeList != nil {
+					all := el.codeList.codes.all
+					values = append(values[:len(values):len(values)], all[:min(len(all), 30)]...)
+				}
+				for _, val := range values {
+					findings = 0
+					v.checkSimple(el, s, i+1, 0, 0, []byte(val), 0)
+					want := findings == 0
+					got := el.text && el.textValid([]byte(val)) || el.number && el.numberValid([]byte(val))
+					if got != want {
+						t.Errorf("%s %s%02d (%s) %q: inline check %v, checkSimple clean %v", g.ID, s.ID, i+1, el.Type, val, got, want)
+					}
+					checked++
+				}
+			}
+		})
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d checks", checked)
+	}
+	t.Logf("%d values checked", checked)
+}
