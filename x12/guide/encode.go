@@ -211,7 +211,7 @@ func (e *JSONEncoder) segment(seg *x12.Segment, def *Segment, raw bool) {
 			if j.indent || first {
 				j.keyRaw(el.keyJSON)
 			} else {
-				j.buf = append(j.buf, el.keyNext...)
+				j.buf = appendName(j.buf, &el.next, el.keyNext)
 			}
 			first = false
 			switch {

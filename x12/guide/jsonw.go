@@ -118,6 +118,32 @@ func (j *jsonWriter) keyRaw(k string) {
 	}
 }
 
+// paddedName holds a member name as written (`,"name":`) in a fixed-size
+// array: copying it is a few vector moves where a string append calls
+// memmove. Names that do not fit have n = 0.
+type paddedName struct {
+	b [64]byte
+	n uint8
+}
+
+func padName(s string) (p paddedName) {
+	if len(s) <= len(p.b) {
+		p.n = uint8(copy(p.b[:], s))
+	}
+	return p
+}
+
+// appendName appends p's name, or s (the same name as a string) when p has
+// none or buf lacks room for the whole array.
+func appendName(buf []byte, p *paddedName, s string) []byte {
+	n := len(buf)
+	if p.n == 0 || cap(buf)-n < len(p.b) {
+		return append(buf, s...)
+	}
+	*(*[len(p.b)]byte)(buf[n : n+len(p.b)]) = p.b
+	return buf[:n+int(p.n)]
+}
+
 // key writes a member name and the colon.
 func (j *jsonWriter) key(k string) {
 	j.sep()

@@ -412,6 +412,7 @@ func (c *compiler) element(e *spec.Element) (Element, error) {
 	}
 	out.keyJSON = quoteKey(out.Key)
 	out.keyNext = "," + out.keyJSON
+	out.next = padName(out.keyNext)
 	if len(e.Codes) > 0 {
 		out.codes = set(e.Codes)
 	}
@@ -460,6 +461,7 @@ func blankElements(listed []spec.Element) []Element {
 	for i := range out {
 		k := fmt.Sprintf("%02d", i+1)
 		out[i] = Element{Pos: i + 1, Usage: NotUsed, Key: k, keyJSON: quoteKey(k), keyNext: "," + quoteKey(k), decimals: -1}
+		out[i].next = padName(out[i].keyNext)
 	}
 	return out
 }
