@@ -152,8 +152,8 @@ type Element struct {
 	codes    *codeSet
 	codeList *CodeList
 	pattern  *regexp.Regexp
-	keyNext  string // `,"key":`, for every member after the first
-	keyJSON  string // `"key":`
+	keyNext  string     // `,"key":`, for every member after the first
+	keyJSON  string     // `"key":`
 	next     paddedName // keyNext, to copy without a memmove call
 	// text is set on a used, simple, single-valued element of a type
 	// without checks of its own (AN, ID) and without a pattern: its values
