@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 )
 
 // MaxControlNumber is the largest X12 interchange or group control number
@@ -66,11 +67,17 @@ func NewControlNumberBlocks(s ControlNumbers, name string, size int64) *ControlN
 	return &ControlNumberBlocks{store: s, name: name, size: size}
 }
 
-// Next returns the sequence's next number.
+// refillTimeout bounds the store call that reserves a block.
+const refillTimeout = 10 * time.Second
+
+// Next returns the sequence's next number. Only a refill uses ctx (with
+// at most refillTimeout), so the usual call costs a mutex.
 func (b *ControlNumberBlocks) Next(ctx context.Context) (int64, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.next == b.end {
+		ctx, cancel := context.WithTimeout(ctx, refillTimeout)
+		defer cancel()
 		first, err := b.store.ReserveControlNumbers(ctx, b.name, b.size)
 		if err != nil {
 			return 0, err

@@ -29,10 +29,13 @@ type execer interface {
 
 // conn runs the one set of queries, written with PostgreSQL's $N
 // placeholders, on either engine: for SQLite it rewrites $N to ?N (same
-// numbering) and drops the PostgreSQL-only row-locking clause.
+// numbering) and drops the PostgreSQL-only row-locking clause. On SQLite it
+// runs them as cached prepared statements (stmts; tx when in a transaction).
 type conn struct {
 	e      execer
 	sqlite bool
+	stmts  *stmtCache // nil: no caching
+	tx     *sql.Tx    // set inside a transaction
 }
 
 // skipLocked marks where PostgreSQL needs FOR UPDATE SKIP LOCKED. SQLite has
@@ -47,16 +50,44 @@ func (c conn) rebind(q string) string {
 	return strings.ReplaceAll(q, "$", "?")
 }
 
+// stmt returns the prepared statement for the rebound query q, or nil to
+// run it unprepared.
+func (c conn) stmt(ctx context.Context, q string) *sql.Stmt {
+	switch {
+	case c.stmts == nil:
+		return nil
+	case c.tx == nil:
+		return c.stmts.prepare(ctx, q)
+	}
+	if st := c.stmts.lookup(q); st != nil {
+		// Closed with the transaction; reuses the connection's statement.
+		return c.tx.StmtContext(ctx, st)
+	}
+	return nil
+}
+
 func (c conn) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	return c.e.ExecContext(ctx, c.rebind(q), args...)
+	q = c.rebind(q)
+	if st := c.stmt(ctx, q); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return c.e.ExecContext(ctx, q, args...)
 }
 
 func (c conn) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	return c.e.QueryContext(ctx, c.rebind(q), args...)
+	q = c.rebind(q)
+	if st := c.stmt(ctx, q); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return c.e.QueryContext(ctx, q, args...)
 }
 
 func (c conn) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	return c.e.QueryRowContext(ctx, c.rebind(q), args...)
+	q = c.rebind(q)
+	if st := c.stmt(ctx, q); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return c.e.QueryRowContext(ctx, q, args...)
 }
 
 // sqlStore is the Store of both engines.
@@ -65,6 +96,20 @@ type sqlStore struct {
 	engine string
 	writer *sql.DB // SQLite: the single writer connection; PostgreSQL: the pool
 	reader *sql.DB // SQLite: a read-only pool; PostgreSQL: the same pool
+	// writerStmts is the SQLite writer's statement cache (nil on PostgreSQL).
+	writerStmts *stmtCache
+	// checks group-commits eligibility checks on SQLite (nil on PostgreSQL,
+	// whose many writers need no queue).
+	checks *checkBatcher
+}
+
+// InsertEligibilityCheck goes through the group commit on SQLite. Inside a
+// transaction (queries) it is a plain insert.
+func (s *sqlStore) InsertEligibilityCheck(ctx context.Context, c EligibilityCheck) error {
+	if s.checks == nil {
+		return s.queries.InsertEligibilityCheck(ctx, c)
+	}
+	return s.checks.insert(ctx, c)
 }
 
 // queries implements Queries. Outside a transaction w and r are the writer
@@ -77,9 +122,30 @@ type queries struct {
 
 func newSQLStore(engine string, writer, reader *sql.DB) *sqlStore {
 	s := &sqlStore{engine: engine, writer: writer, reader: reader}
-	lite := engine == EngineSQLite
-	s.queries = queries{w: conn{writer, lite}, r: conn{reader, lite}, store: s}
+	w, r := conn{e: writer}, conn{e: reader}
+	if engine == EngineSQLite {
+		w.sqlite, w.stmts = true, newStmtCache(writer)
+		r.sqlite, r.stmts = true, newStmtCache(reader)
+		s.writerStmts = w.stmts
+		s.checks = newCheckBatcher(s)
+	}
+	s.queries = queries{w: w, r: r, store: s}
 	return s
+}
+
+// inTxStatements only run inside transactions, where a statement cannot be
+// prepared on the SQLite pool: they are prepared when the store opens.
+var inTxStatements = []string{insertEligibilitySQL, insertUsageSQL}
+
+// warm prepares the SQLite writer's transaction-only statements.
+func (s *sqlStore) warm(ctx context.Context) error {
+	if s.writerStmts == nil {
+		return nil
+	}
+	if err := s.writerStmts.warm(ctx, s.queries.w.rebind, inTxStatements...); err != nil {
+		return fmt.Errorf("store: prepare statements: %w", err)
+	}
+	return nil
 }
 
 func (s *sqlStore) Engine() string { return s.engine }
@@ -91,6 +157,14 @@ func (s *sqlStore) Ping(ctx context.Context) error {
 }
 
 func (s *sqlStore) Close() error {
+	if s.checks != nil {
+		s.checks.close()
+	}
+	for _, c := range []conn{s.queries.w, s.queries.r} {
+		if c.stmts != nil {
+			c.stmts.close()
+		}
+	}
 	err := s.writer.Close()
 	if s.reader != s.writer {
 		err = errors.Join(err, s.reader.Close())
@@ -120,8 +194,7 @@ func (s *sqlStore) inTx(ctx context.Context, fn func(q *queries) error) (err err
 			err = fmt.Errorf("store: commit: %w", err)
 		}
 	}()
-	lite := s.engine == EngineSQLite
-	c := conn{tx, lite}
+	c := conn{e: tx, sqlite: s.engine == EngineSQLite, stmts: s.writerStmts, tx: tx}
 	return fn(&queries{w: c, r: c, store: s, inTx: true})
 }
 

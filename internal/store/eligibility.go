@@ -13,13 +13,15 @@ const eligibilityColumns = `id, account_id, key_id, mode, trading_partner_servic
 	control_number, status, request_json, x12_request, x12_response, response_json,
 	http_status, created_at, duration_us, cost_micros`
 
+const insertEligibilitySQL = `INSERT INTO eligibility_checks (` + eligibilityColumns + `)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`
+
 func (q *queries) InsertEligibilityCheck(ctx context.Context, c EligibilityCheck) error {
 	if c.Mode != ModeProduction {
 		c.CostMicros = 0 // test checks are free
 	}
 	return q.atomic(ctx, func(q *queries) error {
-		_, err := q.w.exec(ctx, `INSERT INTO eligibility_checks (`+eligibilityColumns+`)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+		_, err := q.w.exec(ctx, insertEligibilitySQL,
 			c.ID, c.AccountID, c.KeyID, c.Mode, c.TradingPartnerServiceID, c.PayerName,
 			c.ControlNumber, c.Status, string(c.RequestJSON), string(c.X12Request), string(c.X12Response),
 			string(c.ResponseJSON), c.HTTPStatus, toUS(c.CreatedAt), c.DurationMicros, c.CostMicros)
@@ -138,8 +140,10 @@ func bytesOrNil(s string) []byte {
 
 const usageColumns = `id, account_id, key_id, mode, kind, ref_id, cost_micros, created_at`
 
+const insertUsageSQL = `INSERT INTO usage (` + usageColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`
+
 func (q *queries) insertUsage(ctx context.Context, u UsageRecord) error {
-	_, err := q.w.exec(ctx, `INSERT INTO usage (`+usageColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+	_, err := q.w.exec(ctx, insertUsageSQL,
 		u.ID, u.AccountID, u.KeyID, u.Mode, u.Kind, u.RefID, u.CostMicros, toUS(u.CreatedAt))
 	return mapErr(err)
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -31,6 +32,7 @@ func TestSQLiteSettings(t *testing.T) {
 		check(who, "foreign_keys", "1", db.QueryRowContext(ctx, "PRAGMA foreign_keys"))
 		check(who, "busy_timeout", "10000", db.QueryRowContext(ctx, "PRAGMA busy_timeout"))
 	}
+	check("writer", "wal_autocheckpoint", strconv.Itoa(walCheckpointPages), s.writer.QueryRowContext(ctx, "PRAGMA wal_autocheckpoint"))
 	if n := s.writer.Stats().MaxOpenConnections; n != 1 {
 		t.Errorf("writer pool allows %d connections, want 1", n)
 	}

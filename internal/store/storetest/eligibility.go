@@ -3,6 +3,7 @@ package storetest
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -264,5 +265,43 @@ func testEligibilityListByMode(t *testing.T, s store.Store) {
 	must(t, err)
 	if len(both) != 5 {
 		t.Errorf("mode, status and payer together: %d checks, want 5", len(both))
+	}
+}
+
+// testEligibilityConcurrentInserts: many checks inserted at once (SQLite
+// commits them in groups) are all stored with their usage rows, and a
+// duplicate among them fails alone with ErrConflict.
+func testEligibilityConcurrentInserts(t *testing.T, s store.Store) {
+	a, k := Seed(t, s, store.ModeTest)
+	dup := newCheck(a, k, t0)
+	must(t, s.InsertEligibilityCheck(ctx, dup))
+	const n = 40
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			c := newCheck(a, k, t0.Add(time.Duration(i)*time.Millisecond))
+			if i%10 == 5 {
+				c = dup // already stored
+			}
+			errs[i] = s.InsertEligibilityCheck(ctx, c)
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if i%10 == 5 {
+			if !errors.Is(err, store.ErrConflict) {
+				t.Errorf("duplicate insert %d: %v, want ErrConflict", i, err)
+			}
+		} else if err != nil {
+			t.Errorf("insert %d: %v", i, err)
+		}
+	}
+	list, _, err := s.ListEligibilityChecks(ctx, a.ID, store.EligibilityFilter{Limit: 500})
+	must(t, err)
+	usage, err := s.ListUsage(ctx, a.ID)
+	must(t, err)
+	if want := 1 + n - n/10; len(list) != want || len(usage) != want {
+		t.Errorf("%d checks and %d usage rows stored, want %d of each", len(list), len(usage), want)
 	}
 }

@@ -1,0 +1,88 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+)
+
+// stmtCache keeps SQLite's prepared statements per pool. The driver
+// prepares every statement anew, and parsing an INSERT costs SQLite more
+// than running it; on the check path (key lookup, history insert) that was
+// a third of the CPU. PostgreSQL needs none: pgx caches statements per
+// connection itself.
+//
+// Outside a transaction a miss prepares on the pool. Inside one it cannot
+// (on SQLite the transaction holds the only writer connection, so preparing
+// on the pool would wait for it forever): a miss runs unprepared, and the
+// statements that only ever run in transactions are prepared when the
+// store opens (warm).
+type stmtCache struct {
+	db    *sql.DB
+	mu    sync.RWMutex
+	stmts map[string]*sql.Stmt // by the rebound query text
+}
+
+// maxCachedStmts bounds the cache: list queries vary with their filters.
+const maxCachedStmts = 64
+
+func newStmtCache(db *sql.DB) *stmtCache {
+	return &stmtCache{db: db, stmts: map[string]*sql.Stmt{}}
+}
+
+// lookup returns the cached statement for q, or nil.
+func (c *stmtCache) lookup(q string) *sql.Stmt {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.stmts[q]
+}
+
+// prepare returns q prepared on the pool, or nil when the cache is full or
+// the statement does not prepare (the caller then runs it unprepared and
+// gets the error there).
+func (c *stmtCache) prepare(ctx context.Context, q string) *sql.Stmt {
+	if st := c.lookup(q); st != nil {
+		return st
+	}
+	c.mu.RLock()
+	full := len(c.stmts) >= maxCachedStmts
+	c.mu.RUnlock()
+	if full {
+		return nil
+	}
+	st, err := c.db.PrepareContext(ctx, q)
+	if err != nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if prev := c.stmts[q]; prev != nil {
+		st.Close()
+		return prev
+	}
+	c.stmts[q] = st
+	return st
+}
+
+// warm prepares queries (rebound) ahead of their first use.
+func (c *stmtCache) warm(ctx context.Context, rebind func(string) string, queries ...string) error {
+	for _, q := range queries {
+		st, err := c.db.PrepareContext(ctx, rebind(q))
+		if err != nil {
+			return err
+		}
+		c.mu.Lock()
+		c.stmts[rebind(q)] = st
+		c.mu.Unlock()
+	}
+	return nil
+}
+
+func (c *stmtCache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for q, st := range c.stmts {
+		st.Close()
+		delete(c.stmts, q)
+	}
+}
