@@ -3,7 +3,6 @@ package eligibility
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/x12"
@@ -17,10 +16,6 @@ type storeControlNumbers struct {
 	interchange, group *store.ControlNumberBlocks
 }
 
-// reserveTimeout bounds the store call that refills a block (x12's
-// ControlNumbers.Next takes no context).
-const reserveTimeout = 10 * time.Second
-
 // StoreControlNumbers returns the control-number source of Config.Numbers
 // for a service: sequences named after the sender id (ISA06), reserved
 // block numbers at a time (store.DefaultControlNumberBlock when < 1).
@@ -31,9 +26,10 @@ func StoreControlNumbers(s store.ControlNumbers, senderID string, block int64) x
 	}
 }
 
+// Next implements x12.ControlNumbers, which takes no context: a refill is
+// bounded by the blocks' own timeout.
 func (c *storeControlNumbers) Next(kind x12.ControlKind) (int64, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), reserveTimeout)
-	defer cancel()
+	ctx := context.Background()
 	switch kind {
 	case x12.InterchangeControl:
 		return c.interchange.Next(ctx)

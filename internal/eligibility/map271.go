@@ -28,6 +28,12 @@ var ErrNot271 = errors.New("eligibility: the response is not a 271 or 999 transa
 // The response's X12 field is left for the caller to fill.
 func Map271(data []byte) (*Response, error) {
 	m := newMapper()
+	// Benefits are most of a 271 and of its mapping: size the list once
+	// (an upper bound: "EB" may also occur inside other segments) rather
+	// than growing it, since each item is half a kilobyte.
+	if n := bytes.Count(data, []byte("EB")); n > 0 {
+		m.resp.BenefitsInformation = make([]BenefitsInformation, 0, min(n, 1024))
+	}
 	// A real-time 271 is a few kilobytes: size the reader's buffer to it
 	// rather than to the 64 KiB default.
 	opts := append(readerOptions(data), x12.WithBufferSize(max(len(data)+1, 4096)))

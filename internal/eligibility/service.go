@@ -1,6 +1,7 @@
 package eligibility
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/clock"
@@ -138,6 +140,10 @@ type Result struct {
 	X12Answer     []byte // the payer's 271 or 999, if any
 	CreatedAt     time.Time
 	Duration      time.Duration
+	// JSON is Body encoded (HTML characters unescaped, newline-terminated),
+	// set when the check is recorded: history keeps these bytes and the API
+	// writes them, so the answer is encoded once.
+	JSON []byte
 }
 
 // Body is what the API writes with HTTPStatus.
@@ -321,13 +327,11 @@ func checkStatus(r *Response) string {
 // the caller already has the payer's answer.
 func (s *Service) record(ctx context.Context, caller Caller, res *Result, requestJSON []byte, started time.Time) {
 	res.Duration = time.Since(started)
+	res.JSON = encodeBody(res.Body())
 	if s.cfg.History == nil {
 		return
 	}
-	body, err := json.Marshal(res.Body())
-	if err != nil {
-		body = nil
-	}
+	body := bytes.TrimSuffix(res.JSON, []byte("\n"))
 	cost := int64(0)
 	if caller.Mode == payers.ModeProduction && res.X12Answer != nil {
 		cost = s.cfg.CostMicros
@@ -347,3 +351,21 @@ func (s *Service) record(ctx context.Context, caller Caller, res *Result, reques
 		s.cfg.Logger.Error("eligibility: recording the check failed", "check", res.ID, "error", err.Error())
 	}
 }
+
+// encodeBody encodes an answer the way the API writes JSON: HTML
+// characters unescaped, newline-terminated. nil if it cannot be encoded.
+func encodeBody(v any) []byte {
+	buf := bodyBuffers.Get().(*bytes.Buffer)
+	defer bodyBuffers.Put(buf)
+	buf.Reset()
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return nil
+	}
+	return bytes.Clone(buf.Bytes())
+}
+
+// bodyBuffers are reused by encodeBody: an answer is 10–20 KB, and growing
+// a fresh buffer to that size for every check cost more than the copy.
+var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
