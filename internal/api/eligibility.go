@@ -71,7 +71,13 @@ func writeResult(w http.ResponseWriter, r *http.Request, res *eligibility.Result
 		return
 	}
 	w.Header().Set("X-Eligibility-Check-Id", res.ID)
-	WriteJSON(w, res.HTTPStatus, res.Body())
+	if res.JSON == nil { // the service could not encode it; WriteJSON answers 500
+		WriteJSON(w, res.HTTPStatus, res.Body())
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(res.HTTPStatus)
+	w.Write(res.JSON)
 }
 
 // eligibilityCheckSummary is one item of the history list.

@@ -25,8 +25,9 @@ func newHTTPMetrics(reg *prometheus.Registry, version string) (*httpMetrics, err
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "clearhouse_http_request_duration_seconds",
 			Help: "HTTP request latency by route pattern and status code.",
-			// Payer round trips can take tens of seconds.
-			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120},
+			// From a mock check (about a millisecond) to payer round trips
+			// of tens of seconds.
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120},
 		}, []string{"route", "code"}),
 		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "clearhouse_http_requests_in_flight",

@@ -120,7 +120,7 @@ func New(env Env, opts Options) (*Server, error) {
 	s := &Server{
 		env:     env,
 		mux:     http.NewServeMux(),
-		auth:    auth.Authenticator{Keys: env.Store},
+		auth:    auth.Authenticator{Keys: newKeyCache(env.Store)},
 		gather:  reg,
 		maxBody: opts.MaxBodyBytes,
 	}
