@@ -13,7 +13,7 @@ RACE_PKGS   ?= ./internal/store/... ./internal/jobs/...
 # PostgreSQL is reachable now.
 TESTFLAGS   ?=
 
-.PHONY: run test vet lint unit race build clean
+.PHONY: run test vet lint unit race build clean bench-load
 
 run:
 	$(GO) run ./cmd/clearhouse serve
@@ -40,6 +40,11 @@ race:
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o bin/clearhouse ./cmd/clearhouse
+
+# bench-load: mock eligibility checks over loopback with SQLite persistence
+# (wrk; see bench/load.sh for DURATION, CONNECTIONS and the request mix).
+bench-load: build
+	bench/load.sh
 
 clean:
 	rm -rf bin
