@@ -241,7 +241,7 @@ func (s *Segment) ensureSplit() {
 		}
 		for m := zeroBytes(v ^ pe); m != 0; m &= m - 1 {
 			end := i + bits.TrailingZeros64(m)>>3
-			elems = append(elems, raw[start:end:end])
+			elems = append(elems, raw[start:end])
 			start = end + 1
 		}
 	}
@@ -257,13 +257,13 @@ func (s *Segment) ensureSplit() {
 			}
 			for m := zeroBytes(v^pe) & keep; m != 0; m &= m - 1 {
 				end := i + bits.TrailingZeros64(m)>>3
-				elems = append(elems, raw[start:end:end])
+				elems = append(elems, raw[start:end])
 				start = end + 1
 			}
 		} else {
 			for ; i < len(raw); i++ {
 				if c := raw[i]; c == e {
-					elems = append(elems, raw[start:i:i])
+					elems = append(elems, raw[start:i])
 					start = i + 1
 				} else if (c == '\n' && checkLF) || (c == '\r' && checkCR) {
 					s.stripLineBreaks()
@@ -272,7 +272,7 @@ func (s *Segment) ensureSplit() {
 			}
 		}
 	}
-	s.elems = trimID(append(elems, raw[start:len(raw):len(raw)]))
+	s.elems = trimID(append(elems, raw[start:]))
 }
 
 // trimID drops the spaces after the id of a whitespace-padded ISA
@@ -322,11 +322,11 @@ func (s *Segment) stripLineBreaks() {
 	start := 0
 	for i, c := range raw {
 		if c == s.d.Element {
-			elems = append(elems, raw[start:i:i])
+			elems = append(elems, raw[start:i])
 			start = i + 1
 		}
 	}
-	s.elems = trimID(append(elems, raw[start:len(raw):len(raw)]))
+	s.elems = trimID(append(elems, raw[start:]))
 }
 
 // nthPart returns the c-th (1-based) part of b split on sep.

@@ -21,28 +21,23 @@ type codeSet struct {
 const smallSet = 8
 
 // pack turns a value of up to 7 bytes into a number (length in the top
-// byte); ok is false for longer values.
+// byte); ok is false for longer values. Element values are views into the
+// reader's buffer with bytes after them, so the usual case is one 8-byte
+// load, masked, without a branch on the length.
 func pack(v []byte) (uint64, bool) {
-	n := uint64(len(v)) << 56
-	switch len(v) {
-	case 0:
-		return 0, true
-	case 1:
-		return n | uint64(v[0]), true
-	case 2:
-		return n | uint64(binary.LittleEndian.Uint16(v)), true
-	case 3:
-		return n | uint64(binary.LittleEndian.Uint16(v)) | uint64(v[2])<<16, true
-	case 4:
-		return n | uint64(binary.LittleEndian.Uint32(v)), true
-	case 5:
-		return n | uint64(binary.LittleEndian.Uint32(v)) | uint64(v[4])<<32, true
-	case 6:
-		return n | uint64(binary.LittleEndian.Uint32(v)) | uint64(binary.LittleEndian.Uint16(v[4:]))<<32, true
-	case 7:
-		return n | uint64(binary.LittleEndian.Uint32(v)) | uint64(binary.LittleEndian.Uint16(v[4:]))<<32 | uint64(v[6])<<48, true
+	n := len(v)
+	if n > 7 {
+		return 0, false
 	}
-	return 0, false
+	if cap(v) >= 8 {
+		w := binary.LittleEndian.Uint64(v[:8])
+		return w&(1<<(8*uint(n))-1) | uint64(n)<<56, true
+	}
+	p := uint64(n) << 56
+	for i, c := range v {
+		p |= uint64(c) << (8 * i)
+	}
+	return p, true
 }
 
 // hashCode spreads a packed code over the high bits (Fibonacci hashing).

@@ -29,20 +29,22 @@ func TestCodeSetMembership(t *testing.T) {
 				}
 			}
 			s := set(codes)
+			// has reads values with bytes after them a word at a time.
+			inBuffer := func(c string) []byte { return append([]byte(c), "~NM1*XX*~"...)[:len(c)] }
 			for _, c := range codes {
-				if !s.has([]byte(c)) {
+				if !s.has([]byte(c)) || !s.has(inBuffer(c)) {
 					t.Errorf("member %q not found", c)
 				}
 				// Near misses: a prefix, a longer value, another last byte.
 				for _, miss := range []string{c[:len(c)-1], c + "0", c[:len(c)-1] + "#"} {
-					if s.has([]byte(miss)) != want[miss] {
+					if s.has([]byte(miss)) != want[miss] || s.has(inBuffer(miss)) != want[miss] {
 						t.Errorf("has(%q) = %v, want %v", miss, !want[miss], want[miss])
 					}
 				}
 			}
 			for range 2000 {
 				c := randomCode()
-				if s.has([]byte(c)) != want[c] {
+				if s.has([]byte(c)) != want[c] || s.has(inBuffer(c)) != want[c] {
 					t.Errorf("has(%q) = %v, want %v", c, !want[c], want[c])
 				}
 			}
