@@ -219,9 +219,22 @@ func (j *jsonWriter) str(b []byte) {
 
 // plainStr writes b quoted, known to need no escaping.
 func (j *jsonWriter) plainStr(b []byte) {
-	j.buf = append(j.buf, '"')
-	j.buf = append(j.buf, b...)
-	j.buf = append(j.buf, '"')
+	buf := j.buf
+	n := len(buf)
+	// Most values are short views into the reader's buffer with bytes
+	// after them: one 16-byte move copies the quote's content without a
+	// memmove call.
+	if len(b) <= 16 && cap(b) >= 16 && cap(buf)-n >= 18 {
+		buf = buf[:n+18]
+		buf[n] = '"'
+		*(*[16]byte)(buf[n+1:]) = [16]byte(b[:16])
+		buf[n+1+len(b)] = '"'
+		j.buf = buf[:n+2+len(b)]
+		return
+	}
+	buf = append(buf, '"')
+	buf = append(buf, b...)
+	j.buf = append(buf, '"')
 }
 
 // raw writes b unquoted (a number already checked to be valid JSON).
