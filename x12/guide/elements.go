@@ -18,7 +18,7 @@ func (v *Validator) checkElements(seg *x12.Segment, def *Segment) {
 		if len(raw) > 0 {
 			present |= 1 << min(i, 63) // later ones share bit 63 (see maxSyntaxPos)
 		}
-		v.checkElementAt(def, i, raw, scanClasses(cls, raw))
+		v.checkElementAt(def, i, raw, cls.scan(raw))
 	}
 	v.checkTail(seg, def, n, present)
 }

@@ -197,7 +197,7 @@ func (e *JSONEncoder) segment(seg *x12.Segment, def *Segment, raw bool) {
 			continue
 		}
 		present |= 1 << min(i, 63) // later ones share bit 63 (see maxSyntaxPos)
-		bits := scanClasses(cls, v)
+		bits := cls.scan(v)
 		var el *Element
 		if def != nil && i <= len(def.Elements) {
 			el = &def.Elements[i-1]
@@ -256,7 +256,7 @@ func (e *JSONEncoder) genericSegment(seg *x12.Segment) {
 	for i := 1; i <= seg.Len(); i++ {
 		if v := seg.ElementBytes(i); len(v) > 0 {
 			j.key(twoDigits(i))
-			e.element(nil, v, d, scanClasses(e.classes(d), v))
+			e.element(nil, v, d, e.classes(d).scan(v))
 		}
 	}
 	j.endObject()
@@ -276,50 +276,8 @@ func twoDigits(i int) string {
 	return "99"
 }
 
-// Byte classes of element data, per the delimiters in force: one scan of
-// a value tells whether it repeats, has components or needs escaping.
-const (
-	clsRep    = 1 << iota // repetition separator
-	clsComp               // component separator
-	clsEscape             // a byte JSON escapes, or not ASCII
-)
-
-// classes returns the byte class table for delimiters d.
-func (e *JSONEncoder) classes(d x12.Delimiters) *[256]uint8 { return e.cls.table(d) }
-
-// classTable caches the byte classes of one set of delimiters.
-type classTable struct {
-	cls    [256]uint8
-	delims x12.Delimiters
-	ok     bool
-}
-
-func (t *classTable) table(d x12.Delimiters) *[256]uint8 {
-	if t.delims != d || !t.ok {
-		for c := range t.cls {
-			t.cls[c] = 0
-			if !plain[c] {
-				t.cls[c] = clsEscape
-			}
-		}
-		if d.Repetition != 0 {
-			t.cls[d.Repetition] |= clsRep
-		}
-		if d.Component != 0 {
-			t.cls[d.Component] |= clsComp
-		}
-		t.delims, t.ok = d, true
-	}
-	return &t.cls
-}
-
-func scanClasses(cls *[256]uint8, v []byte) uint8 {
-	var bits uint8
-	for _, c := range v {
-		bits |= cls[c]
-	}
-	return bits
-}
+// classes returns the byte classes of delimiters d.
+func (e *JSONEncoder) classes(d x12.Delimiters) *classTable { return e.cls.table(d) }
 
 // element writes one element value (whose byte classes are bits): an
 // array when it repeats, an object when it has components, else a scalar.
@@ -338,7 +296,7 @@ func (e *JSONEncoder) element(el *Element, v []byte, d x12.Delimiters, bits uint
 			part, v = v[:k], v[k+1:]
 		}
 		e.j.item()
-		e.occurrence(el, part, d, scanClasses(cls, part))
+		e.occurrence(el, part, d, cls.scan(part))
 		if k < 0 {
 			break
 		}
