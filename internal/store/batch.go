@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"sync"
-	"time"
 )
 
 // checkBatcher is SQLite's group commit for eligibility checks. SQLite has
@@ -29,10 +28,6 @@ type pendingCheck struct {
 
 // maxCheckBatch bounds one transaction (and so the latency of its first check).
 const maxCheckBatch = 64
-
-// batchTimeout bounds one batch's transaction; callers' contexts do not
-// apply, since a batch serves several of them.
-const batchTimeout = 30 * time.Second
 
 // errStoreClosed answers inserts after Close.
 var errStoreClosed = errors.New("store: closed")
@@ -104,8 +99,11 @@ func (b *checkBatcher) run() {
 // commit inserts batch in one transaction, or, if that fails, each check in
 // its own.
 func (b *checkBatcher) commit(batch []*pendingCheck) {
-	ctx, cancel := context.WithTimeout(context.Background(), batchTimeout)
-	defer cancel()
+	// Callers' contexts do not apply, since a batch serves several of them.
+	// No deadline either: the SQLite driver watches a cancelable context
+	// with a goroutine per statement, and the writer cannot be held up by
+	// anything but SQLite itself (whose busy timeout bounds lock waits).
+	ctx := context.Background()
 	err := b.s.inTx(ctx, func(q *queries) error {
 		for _, p := range batch {
 			if err := q.InsertEligibilityCheck(ctx, p.check); err != nil {
