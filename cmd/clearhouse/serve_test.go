@@ -54,17 +54,26 @@ func startServe(t *testing.T, dataDir string, options ...func(*serveConfig)) (st
 
 func get(t *testing.T, url, key string) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", url, nil)
+	return call(t, "GET", url, key, "")
+}
+
+// call sends a request with the key (if any) and a JSON body (if any).
+func call(t *testing.T, method, url, key, body string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
 	if key != "" {
 		req.Header.Set("Authorization", "Key "+key)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(body)
+	out, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(out)
 }
 
 func TestServeOnEmptyDataDir(t *testing.T) {

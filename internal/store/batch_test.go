@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -12,12 +11,7 @@ import (
 // inserted, the others are still committed and only that one fails.
 func TestCheckBatchWithADuplicate(t *testing.T) {
 	ctx := context.Background()
-	st, err := OpenSQLite(ctx, filepath.Join(t.TempDir(), SQLiteFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	s := st.(*sqlStore)
+	s := openTestSQLite(t)
 	now := time.Now().UTC()
 	if err := s.CreateAccount(ctx, Account{ID: "a", Name: "A", CreatedAt: now}); err != nil {
 		t.Fatal(err)
@@ -45,7 +39,7 @@ func TestCheckBatchWithADuplicate(t *testing.T) {
 			t.Errorf("%s not stored: %v", p.check.ID, err)
 		}
 	}
-	st.Close()
+	s.Close()
 	if err := s.InsertEligibilityCheck(ctx, check("late")); !errors.Is(err, errStoreClosed) {
 		t.Errorf("insert after Close: %v", err)
 	}

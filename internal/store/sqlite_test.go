@@ -7,16 +7,23 @@ import (
 	"testing"
 )
 
+// openTestSQLite opens a fresh SQLite store, closed when the test ends.
+func openTestSQLite(t *testing.T) *sqlStore {
+	t.Helper()
+	st, err := OpenSQLite(context.Background(), filepath.Join(t.TempDir(), SQLiteFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st.(*sqlStore)
+}
+
 // TestSQLiteSettings: WAL, foreign keys and busy timeout on every
 // connection; one writer connection; readers cannot write.
 func TestSQLiteSettings(t *testing.T) {
 	ctx := context.Background()
-	st, err := OpenSQLite(ctx, filepath.Join(t.TempDir(), SQLiteFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	s := st.(*sqlStore)
+	s := openTestSQLite(t)
+	st := Store(s)
 	check := func(who, pragma, want string, row interface{ Scan(...any) error }) {
 		t.Helper()
 		var got string
