@@ -219,7 +219,7 @@ func codeSet(fs []x12.Finding) []string {
 }
 
 // manifest returns the rows of manifest.tsv: file, kind, txn, expected.
-func manifest(t *testing.T, dir string) [][]string {
+func manifest(t testing.TB, dir string) [][]string {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(dir, "manifest.tsv"))
 	if err != nil {
