@@ -127,33 +127,50 @@ func idKey(id []byte) uint32 {
 	return 0
 }
 
-// idCodes is the number of possible segment ids: 2 or 3 characters of
-// A-Z and 0-9.
-const idCodes = 36*36*36 + 36*36
+// idTable numbers the segment ids of a guide (1..n; 0 for an id the
+// guide does not use): an open-addressing table keyed by idKey, a few KB,
+// so that looking an id up stays in the first-level cache.
+type idTable struct {
+	slots []idSlot // free when key is 0
+	shift uint8
+}
 
-// idCode numbers a segment id densely, -1 when it is not 2-3 letters and
-// digits.
-func idCode(id []byte) int {
-	if len(id) < 2 || len(id) > 3 {
-		return -1
+type idSlot struct {
+	key uint32
+	num uint8
+}
+
+func (t *idTable) init(ids []string) {
+	bits := 1
+	for 1<<bits < 2*len(ids) { // at most half full
+		bits++
 	}
-	n := 0
-	for _, c := range id {
-		var d int
-		switch {
-		case c >= 'A' && c <= 'Z':
-			d = int(c - 'A')
-		case c >= '0' && c <= '9':
-			d = 26 + int(c-'0')
-		default:
-			return -1
-		}
-		n = n*36 + d
+	t.slots = make([]idSlot, 1<<bits)
+	t.shift = uint8(32 - bits)
+	for i, id := range ids {
+		k := idKey([]byte(id))
+		j := t.slot(k)
+		t.slots[j] = idSlot{key: k, num: uint8(i + 1)}
 	}
-	if len(id) == 2 {
-		n += 36 * 36 * 36
+}
+
+// slot returns the index of key's slot, or of the free slot where it would go.
+func (t *idTable) slot(k uint32) uint32 {
+	mask := uint32(len(t.slots) - 1)
+	i := k * 0x9E3779B1 >> t.shift
+	for t.slots[i].key != k && t.slots[i].key != 0 {
+		i = (i + 1) & mask
 	}
-	return n
+	return i
+}
+
+// num returns the number of segment id id, 0 when the guide does not use it.
+func (t *idTable) num(id []byte) uint8 {
+	k := idKey(id)
+	if k == 0 {
+		return 0
+	}
+	return t.slots[t.slot(k)].num
 }
 
 // childTable lists, per segment id, the children of a loop that can start
@@ -164,17 +181,20 @@ type childTable struct {
 	kids [][]candidate
 }
 
-// candidate is a child that can start with a given segment id, with the
-// qualifier test of its first segment copied in, so trying it reads no
-// guide node.
+// candidate is a child that can start with a given segment id, with what
+// the walker needs of it copied in (its qualifier test, its first segment,
+// the loop it opens), so trying and taking it reads no other guide node.
 type candidate struct {
 	child int32
 	match matcher
+	first *Segment
+	loop  *Loop // nil for a segment child
 }
 
-func (t *childTable) add(id string, child int32, m matcher) {
-	k := idKey([]byte(id))
-	c := candidate{child: child, match: m}
+func (t *childTable) add(child int32, n Node) {
+	first := n.trigger()
+	k := idKey([]byte(first.ID))
+	c := candidate{child: child, match: first.match, first: first, loop: n.Loop}
 	for i, x := range t.ids {
 		if x == k {
 			t.kids[i] = append(t.kids[i], c)

@@ -50,9 +50,8 @@ type Guide struct {
 	Provenance spec.Source
 
 	root *Loop
-	// idNum numbers the segment ids the guide uses (1..n, 0 = not used),
-	// indexed by idCode.
-	idNum  []uint16
+	// ids numbers the segment ids the guide uses (1..n, 0 = not used).
+	ids    idTable
 	nIDs   int
 	rules  []*rule
 	npi    map[string][]*rule // segment id → NPI rules
@@ -79,7 +78,7 @@ type Loop struct {
 	// index lists, per segment id, the children that can start with it: the
 	// segments with that id and the loops whose first segment has it.
 	index childTable
-	// slots maps the guide's id numbers (Guide.idNum) to 1 + the row of
+	// slots maps the guide's id numbers (Guide.ids) to 1 + the row of
 	// index holding that id, 0 when the loop has no child starting with it:
 	// one array read tells whether a loop on the stack can take a segment.
 	slots []uint8

@@ -197,24 +197,25 @@ func Parse(raw []byte, lists map[string]*CodeList) (*Guide, error) {
 // numberIDs gives every segment id of the guide a small number and each
 // loop its slot table, for the walker's one-read loop test.
 func (g *Guide) numberIDs() error {
-	g.idNum = make([]uint16, idCodes)
+	ids := make([]string, 0, len(g.segIDs))
 	for id := range g.segIDs {
-		c := idCode([]byte(id))
-		if c < 0 {
+		if !validID(id) {
 			return fmt.Errorf("segment id %q is not 2-3 letters and digits", id)
 		}
-		g.nIDs++
-		g.idNum[c] = uint16(g.nIDs)
+		ids = append(ids, id)
 	}
-	if g.nIDs > 255 {
-		return fmt.Errorf("%d segment ids, at most 255", g.nIDs)
+	if len(ids) > 255 {
+		return fmt.Errorf("%d segment ids, at most 255", len(ids))
 	}
+	sort.Strings(ids) // the same numbers on every load
+	g.ids.init(ids)
+	g.nIDs = len(ids)
 	eachLoop(g.root, func(l *Loop) {
 		l.slots = make([]uint8, g.nIDs+1)
 		for row, k := range l.index.ids {
 			for _, c := range l.Children {
 				if s := c.trigger(); idKey([]byte(s.ID)) == k {
-					l.slots[g.idNum[idCode([]byte(s.ID))]] = uint8(row + 1)
+					l.slots[g.ids.num([]byte(s.ID))] = uint8(row + 1)
 					break
 				}
 			}
@@ -298,8 +299,7 @@ func (c *compiler) loop(n *spec.Node, path string, isRoot bool) (*Loop, error) {
 			node.Segment = s
 		}
 		l.Children = append(l.Children, node)
-		first := node.trigger()
-		l.index.add(first.ID, int32(i), first.match)
+		l.index.add(int32(i), node)
 	}
 	first := l.Children[0].Segment
 	l.hasHL = first.ID == "HL"

@@ -137,14 +137,10 @@ func (w *walker) top() *frame { return &w.stack[w.depth-1] }
 // of order) with id and qualifier; then, so that a wrong qualifier is
 // reported as a bad code rather than an unknown segment, a sibling ahead
 // and then one passed with the id alone.
-func (w *walker) locate(seg *x12.Segment) (depth, child int, outOfOrder bool) {
-	code := idCode(seg.IDBytes())
-	if code < 0 {
-		return -1, -1, false
-	}
-	num := w.g.idNum[code]
+func (w *walker) locate(seg *x12.Segment) (depth int, child *candidate, outOfOrder bool) {
+	num := w.g.ids.num(seg.IDBytes())
 	if num == 0 {
-		return -1, -1, false // an id the guide does not use anywhere
+		return -1, nil, false // an id the guide does not use anywhere
 	}
 	// The common case first: a sibling ahead in the innermost loop.
 	f := &w.stack[w.depth-1]
@@ -152,7 +148,7 @@ func (w *walker) locate(seg *x12.Segment) (depth, child int, outOfOrder bool) {
 		kids := f.loop.index.kids[row-1]
 		for i := range kids {
 			if c := &kids[i]; c.child != 0 && c.child >= f.idx && c.match.matches(seg) {
-				return w.depth - 1, int(c.child), false
+				return w.depth - 1, c, false
 			}
 		}
 	}
@@ -172,12 +168,12 @@ func (w *walker) locate(seg *x12.Segment) (depth, child int, outOfOrder bool) {
 					continue
 				}
 				if anyQual || c.match.matches(seg) {
-					return d, int(c.child), behind
+					return d, c, behind
 				}
 			}
 		}
 	}
-	return -1, -1, false
+	return -1, nil, false
 }
 
 // step moves the walker to a segment (not the set's ST) and says where it
@@ -185,7 +181,7 @@ func (w *walker) locate(seg *x12.Segment) (depth, child int, outOfOrder bool) {
 func (w *walker) step(seg *x12.Segment) *Step {
 	w.pos++
 	st := &w.last
-	d, c, ooo := w.locate(seg)
+	d, cand, ooo := w.locate(seg)
 	if d < 0 {
 		*st = Step{Depth: w.depth}
 		return st
@@ -196,20 +192,16 @@ func (w *walker) step(seg *x12.Segment) *Step {
 		closed++
 	}
 	f := w.top()
-	ch := f.loop.Children[c]
+	c := cand.child
 	if !ooo {
-		f.idx = int32(c)
+		f.idx = c
 	}
 	f.counts[c]++
 	f.posOf[c], f.offOf[c] = int32(w.pos), seg.Offset()
-	st.Closed, st.OutOfOrder, st.child = closed, ooo, int32(c)
-	if ch.Loop != nil {
-		w.push(ch.Loop, seg.Offset())
-		st.Opened = ch.Loop
-		st.Segment = ch.Loop.Children[0].Segment
-	} else {
-		st.Opened = nil
-		st.Segment = ch.Segment
+	st.Closed, st.OutOfOrder, st.child = closed, ooo, c
+	st.Opened, st.Segment = cand.loop, cand.first
+	if cand.loop != nil {
+		w.push(cand.loop, seg.Offset())
 	}
 	st.Depth = w.depth
 	return st
