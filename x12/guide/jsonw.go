@@ -6,7 +6,7 @@ import (
 )
 
 // jsonWriter writes JSON tokens into a byte buffer that it hands to the
-// underlying writer every 64 KiB, tracking only what commas and indentation
+// underlying writer every 256 KiB, tracking only what commas and indentation
 // need: Guide JSON is streamed, never built as a tree in memory.
 type jsonWriter struct {
 	out    io.Writer
@@ -17,7 +17,10 @@ type jsonWriter struct {
 	last   byte // last byte written before the buffer was flushed
 }
 
-const flushAt = 64 << 10
+// flushAt is the size of the writes to the underlying writer: Guide JSON
+// is about nine times the size of its X12, so small writes would mean a
+// system call every few segments.
+const flushAt = 256 << 10
 
 func newJSONWriter(w io.Writer) *jsonWriter {
 	return &jsonWriter{out: w, buf: make([]byte, 0, flushAt+4096)}
