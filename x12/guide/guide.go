@@ -146,14 +146,6 @@ type Element struct {
 	kind     kind // Type, as a number for the hot paths
 	Usage    Usage
 	decimals int8 // implied decimals of Nn types, -1 for others
-	Min, Max int
-	Repeat   int // > 1 for repeating elements
-	codes    *codeSet
-	codeList *CodeList
-	pattern  *regexp.Regexp
-	keyNext  string     // `,"key":`, for every member after the first
-	keyJSON  string     // `"key":`
-	next     paddedName // keyNext, to copy without a memmove call
 	// text is set on a used, simple, single-valued element of a type
 	// without checks of its own (AN, ID) and without a pattern: its values
 	// are checked by length and codes (textValid) and written as strings.
@@ -161,9 +153,17 @@ type Element struct {
 	// number is set on a used, simple, single-valued R or Nn element
 	// without codes or pattern: its values are checked by numberValid and
 	// written as JSON numbers when their text is one.
-	number bool
+	number   bool
+	Min, Max int
+	Repeat   int // > 1 for repeating elements
+	codes    *codeSet
+	codeList *CodeList
+	pattern  *regexp.Regexp
 	// Components is set for a composite.
 	Components []Element
+	keyNext    string     // `,"key":`, for every member after the first
+	keyJSON    string     // `"key":`
+	next       paddedName // keyNext, to copy without a memmove call
 
 	Pos  int
 	DE   string // X12 data element number ("1028") or composite id ("C023")
