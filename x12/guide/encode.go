@@ -191,7 +191,8 @@ func (e *JSONEncoder) segment(seg *x12.Segment, def *Segment, raw bool) {
 	for i := 1; i <= n; i++ {
 		v := seg.ElementBytes(i)
 		if len(v) == 0 {
-			if check {
+			// Only a required element can be wrong by being empty.
+			if check && i <= len(def.Elements) && def.Elements[i-1].Usage == Required {
 				e.v.checkElementAt(def, i, v, 0)
 			}
 			continue
@@ -202,7 +203,8 @@ func (e *JSONEncoder) segment(seg *x12.Segment, def *Segment, raw bool) {
 		if def != nil && i <= len(def.Elements) {
 			el = &def.Elements[i-1]
 			// The common cases: a text or number value without special
-			// bytes, checked here (the validator only runs to report).
+			// bytes, checked here (the validator only runs to report, see
+			// fastcheck.go).
 			text := el.text && bits == 0 && !raw
 			number := el.number && bits == 0 && !raw
 			if check && !(text && el.textValid(v) || number && el.numberValid(v)) {

@@ -203,33 +203,6 @@ func (e *Element) Codes() []string {
 	return e.codes.list()
 }
 
-// textValid reports whether v, a value of a text element (e.text) without
-// control characters, component or repetition separators, passes every
-// check checkSimple makes.
-func (e *Element) textValid(v []byte) bool {
-	if len(v) < e.Min || (e.Max > 0 && len(v) > e.Max) {
-		return false
-	}
-	if e.codes != nil {
-		return e.codes.has(v)
-	}
-	if e.codeList != nil {
-		return e.codeList.codes.has(v)
-	}
-	return true
-}
-
-// numberValid reports whether v, a value of a number element (e.number)
-// without control characters or separators, passes every check
-// checkSimple makes.
-func (e *Element) numberValid(v []byte) bool {
-	if e.kind == kindDecimal && !validDecimal(v) || e.kind == kindInteger && !validInteger(v) {
-		return false
-	}
-	n := valueLength(e, v)
-	return n >= e.Min && (e.Max <= 0 || n <= e.Max)
-}
-
 // IsComposite reports whether the element is a composite.
 func (e *Element) IsComposite() bool { return len(e.Components) > 0 }
 
