@@ -76,6 +76,9 @@ func writeResult(w http.ResponseWriter, r *http.Request, res *eligibility.Result
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
+	// With its length known the 10–20 KB answer goes out in one write,
+	// not in chunks through the connection's 4 KB buffer.
+	w.Header().Set("Content-Length", strconv.Itoa(len(res.JSON)))
 	w.WriteHeader(res.HTTPStatus)
 	w.Write(res.JSON)
 }
