@@ -236,6 +236,18 @@ func TestAccountsCannotSeeEachOthersChecks(t *testing.T) {
 	if page := a.get("/checks"); !strings.Contains(page.Body, id) {
 		t.Error("the owner's history does not list the check")
 	}
+
+	// The same account's production key keeps a separate history, as the
+	// API does: a test check is neither listed nor opened there.
+	keyLive, _ := srv.key(t, "Acme Dental", "production")
+	live := srv.browser(t)
+	live.signIn(keyLive)
+	if page := live.get(result); page.StatusCode != 404 {
+		t.Errorf("production session GET %s: %d, want 404", result, page.StatusCode)
+	}
+	if page := live.get("/checks"); strings.Contains(page.Body, id) {
+		t.Error("the production session's history lists a test check")
+	}
 }
 
 func TestServerValidationShownNextToFields(t *testing.T) {

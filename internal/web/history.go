@@ -49,7 +49,9 @@ func (c *Console) historyPage(w http.ResponseWriter, r *http.Request) {
 	f := historyFilter{Payer: strings.TrimSpace(q.Get("payer")), Status: q.Get("status"), From: q.Get("from"), To: q.Get("to")}
 	data := historyData{Filter: f, Errors: map[string]string{}, Payers: c.cfg.Payers.List(), Statuses: statusOptions()}
 
-	filter := store.EligibilityFilter{Status: f.Status, Limit: historyPageSize, Cursor: q.Get("cursor")}
+	// A session sees the checks of its key's mode, as the API's history does:
+	// test and production checks of one account are two separate histories.
+	filter := store.EligibilityFilter{Status: f.Status, Mode: v.Mode, Limit: historyPageSize, Cursor: q.Get("cursor")}
 	if f.Payer != "" {
 		// The store matches the payer id exactly; accept aliases and case.
 		filter.PayerID = f.Payer
@@ -161,10 +163,15 @@ func (c *Console) resultPage(w http.ResponseWriter, r *http.Request) {
 	c.renderPage(w, r, http.StatusOK, "check_result", page{Title: "Eligibility check " + ch.ID, Nav: "history", Data: view})
 }
 
-// ownCheck reads a check of the signed-in account, or answers 404 (also
-// for another account's check) or 500 and reports false.
+// ownCheck reads a check of the signed-in account and mode, or answers 404
+// (also for another account's or the other mode's check) or 500 and reports
+// false.
 func (c *Console) ownCheck(w http.ResponseWriter, r *http.Request, id string) (store.EligibilityCheck, bool) {
-	ch, err := c.cfg.Store.GetEligibilityCheck(r.Context(), viewerFrom(r.Context()).AccountID, id)
+	v := viewerFrom(r.Context())
+	ch, err := c.cfg.Store.GetEligibilityCheck(r.Context(), v.AccountID, id)
+	if err == nil && ch.Mode != v.Mode {
+		err = store.ErrNotFound
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		c.notFound(w, r)
 		return ch, false
