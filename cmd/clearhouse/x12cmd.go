@@ -7,8 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -68,12 +69,7 @@ func runX12(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprintln(stderr, "Usage: clearhouse x12 <tool> [options] FILE|-")
 		fmt.Fprintln(stderr, "\nTools:")
-		names := make([]string, 0, len(x12Subcommands))
-		for n := range x12Subcommands {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
+		for _, n := range slices.Sorted(maps.Keys(x12Subcommands)) {
 			fmt.Fprintf(stderr, "  %-10s %s\n", n, x12Subcommands[n].summary)
 		}
 		fmt.Fprintln(stderr, "\nRun 'clearhouse x12 <tool> --help' for a tool's options.")
