@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -97,7 +98,7 @@ func (q *queries) ListEligibilityChecks(ctx context.Context, accountID string, f
 }
 
 // ErrBadCursor is returned for a cursor this store did not produce.
-var ErrBadCursor = fmt.Errorf("store: invalid cursor")
+var ErrBadCursor = errors.New("store: invalid cursor")
 
 func encodeCursor(at int64, id string) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(at, 10) + ":" + id))
