@@ -152,6 +152,19 @@ func (r *Reader) Next() (*Segment, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	// The common case, without next's call: delimiters known, a segment
+	// (not an ISA, nothing to skip) starting at pos and its terminator in
+	// the buffer. A line-break terminator goes the long way (padding).
+	if r.haveD && !r.lineTerm && r.pos < r.end {
+		if c := r.buf[r.pos]; !r.skip[c] && c != 'I' {
+			if i := bytes.IndexByte(r.buf[r.pos:r.end], r.d.Segment); i >= 0 {
+				end := r.pos + i
+				r.seg.reset(r.buf[r.pos:end], r.offset(), r.d, r.breaks)
+				r.pos = end + 1
+				return &r.seg, nil
+			}
+		}
+	}
 	seg, err := r.next()
 	if err != nil {
 		if se, ok := err.(*SyntaxError); ok && se.Line == 0 {

@@ -226,12 +226,69 @@ func (s *Segment) ensureSplit() {
 	}
 	s.split = true
 	raw := s.raw
+	// Room for every byte to be a separator: the loops store by index,
+	// without append's growth path (whose call spills the loop's registers).
+	elems := s.elems[:cap(s.elems)]
+	if len(elems) <= len(raw) {
+		elems = make([][]byte, max(len(raw)+1, 2*len(elems), 64))
+	}
+	if s.breaks {
+		s.splitBreaks(elems)
+		return
+	}
+	// No line breaks to look for (the common case): a loop with fewer
+	// live values.
+	pe := uint64(s.d.Element) * ones
+	k, start := 0, 0 // elements ended so far; start of the next one (the id first)
+	i := 0
+	for ; i+8 <= len(raw); i += 8 {
+		for m := zeroBytes(binary.LittleEndian.Uint64(raw[i:]) ^ pe); m != 0; m &= m - 1 {
+			end := i + bits.TrailingZeros64(m)>>3
+			elems[k] = raw[start:end]
+			k++
+			start = end + 1
+		}
+	}
+	if tail := len(raw) - i; tail > 0 {
+		// The bytes after raw (its terminator, at least) are still in the
+		// buffer: load a whole word and mask off what lies beyond raw.
+		if full := raw[:cap(raw)]; len(full)-i >= 8 {
+			keep := uint64(1)<<(8*tail) - 1
+			for m := zeroBytes(binary.LittleEndian.Uint64(full[i:])^pe) & keep; m != 0; m &= m - 1 {
+				end := i + bits.TrailingZeros64(m)>>3
+				elems[k] = raw[start:end]
+				k++
+				start = end + 1
+			}
+		} else {
+			for e := s.d.Element; i < len(raw); i++ {
+				if raw[i] == e {
+					elems[k] = raw[start:i]
+					k++
+					start = i + 1
+				}
+			}
+		}
+	}
+	elems[k] = raw[start:]
+	if id := elems[0]; len(id) > 0 && id[len(id)-1] == ' ' {
+		trimPaddedID(elems)
+	}
+	s.elems = elems[:k+1]
+}
+
+// splitBreaks is ensureSplit for a segment from a buffer that holds line
+// breaks: it watches for them in the segment (hard-wrapped files) and
+// removes them before splitting. elems has room for every byte of raw to be
+// a separator.
+func (s *Segment) splitBreaks(elems [][]byte) {
+	s.elems = elems[:0] // stripLineBreaks appends to it
+	raw := s.raw
 	e := s.d.Element
-	checkLF := s.breaks && e != '\n' && s.d.Segment != '\n'
-	checkCR := s.breaks && e != '\r' && s.d.Segment != '\r'
+	checkLF := e != '\n' && s.d.Segment != '\n'
+	checkCR := e != '\r' && s.d.Segment != '\r'
 	pe := uint64(e) * ones
-	elems := s.elems[:0]
-	start := 0 // of the element being read (the id first)
+	k, start := 0, 0 // elements ended so far; start of the next one (the id first)
 	i := 0
 	for ; i+8 <= len(raw); i += 8 {
 		v := binary.LittleEndian.Uint64(raw[i:])
@@ -241,7 +298,8 @@ func (s *Segment) ensureSplit() {
 		}
 		for m := zeroBytes(v ^ pe); m != 0; m &= m - 1 {
 			end := i + bits.TrailingZeros64(m)>>3
-			elems = append(elems, raw[start:end])
+			elems[k] = raw[start:end]
+			k++
 			start = end + 1
 		}
 	}
@@ -257,13 +315,15 @@ func (s *Segment) ensureSplit() {
 			}
 			for m := zeroBytes(v^pe) & keep; m != 0; m &= m - 1 {
 				end := i + bits.TrailingZeros64(m)>>3
-				elems = append(elems, raw[start:end])
+				elems[k] = raw[start:end]
+				k++
 				start = end + 1
 			}
 		} else {
 			for ; i < len(raw); i++ {
 				if c := raw[i]; c == e {
-					elems = append(elems, raw[start:i])
+					elems[k] = raw[start:i]
+					k++
 					start = i + 1
 				} else if (c == '\n' && checkLF) || (c == '\r' && checkCR) {
 					s.stripLineBreaks()
@@ -272,17 +332,24 @@ func (s *Segment) ensureSplit() {
 			}
 		}
 	}
-	s.elems = trimID(append(elems, raw[start:]))
+	elems[k] = raw[start:]
+	s.elems = trimID(elems[:k+1])
 }
 
 // trimID drops the spaces after the id of a whitespace-padded ISA
 // ("ISA *00 *").
 func trimID(elems [][]byte) [][]byte {
 	if id := elems[0]; len(id) > 0 && id[len(id)-1] == ' ' {
-		elems[0] = bytes.TrimRight(id, " ")
+		trimPaddedID(elems)
 	}
 	return elems
 }
+
+// trimPaddedID is the rare part of trimID, kept out of line so the hot
+// path of ensureSplit tests the last byte of the id without a call.
+//
+//go:noinline
+func trimPaddedID(elems [][]byte) { elems[0] = bytes.TrimRight(elems[0], " ") }
 
 // lineBreaks marks the bytes of v that are LF or CR, as far as they need
 // checking.
