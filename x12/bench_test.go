@@ -3,25 +3,14 @@ package x12_test
 import (
 	"bytes"
 	"io"
-	"sync"
 	"testing"
 
 	"github.com/clearhouse/clearhouse/x12"
 	"github.com/clearhouse/clearhouse/x12/internal/benchcpu"
-	"github.com/clearhouse/clearhouse/x12/x12gen"
 )
 
-// benchSize is the generated 837P used by the benchmarks (≥ 40 MB).
-const benchSize = 40 << 20
-
-var benchData = sync.OnceValue(func() []byte {
-	var buf bytes.Buffer
-	buf.Grow(benchSize + 1<<20)
-	if _, err := x12gen.Generate(&buf, x12gen.Options{Kind: x12gen.Claims837P, Seed: 1, TargetBytes: benchSize}); err != nil {
-		panic(err)
-	}
-	return buf.Bytes()
-})
+// benchData is the generated 837P every benchmark here reads.
+var benchData = benchcpu.Claims837P
 
 // measure sets up a benchmark over size bytes: MB/s, allocations and, when
 // the returned function runs at the end, cpu-MB/s.

@@ -4,26 +4,15 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"sync"
 	"testing"
 
 	"github.com/clearhouse/clearhouse/x12"
 	"github.com/clearhouse/clearhouse/x12/guide"
 	"github.com/clearhouse/clearhouse/x12/internal/benchcpu"
-	"github.com/clearhouse/clearhouse/x12/x12gen"
 )
 
-// benchSize is the generated 837P of the benchmarks (≥ 40 MB).
-const benchSize = 40 << 20
-
-var benchData = sync.OnceValue(func() []byte {
-	var buf bytes.Buffer
-	buf.Grow(benchSize + 1<<20)
-	if _, err := x12gen.Generate(&buf, x12gen.Options{Kind: x12gen.Claims837P, Seed: 1, TargetBytes: benchSize}); err != nil {
-		panic(err)
-	}
-	return buf.Bytes()
-})
+// benchData is the generated 837P every benchmark here reads.
+var benchData = benchcpu.Claims837P
 
 // benchmark runs f over the generated 837P, reporting MB/s by the wall
 // clock and by CPU time.

@@ -1,4 +1,5 @@
-// Package benchcpu adds a CPU-time throughput metric to the x12 benchmarks.
+// Package benchcpu holds what the x12 and x12/guide benchmarks share: a
+// CPU-time throughput metric and the generated 837P they read.
 //
 // The machines these benchmarks run on are shared: the wall clock also
 // counts the time other processes held the cores, so "cpu-MB/s" (bytes per
