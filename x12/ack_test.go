@@ -2,38 +2,20 @@ package x12_test
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/clearhouse/clearhouse/internal/testenv"
 	"github.com/clearhouse/clearhouse/x12"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
 // golden compares got with testdata/name, rewriting it under -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from golden file:\n got: %s\nwant: %s", name, got, want)
-	}
+	testenv.Golden(t, filepath.Join("testdata", name), got)
 }
 
 var ackDate = time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)

@@ -2,13 +2,13 @@ package eligibility
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/testenv"
 	"github.com/clearhouse/clearhouse/x12"
 	"github.com/clearhouse/clearhouse/x12/guide"
 )
@@ -74,21 +74,8 @@ func TestBuild270Golden(t *testing.T) {
 	for name, req := range inquiries() {
 		t.Run(name, func(t *testing.T) {
 			b := build(t, name, req, true)
-			path := filepath.Join("testdata", "golden", "270_"+name+".x12")
 			got := bytes.ReplaceAll(b.X12, []byte("~"), []byte("~\n"))
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("270 differs from %s:\n%s", path, got)
-			}
+			testenv.Golden(t, filepath.Join("testdata", "golden", "270_"+name+".x12"), got)
 		})
 	}
 }

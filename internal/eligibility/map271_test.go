@@ -3,7 +3,6 @@ package eligibility
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,8 +10,6 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/testenv"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // corpus271s lists every 271 of the shared corpus: the 271 folder and the
 // 271s among the invalid files.
@@ -121,23 +118,7 @@ func checkGolden(t *testing.T, name string, v any) {
 		t.Fatal(err)
 	}
 	got = append(got, '\n')
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file; run go test ./internal/eligibility -update and review the diff\n--- got ---\n%s", path, got)
-	}
+	testenv.Golden(t, filepath.Join("testdata", "golden", name), got)
 }
 
 func TestMap271Details(t *testing.T) {

@@ -3,8 +3,6 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -16,9 +14,8 @@ import (
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/testenv"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // captured keeps the checks the service records.
 type captured struct{ checks []store.EligibilityCheck }
@@ -69,22 +66,7 @@ func TestResultViewGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got = append(got, '\n')
-			path := filepath.Join("testdata", "golden", name+".json")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if d := cmp.Diff(string(want), string(got)); d != "" {
-				t.Errorf("result view of %s differs from %s (-want +got):\n%s", name, path, d)
-			}
+			testenv.Golden(t, filepath.Join("testdata", "golden", name+".json"), got)
 		})
 	}
 }

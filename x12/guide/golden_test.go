@@ -2,7 +2,6 @@ package guide_test
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +11,6 @@ import (
 	"github.com/clearhouse/clearhouse/x12"
 	"github.com/clearhouse/clearhouse/x12/guide"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // goldenInputs is one input per guide: corpus files read in place ("corpus:")
 // or files of our own in testdata.
@@ -54,20 +51,7 @@ func TestGoldenGuideJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", "golden", tc.name+".json")
-			if *update {
-				if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(out.Bytes(), want) {
-				t.Errorf("Guide JSON differs from %s (run go test -update and review the diff)", path)
-			}
+			testenv.Golden(t, filepath.Join("testdata", "golden", tc.name+".json"), out.Bytes())
 		})
 	}
 }
