@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -17,6 +18,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -40,6 +42,8 @@ type serveConfig struct {
 	shutdownTimeout time.Duration
 	workers         int
 	pprofListen     string
+	publicURL       string
+	region          string
 }
 
 // defaultGCPercent is serve's GOGC unless the environment sets one.
@@ -64,6 +68,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGTERM, how long in-flight requests may take to finish")
 	fs.IntVar(&cfg.workers, "workers", 4, "background jobs run at once by this process; 0 runs none (an API-only replica)")
 	fs.StringVar(&cfg.pprofListen, "pprof-listen", "", "serve Go's profiler (net/http/pprof) on this separate address, e.g. 127.0.0.1:6060; empty: off. Never expose it publicly")
+	fs.StringVar(&cfg.publicURL, "public-url", "", "base URL clients reach this service at, used in event resources and artifact URLs (e.g. https://edi.example.com); empty: http://<listen>")
+	fs.StringVar(&cfg.region, "region", events.DefaultRegion, "the region named in every event envelope")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -100,6 +106,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	}
 	defer blobs.Close()
 
+	events.Configure(events.Options{Region: cfg.region, PublicURL: publicURL(cfg)})
 	clk := clock.System{}
 	metrics := prometheus.NewRegistry()
 	queue := jobs.New(st, jobs.Options{Clock: clk, Logger: logger, Concurrency: max(cfg.workers, 1), Metrics: metrics})
@@ -173,4 +180,16 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// publicURL is --public-url, or the listen address as a URL.
+func publicURL(cfg serveConfig) string {
+	if cfg.publicURL != "" {
+		return cfg.publicURL
+	}
+	host := cfg.listen
+	if strings.HasPrefix(host, ":") {
+		host = "127.0.0.1" + host
+	}
+	return "http://" + host
 }

@@ -64,3 +64,28 @@ func encode128(b [16]byte) string {
 	}
 	return string(out[:])
 }
+
+// NewUUID returns a random (version 4) UUID in its canonical text form,
+// the id format of the contract's executions, transactions and events.
+func NewUUID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("store: no randomness: " + err.Error())
+	}
+	return FormatUUID(b, 4)
+}
+
+// FormatUUID sets the version and variant bits of b and formats it.
+func FormatUUID(b [16]byte, version byte) string {
+	b[6] = b[6]&0x0f | version<<4
+	b[8] = b[8]&0x3f | 0x80
+	const hex = "0123456789abcdef"
+	out := make([]byte, 0, 36)
+	for i, c := range b {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			out = append(out, '-')
+		}
+		out = append(out, hex[c>>4], hex[c&0x0f])
+	}
+	return string(out)
+}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -31,5 +32,16 @@ func TestRebind(t *testing.T) {
 	}
 	if got := (conn{}).rebind(q); got != "SELECT a FROM t WHERE x = $1 AND y = $12 LIMIT $2 FOR UPDATE SKIP LOCKED" {
 		t.Errorf("postgres: %q", got)
+	}
+}
+
+func TestNewUUID(t *testing.T) {
+	re := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	a, b := NewUUID(), NewUUID()
+	if !re.MatchString(a) || a == b {
+		t.Errorf("NewUUID gave %q then %q", a, b)
+	}
+	if got := FormatUUID([16]byte{}, 5); got != "00000000-0000-5000-8000-000000000000" {
+		t.Errorf("FormatUUID(zero, 5) = %q", got)
 	}
 }

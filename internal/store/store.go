@@ -109,6 +109,7 @@ type Queries interface {
 	EligibilityChecks
 	Usage
 	Jobs
+	Events
 }
 
 // Store is an open database.

@@ -35,6 +35,9 @@ func Run(t *testing.T, open Opener) {
 		{"JobKindsFilter", testJobKinds},
 		{"JobEnqueueInTx", testJobEnqueueInTx},
 		{"JobConcurrentClaimsExactlyOnce", testJobConcurrentClaims},
+		{"EventsRoundTrip", testEventsRoundTrip},
+		{"EventsListFiltersAndPages", testEventsListFiltersAndPages},
+		{"EventsInTx", testEventsInTx},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
