@@ -35,7 +35,7 @@ func register(c command) {
 }
 
 // exitError carries a specific process exit status out of a subcommand
-// (x12 validate exits 1 for findings and 2 for unreadable input).
+// (x12 validate exits 1 for errors and 2 for unreadable input).
 type exitError struct {
 	code int
 	err  error

@@ -61,7 +61,7 @@ func (o *x12GuideOptions) setValidator() x12.SetValidator {
 func init() {
 	register(command{name: "x12", summary: "X12 tools: parse, validate, ack, ...", run: runX12})
 	registerX12("parse", x12Subcommand{summary: "print segments as JSON lines (id, offset, elements)", run: runX12Parse})
-	registerX12("validate", x12Subcommand{summary: "check envelopes (and guides) and print findings; exit 0 clean, 1 findings, 2 unreadable", run: runX12Validate})
+	registerX12("validate", x12Subcommand{summary: "check envelopes (and guides) and print findings; exit 0 no errors, 1 errors, 2 unreadable", run: runX12Validate})
 	registerX12("ack", x12Subcommand{summary: "print the TA1/999 acknowledgment of a file", run: runX12Ack})
 }
 
@@ -244,6 +244,8 @@ func runX12Validate(_ context.Context, args []string, stdout, stderr io.Writer) 
 	var in x12Input
 	in.register(fs)
 	asJSON := fs.Bool("json", false, "print findings as JSON lines instead of text")
+	maxFindings := fs.Int("max-findings", 1000, "print at most N findings, then a summary line of what was not printed (0: no limit)")
+	failOn := fs.String("fail-on", "error", "lowest severity that makes the exit status 1: error or warning")
 	var gopts x12GuideOptions
 	gopts.register(fs, "check envelopes only, skip implementation-guide validation")
 	name, err := parseX12Flags(fs, args, stderr, `Usage: clearhouse x12 validate [options] FILE|-
@@ -251,10 +253,19 @@ func runX12Validate(_ context.Context, args []string, stdout, stderr io.Writer) 
 Checks interchange, group and transaction set envelopes (counts, control
 numbers, versions, ISA fields, segment syntax) and, when guides are built in,
 each transaction set against its implementation guide. Prints one finding per
-line: FILE:LINE:COL: SEVERITY CODE [SEGMENT]: MESSAGE (offset N).
-Exit status: 0 no findings (info notes aside), 1 findings, 2 unreadable.`)
+line: FILE:LINE:COL: SEVERITY CODE [SEGMENT]: MESSAGE (offset N), at most
+--max-findings of them, then (when some were held back) one summary line.
+Exit status: 0 no errors (warnings and notes are printed but pass, unless
+--fail-on warning), 1 errors, 2 unreadable.`)
 	if err != nil {
 		return err
+	}
+	threshold, ok := map[string]x12.Severity{"error": x12.Error, "warning": x12.Warning}[*failOn]
+	if !ok {
+		return &exitError{code: 2, err: fmt.Errorf("--fail-on %q: want error or warning", *failOn)}
+	}
+	if *maxFindings < 0 {
+		return &exitError{code: 2, err: fmt.Errorf("--max-findings %d: want 0 (no limit) or more", *maxFindings)}
 	}
 	f, opts, err := in.open(name)
 	if err != nil {
@@ -264,8 +275,15 @@ Exit status: 0 no findings (info notes aside), 1 findings, 2 unreadable.`)
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	var counts [x12.Fatal + 1]int
+	printed := 0
 	vo := x12.ValidateOptions{Reader: opts, NoTree: true, OnFinding: func(fd x12.Finding) {
 		counts[fd.Severity]++
+		// A hostile file can hold a finding in every segment: past the
+		// limit findings are only counted, so output stays bounded.
+		if *maxFindings > 0 && printed >= *maxFindings {
+			return
+		}
+		printed++
 		if *asJSON {
 			w.Write(appendFindingJSON(nil, fd))
 			return
@@ -278,14 +296,42 @@ Exit status: 0 no findings (info notes aside), 1 findings, 2 unreadable.`)
 		w.Flush()
 		return &exitError{code: 2, err: err}
 	}
+	total := counts[x12.Info] + counts[x12.Warning] + counts[x12.Error] + counts[x12.Fatal]
+	if held := total - printed; held > 0 {
+		summary := fmt.Sprintf("%d more findings not shown (--max-findings %d): %d fatal, %d errors, %d warnings, %d notes in all",
+			held, *maxFindings, counts[x12.Fatal], counts[x12.Error], counts[x12.Warning], counts[x12.Info])
+		if *asJSON {
+			w.Write(appendSummaryJSON(nil, held, counts))
+		} else {
+			fmt.Fprintf(w, "%s: %s\n", name, summary)
+		}
+	}
 	w.Flush()
-	serious := counts[x12.Warning] + counts[x12.Error] + counts[x12.Fatal]
 	fmt.Fprintf(stderr, "%s: %d segments, %d bytes: %d fatal, %d errors, %d warnings, %d notes\n",
 		name, rep.Segments, rep.Bytes, counts[x12.Fatal], counts[x12.Error], counts[x12.Warning], counts[x12.Info])
-	if serious > 0 {
+	failing := 0
+	for sev := threshold; sev <= x12.Fatal; sev++ {
+		failing += counts[sev]
+	}
+	if failing > 0 {
 		return &exitError{code: 1}
 	}
 	return nil
+}
+
+// appendSummaryJSON renders the line that closes a --json listing cut short
+// by --max-findings: how many findings were held back, and the totals.
+func appendSummaryJSON(b []byte, held int, counts [x12.Fatal + 1]int) []byte {
+	b = append(b, `{"summary":true,"notShown":`...)
+	b = strconv.AppendInt(b, int64(held), 10)
+	for _, c := range []struct {
+		key string
+		sev x12.Severity
+	}{{"fatal", x12.Fatal}, {"errors", x12.Error}, {"warnings", x12.Warning}, {"notes", x12.Info}} {
+		b = append(b, `,"`+c.key+`":`...)
+		b = strconv.AppendInt(b, int64(counts[c.sev]), 10)
+	}
+	return append(b, "}\n"...)
 }
 
 // formatFinding renders "LINE:COL: severity code SEG01: message (offset N)".

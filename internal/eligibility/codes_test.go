@@ -2,6 +2,7 @@ package eligibility
 
 import (
 	"io/fs"
+	"regexp"
 	"testing"
 )
 
@@ -77,5 +78,25 @@ func TestCodeTables(t *testing.T) {
 	if referenceQualifierKeys.column("6P", refPlanDescriptionKey) != "groupDescription" ||
 		dateQualifierKeys.column("342", dateBenefitKey) != "premiumPaidtoDateBegin" {
 		t.Error("references.tsv / dates.tsv columns are not where the code expects them")
+	}
+}
+
+// TestCodeTablesDated: every list records the date it was last brought up
+// to date and its source ("# as of YYYY-MM-DD: source").
+func TestCodeTablesDated(t *testing.T) {
+	files, _ := fs.Glob(codeFiles, "codes/*.tsv")
+	asOf := regexp.MustCompile(`(?m)^# as of \d{4}-\d{2}-\d{2}: \S`)
+	for _, f := range files {
+		data, _ := codeFiles.ReadFile(f)
+		if !asOf.Match(data) {
+			t.Errorf("%s has no \"# as of YYYY-MM-DD: source\" line", f)
+		}
+	}
+	// The place of service list is the CMS code set, codes added since
+	// 2014 included (the guide's pos list is tested against this file).
+	for _, code := range []string{"02", "10", "17", "18", "19", "27", "58", "66"} {
+		if !placeOfServiceNames.has(code) {
+			t.Errorf("place of service %s is missing", code)
+		}
 	}
 }

@@ -210,7 +210,7 @@ func (v *Validator) checkSimple(e *Element, def *Segment, i, c, rep int, val []b
 		if !e.codeList.codes.has(val) {
 			if e.codeList.Advisory {
 				v.elementFindingSev(x12.Warning, CodeAdvisoryCode, "", i, c, rep, e.DE, val,
-					fmt.Sprintf("%s %q is not in our copy of the %s list (an old snapshot; the code may be newer)", refName(def.ID, i, c), clip(string(val)), e.codeList.Name))
+					fmt.Sprintf("%s %q is not in the %s list as of %s (the code may be newer)", refName(def.ID, i, c), clip(string(val)), e.codeList.Name, e.codeList.AsOf))
 			} else {
 				v.elementFinding(CodeBadCode, "7", i, c, rep, e.DE, val, fmt.Sprintf("%s %q is not in the %s list", refName(def.ID, i, c), clip(string(val)), e.codeList.Name))
 			}

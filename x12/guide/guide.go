@@ -217,7 +217,9 @@ type CodeList struct {
 	ID       string
 	Name     string
 	Advisory bool
-	codes    *codeSet
+	// AsOf is the date the list was last brought up to date.
+	AsOf  string
+	codes *codeSet
 }
 
 // Has reports whether code is in the list.

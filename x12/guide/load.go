@@ -96,7 +96,7 @@ func loadFS(fsys fs.FS, dir string) (*registry, error) {
 		return nil, fmt.Errorf("codelists.json: %w", err)
 	}
 	for _, l := range cl.Lists {
-		reg.lists[l.ID] = &CodeList{ID: l.ID, Name: l.Name, Advisory: l.Advisory, codes: set(l.Codes)}
+		reg.lists[l.ID] = &CodeList{ID: l.ID, Name: l.Name, Advisory: l.Advisory, AsOf: l.AsOf, codes: set(l.Codes)}
 	}
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {

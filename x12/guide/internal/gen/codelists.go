@@ -9,14 +9,14 @@ import (
 const srcCodes = "imsweb-x12-parser/master/codes.xml"
 
 // advisoryLists change often, and our copies are the 2014 snapshot the maps
-// ship with: a code outside them is reported as a warning only.
+// ship with (no current public list in data form): a code outside them is
+// reported as a warning only. The lists we keep current are in current.go.
 var advisoryLists = map[string]string{
 	"adjustment_reason": "CARC list as of about 2014; newer codes exist",
 	"remark_code":       "RARC list as of about 2014; newer codes exist",
 	"claim_status":      "claim status codes (source 508) as of about 2014",
 	"claim_status_cat":  "claim status category codes (source 507) as of about 2014",
 	"service_type":      "service type codes as of about 2014",
-	"pos":               "place of service codes as of about 2014 (later codes such as 10 are missing)",
 	"entity_id":         "entity identifier codes as of about 2014",
 }
 
@@ -55,6 +55,7 @@ func (g *generator) codeLists() (*spec.CodeLists, error) {
 				}
 			}
 		}
+		applyCurrent(&l)
 		out.Lists = append(out.Lists, l)
 	}
 	return out, nil

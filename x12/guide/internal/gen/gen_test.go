@@ -2,8 +2,10 @@ package gen
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,6 +64,65 @@ func TestSnakeKeys(t *testing.T) {
 	} {
 		if got := spec.SnakeName(name); got != want {
 			t.Errorf("%q → %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestCurrentCodeLists: the lists we keep current hold the codes added
+// since the 2014 snapshot, drop the withdrawn ones, and the place of service
+// list is the same set as the eligibility package's.
+func TestCurrentCodeLists(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(testenv.RepoRoot(t), "internal", "eligibility", "codes", "places_of_service.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var eligibilityPOS []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if code, _, ok := strings.Cut(line, "\t"); ok && !strings.HasPrefix(line, "#") {
+			eligibilityPOS = append(eligibilityPOS, code)
+		}
+	}
+	if !slices.Equal(eligibilityPOS, placesOfService) {
+		t.Errorf("place of service lists differ:\n eligibility %v\n guide       %v", eligibilityPOS, placesOfService)
+	}
+	raw, err := os.ReadFile(filepath.Join("..", "..", "data", "codelists.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lists spec.CodeLists
+	if err := json.Unmarshal(raw, &lists); err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]spec.CodeList{}
+	for _, l := range lists.Lists {
+		if l.AsOf == "" || l.Source == "" {
+			t.Errorf("list %s has no as_of date or source", l.ID)
+		}
+		byID[l.ID] = l
+	}
+	tests := []struct {
+		list      string
+		has, lacks []string
+	}{
+		{"pos", []string{"02", "10", "17", "18", "19", "27", "58", "66", "11"}, []string{"95"}},
+		{"states", []string{"QC", "NL", "NU", "PW", "AE", "TX"}, []string{"PQ", "NF"}},
+		{"country", []string{"SS", "RS", "ME", "CW", "TL", "US"}, []string{"YU", "TP", "AN"}},
+		{"currency", []string{"SSP", "VES", "STN", "MRU", "ZWG", "USD", "EUR"}, []string{"DEM", "HRK", "VEF"}},
+	}
+	for _, tt := range tests {
+		l := byID[tt.list]
+		if l.AsOf != listsCheckedOn {
+			t.Errorf("%s: as of %q, want %s", tt.list, l.AsOf, listsCheckedOn)
+		}
+		for _, c := range tt.has {
+			if !slices.Contains(l.Codes, c) {
+				t.Errorf("%s lacks %s", tt.list, c)
+			}
+		}
+		for _, c := range tt.lacks {
+			if slices.Contains(l.Codes, c) {
+				t.Errorf("%s still has %s", tt.list, c)
+			}
 		}
 	}
 }

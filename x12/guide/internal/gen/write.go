@@ -159,17 +159,22 @@ func writeSources(path string, files []*spec.File, lists *spec.CodeLists) error 
 			strings.Join(srcs, "<br>"), fixes)
 	}
 	o := lists.Provenance.Sources[0]
-	var ids []string
-	for _, l := range lists.Lists {
-		id := l.ID
+	fmt.Fprintf(w, "| `codelists.json` | external code lists (below) | %s @ %.10s: `%s` — %s; current lists as named below | lists without a current public source stay advisory snapshots: a code outside them is a warning |\n",
+		o.Repo, o.Commit, o.File, o.License)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "## External code lists in codelists.json")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| list | as of | source | codes | outside the list |")
+	fmt.Fprintln(w, "|---|---|---|---|---|")
+	sorted := slices.Clone(lists.Lists)
+	slices.SortFunc(sorted, func(a, b spec.CodeList) int { return strings.Compare(a.ID, b.ID) })
+	for _, l := range sorted {
+		outside := "error"
 		if l.Advisory {
-			id += " (advisory)"
+			outside = "warning"
 		}
-		ids = append(ids, id)
+		fmt.Fprintf(w, "| `%s` %s | %s | %s | %d | %s |\n", l.ID, l.Name, l.AsOf, l.Source, len(l.Codes), outside)
 	}
-	slices.Sort(ids)
-	fmt.Fprintf(w, "| `codelists.json` | external code lists: %s | %s @ %.10s: `%s` — %s | advisory lists are old snapshots: a code outside them is a warning |\n",
-		strings.Join(ids, ", "), o.Repo, o.Commit, o.File, o.License)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Licenses: pyx12 (azoner/pyx12, BSD 3-clause style, © John Holland); imsweb x12-parser (BSD 3-clause,")
 	fmt.Fprintln(w, "© Information Management Services, Inc.); StAEDI (xlate/staedi, Apache-2.0). The license texts are in")

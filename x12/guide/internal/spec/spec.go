@@ -143,9 +143,12 @@ type CodeList struct {
 	DE   string `json:"de,omitempty"`
 	// Advisory lists change often and ours are old snapshots: a value outside
 	// them is a warning, not an error.
-	Advisory bool     `json:"advisory,omitempty"`
-	Note     string   `json:"note,omitempty"`
-	Codes    []string `json:"codes"`
+	Advisory bool   `json:"advisory,omitempty"`
+	Note     string `json:"note,omitempty"`
+	// AsOf is the date the codes were last brought up to date with Source.
+	AsOf   string   `json:"as_of"`
+	Source string   `json:"source"`
+	Codes  []string `json:"codes"`
 }
 
 // ParseRef reads an element reference of a segment: "05" or "05-3"
