@@ -215,13 +215,13 @@ func mapErr(err error) error {
 		return ErrNotFound
 	}
 	var pe *pgconn.PgError
-	if errors.As(err, &pe) && (pe.Code == "23505") {
+	if errors.As(err, &pe) && (pe.Code == "23505" || pe.Code == "23503") { // unique, foreign key
 		return fmt.Errorf("%w: %s", ErrConflict, pe.Detail)
 	}
 	var se *sqlite.Error
 	if errors.As(err, &se) {
 		switch se.Code() {
-		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY, sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
 			return fmt.Errorf("%w: %s", ErrConflict, se.Error())
 		}
 	}

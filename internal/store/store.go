@@ -110,6 +110,7 @@ type Queries interface {
 	Usage
 	Jobs
 	Events
+	Partners
 }
 
 // Store is an open database.

@@ -38,6 +38,12 @@ func Run(t *testing.T, open Opener) {
 		{"EventsRoundTrip", testEventsRoundTrip},
 		{"EventsListFiltersAndPages", testEventsListFiltersAndPages},
 		{"EventsInTx", testEventsInTx},
+		{"PartnersRoundTrip", testPartnersRoundTrip},
+		{"PartnersReferences", testPartnersReferences},
+		{"PartnersIsolation", testPartnersIsolation},
+		{"FindPartnershipByInterchange", testFindPartnershipByInterchange},
+		{"FindTransactionSetting", testFindTransactionSetting},
+		{"PartnershipControlNumbers", testPartnershipControlNumbers},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
