@@ -192,6 +192,11 @@ func dentalLine(g *generator, p2300, d2300 *spec.Node, types *staediTypes) *spec
 	done := d("DTP", "441")
 	renameDTP(done, "198", "Date - Treatment Completion")
 
+	// 2430 SVD03 names the adjudicated procedure: a CDT code (AD) in the
+	// dental guide, where the 837P's lists HC/ER/IV/WK.
+	adjudication := clone(loopAt(p2400, "2430"))
+	setCodes(segAt(adjudication, "SVD", ""), "03-1", "AD")
+
 	line := &spec.Node{Loop: "2400", Name: p2400.Name, Usage: p2400.Usage, Max: p2400.Max}
 	line.Children = []*spec.Node{
 		p("LX", ""), sv3, too,
@@ -202,7 +207,7 @@ func dentalLine(g *generator, p2300, d2300 *spec.Node, types *staediTypes) *spec
 		derive(loopAt(p2400, "2420A"), "2420B", "Rendering Provider", "Assistant Surgeon", "DD", "AS"),
 		relabel(clone(loopAt(p2400, "2420D")), "2420C"),
 		relabel(clone(loopAt(p2400, "2420C")), "2420D"),
-		clone(loopAt(p2400, "2430")),
+		adjudication,
 	}
 	return line
 }
