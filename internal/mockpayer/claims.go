@@ -1,0 +1,242 @@
+package mockpayer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/clearhouse/clearhouse/internal/claims"
+	"github.com/clearhouse/clearhouse/x12"
+	"github.com/clearhouse/clearhouse/x12/guide"
+)
+
+// The published mock rules of the claim side (README "Mock claims"). Every
+// other 837D from a test key is accepted by the payer it names.
+const (
+	// ClaimRejectMemberID is the member id whose claims the payer rejects:
+	// the 277CA answers STC A7:164:IL (rejected for invalid information:
+	// the subscriber's contract/member number).
+	ClaimRejectMemberID = "REJECT0001"
+	// UnreachablePayerID is the payer whose connection always fails: a
+	// claim to it is never delivered, so the delivery is tried again and
+	// fails for good after the last attempt.
+	UnreachablePayerID = "MOCKDOWN"
+)
+
+// ErrUnreachable is the MOCK connection failing, as it always does for
+// UnreachablePayerID.
+var ErrUnreachable = errors.New("mockpayer: the payer's connection is down (mock rule: payer MOCKDOWN never answers)")
+
+// ErrNotAClaim is returned for input that is not an X12 interchange.
+var ErrNotAClaim = errors.New("mockpayer: not an X12 interchange")
+
+// ClaimAnswer is the payer's answer to an 837D file: a 999 for the file
+// and, when the 999 accepts it, a 277CA acknowledging each claim.
+type ClaimAnswer struct {
+	Ack999   []byte
+	Ack277CA []byte // nil when the 999 rejects the file
+	// Rejected counts the claims the 277CA rejects.
+	Rejected int
+}
+
+// maxClaimFile bounds what the mock reads: an 837D of 100 claims of 50
+// lines is far below it.
+const maxClaimFile = 16 << 20
+
+// AnswerClaims reads an 837D interchange as the payer would: it validates
+// it against the 005010X224A2 guide, answers a 999 (005010X231A1), and for
+// an accepted file a 277CA (005010X214) accepting each claim (STC A2:20
+// with a payer claim control number) or rejecting it when a mock rule says
+// so. A file naming UnreachablePayerID gets ErrUnreachable: that payer's
+// connection never answers.
+func (p *Payer) AnswerClaims(ctx context.Context, file []byte) (*ClaimAnswer, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(file) > maxClaimFile {
+		return nil, fmt.Errorf("mockpayer: claim file of %d bytes is over the mock's %d", len(file), maxClaimFile)
+	}
+	batch, err := readClaims(file)
+	if err != nil {
+		return nil, err
+	}
+	if strings.EqualFold(batch.payerID, UnreachablePayerID) || strings.EqualFold(batch.isaReceiver, UnreachablePayerID) {
+		return nil, ErrUnreachable
+	}
+	rep, err := guide.Validate(bytes.NewReader(file), guide.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("mockpayer: read the 837D: %w", err)
+	}
+	now := p.now().UTC()
+	var ack bytes.Buffer
+	if err := x12.WriteAcks(&ack, rep, x12.AckOptions{Delimiters: claims.Delimiters, Numbers: p.controlNumbers(),
+		Date: now, TA1: x12.TA1Never}); err != nil {
+		return nil, fmt.Errorf("mockpayer: write the 999: %w", err)
+	}
+	ans := &ClaimAnswer{Ack999: ack.Bytes()}
+	if rejectsAny(rep) || len(batch.claims) == 0 {
+		return ans, nil
+	}
+	a := &claims.Ack277{
+		SourceEntity: "PR", SourceName: batch.payerName, SourceIDQualifier: "PI", SourceID: batch.payerID,
+		ReceiverName: batch.submitterName, ReceiverID: batch.submitterID,
+		ReceiverStatus: claims.Status{Category: "A1", Code: "19", Entity: "PR"},
+		TraceID:        "MOCK" + batch.control, BatchTrace: batch.bht03, Received: now,
+		ProviderOrganization: batch.providerOrg, ProviderLast: batch.providerLast, ProviderFirst: batch.providerFirst,
+		ProviderNPI: batch.providerNPI,
+	}
+	for i, c := range batch.claims {
+		st := claims.Status{Category: "A2", Code: "20"}
+		if strings.EqualFold(c.MemberID, ClaimRejectMemberID) {
+			st = claims.Status{Category: "A7", Code: "164", Entity: "IL"}
+			ans.Rejected++
+		} else {
+			c.PayerClaimControlNumber = fmt.Sprintf("%s%s%03d", strings.ToUpper(batch.payerID), batch.control, i+1)
+		}
+		c.Status = st
+		a.Claims = append(a.Claims, c)
+	}
+	env := claims.Envelope{SenderQualifier: batch.isaReceiverQual, SenderID: batch.isaReceiver,
+		ReceiverQualifier: batch.isaSenderQual, ReceiverID: batch.isaSender, SenderCode: batch.gsReceiver, ReceiverCode: batch.gsSender}
+	ans.Ack277CA, err = claims.Write277CA(a, claims.Ack277Options{Envelope: env, Numbers: p.controlNumbers(), Now: now, Usage: batch.usage})
+	if err != nil {
+		return nil, fmt.Errorf("mockpayer: write the 277CA: %w", err)
+	}
+	return ans, nil
+}
+
+// controlNumbers hands out the mock's ISA13/GS06 from its counter.
+func (p *Payer) controlNumbers() x12.ControlNumbers { return mockNumbers{p} }
+
+type mockNumbers struct{ p *Payer }
+
+func (m mockNumbers) Next(k x12.ControlKind) (int64, error) {
+	if k == x12.TransactionControl {
+		return 1, nil
+	}
+	return m.p.control.Add(1)%999999999 + 1, nil
+}
+
+func rejectsAny(rep *x12.Report) bool {
+	for _, ic := range rep.Interchanges {
+		for _, f := range ic.Findings {
+			if f.Rejects() {
+				return true
+			}
+		}
+		for _, g := range ic.Groups {
+			for _, s := range g.Sets {
+				if st, _ := x12.IK5Status(s); st == "R" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// claimBatch is what the 277CA needs from an 837D.
+type claimBatch struct {
+	isaSenderQual, isaSender, isaReceiverQual, isaReceiver string
+	gsSender, gsReceiver, usage, control                   string
+	bht03, submitterName, submitterID                      string
+	providerOrg, providerLast, providerFirst, providerNPI  string
+	payerName, payerID                                     string
+	claims                                                 []claims.ClaimAck
+}
+
+// readClaims walks the 837D once, keeping names, ids and each claim's
+// charge, dates and lines. It trusts nothing: validation comes after.
+func readClaims(file []byte) (*claimBatch, error) {
+	r := x12.NewReader(bytes.NewReader(file))
+	b := &claimBatch{}
+	var member, patientLast, patientFirst string
+	var cur *claims.ClaimAck
+	inPatient := false
+	for {
+		seg, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if b.isaSender == "" {
+				return nil, fmt.Errorf("%w: %v", ErrNotAClaim, err)
+			}
+			break // the 999 reports it
+		}
+		switch seg.ID() {
+		case "ISA":
+			b.isaSenderQual, b.isaSender = seg.Element(5), strings.TrimSpace(seg.Element(6))
+			b.isaReceiverQual, b.isaReceiver = seg.Element(7), strings.TrimSpace(seg.Element(8))
+			b.control, b.usage = seg.Element(13), seg.Element(15)
+		case "GS":
+			b.gsSender, b.gsReceiver = seg.Element(2), seg.Element(3)
+		case "BHT":
+			b.bht03 = seg.Element(3)
+		case "HL":
+			cur = nil // a new level: its claims follow its names
+			inPatient = seg.Element(3) == "23"
+			if seg.Element(3) == "22" {
+				member, patientLast, patientFirst = "", "", ""
+			}
+		case "NM1":
+			switch seg.Element(1) {
+			case "41":
+				b.submitterName, b.submitterID = seg.Element(3), seg.Element(9)
+			case "85":
+				if seg.Element(2) == "2" {
+					b.providerOrg = seg.Element(3)
+				} else {
+					b.providerLast, b.providerFirst = seg.Element(3), seg.Element(4)
+				}
+				b.providerNPI = seg.Element(9)
+			case "IL": // 2010BA; 2330A (other subscriber) comes after a CLM
+				if cur == nil {
+					member, patientLast, patientFirst = seg.Element(9), seg.Element(3), seg.Element(4)
+				}
+			case "QC":
+				if cur == nil && inPatient {
+					patientLast, patientFirst = seg.Element(3), seg.Element(4)
+				}
+			case "PR":
+				if cur == nil && b.payerID == "" {
+					b.payerName, b.payerID = seg.Element(3), seg.Element(9)
+				}
+			}
+		case "CLM":
+			b.claims = append(b.claims, claims.ClaimAck{PatientLast: patientLast, PatientFirst: patientFirst, MemberID: member,
+				PatientControlNumber: seg.Element(1), Charge: seg.Element(2)})
+			cur = &b.claims[len(b.claims)-1]
+		case "DTP":
+			if cur != nil && seg.Element(1) == "472" {
+				from, to, _ := strings.Cut(seg.Element(3), "-")
+				if to == "" {
+					to = from
+				}
+				if cur.ServiceFrom == "" || from < cur.ServiceFrom {
+					cur.ServiceFrom = from
+				}
+				if to > cur.ServiceTo {
+					cur.ServiceTo = to
+				}
+			}
+		case "REF":
+			if cur != nil && seg.Element(1) == "D9" {
+				cur.ClearinghouseTrace = seg.Element(2)
+			}
+		}
+	}
+	if b.isaSender == "" {
+		return nil, ErrNotAClaim
+	}
+	if b.bht03 == "" {
+		b.bht03 = "0"
+	}
+	if b.providerNPI == "" {
+		b.providerNPI = "0"
+	}
+	return b, nil
+}
