@@ -34,9 +34,13 @@ func TestValidateRules(t *testing.T) {
 			"/claimInformation/serviceLines/0/teethInformation/0/toothCode", "Universal numbering"},
 		{"primary tooth U", func(r *Request) { r.ClaimInformation.ToothStatus[0].ToothNumber = "U" },
 			"/claimInformation/toothStatus/0/toothNumber", "A–T"},
-		{"surface", func(r *Request) { r.ClaimInformation.ServiceLines[0].TeethInformation[0].ToothSurfaceCodes = []string{"X"} },
+		{"surface", func(r *Request) {
+			r.ClaimInformation.ServiceLines[0].TeethInformation[0].ToothSurfaceCodes = []string{"X"}
+		},
 			"/claimInformation/serviceLines/0/teethInformation/0/toothSurfaceCodes/0", "O occlusal"},
-		{"oral cavity", func(r *Request) { r.ClaimInformation.ServiceLines[0].DentalService.OralCavityDesignation = []string{"50"} },
+		{"oral cavity", func(r *Request) {
+			r.ClaimInformation.ServiceLines[0].DentalService.OralCavityDesignation = []string{"50"}
+		},
 			"/claimInformation/serviceLines/0/dentalService/oralCavityDesignation/0", "upper right"},
 		{"charge sum", func(r *Request) { r.ClaimInformation.ClaimChargeAmount = "800" }, "/claimInformation/claimChargeAmount", "lines add up to 832"},
 		{"amount format", func(r *Request) { r.ClaimInformation.ClaimChargeAmount = "$832" }, "/claimInformation/claimChargeAmount", "two decimals"},
