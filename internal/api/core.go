@@ -29,13 +29,14 @@ func (s *Server) coreRoutes() []Route {
 	}
 }
 
-// ready answers 200 when the database answers within two seconds.
+// ready answers 200 when the database answers a read and commits a write
+// within two seconds.
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := s.env.Store.Ping(ctx); err != nil {
 		Logger(r.Context()).Warn("not ready", "error", err.Error())
-		WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable, "The database is not reachable."))
+		WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable, "The database cannot be read or written; checks would not be recorded."))
 		return
 	}
 	WriteJSON(w, http.StatusOK, map[string]string{"status": "ready", "database": s.env.Store.Engine()})

@@ -70,7 +70,12 @@ func writeResult(w http.ResponseWriter, r *http.Request, res *eligibility.Result
 		WriteError(w, r, err) // logged; a generic 500 naming the request id
 		return
 	}
-	w.Header().Set("X-Eligibility-Check-Id", res.ID)
+	if res.ID != "" { // empty when the check could not be recorded (503)
+		w.Header().Set("X-Eligibility-Check-Id", res.ID)
+	}
+	if res.NotRecorded {
+		w.Header().Set("Retry-After", "1")
+	}
 	if res.JSON == nil { // the service could not encode it; WriteJSON answers 500
 		WriteJSON(w, res.HTTPStatus, res.Body())
 		return

@@ -17,6 +17,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
+	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 	"github.com/clearhouse/clearhouse/internal/testenv"
 )
@@ -33,7 +34,12 @@ type eligibilityServer struct {
 
 func newEligibilityServer(t *testing.T) *eligibilityServer {
 	t.Helper()
-	st := storetest.SQLite(t)
+	return newEligibilityServerOn(t, storetest.SQLite(t))
+}
+
+// newEligibilityServerOn is newEligibilityServer on the given store.
+func newEligibilityServerOn(t *testing.T, st store.Store) *eligibilityServer {
+	t.Helper()
 	now := time.Date(2024, 8, 1, 9, 30, 0, 0, time.UTC)
 	ctx := context.Background()
 	s := &eligibilityServer{t: t}

@@ -80,7 +80,8 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // WriteError writes err in the contract's error format. *Error keeps its
-// status; store.ErrNotFound is a 404; anything else is logged with the
+// status; store.ErrNotFound is a 404; a store that cannot serve
+// (store.IsUnavailable) is a 503; anything else is logged with the
 // request id and answered with a generic 500.
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	var e *Error
@@ -90,6 +91,13 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		e = Errorf(http.StatusNotFound, CodeNotFound, "Not found.")
 	case errors.Is(err, store.ErrBadCursor):
 		e = Errorf(http.StatusBadRequest, CodeBadRequest, "The cursor is not valid; pass the nextCursor of a previous page unchanged.")
+	case store.IsUnavailable(err):
+		// The database is down, full, read-only or too slow: the client's
+		// request was fine and may be retried.
+		Logger(r.Context()).Warn("store unavailable", "error", err.Error())
+		w.Header().Set("Retry-After", "1")
+		e = Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable,
+			"Storage is unavailable, so nothing was read or changed; retry shortly (request id %s).", RequestID(r.Context()))
 	default:
 		Logger(r.Context()).Error("internal error", "error", err.Error())
 		e = Errorf(http.StatusInternalServerError, CodeInternal,

@@ -37,33 +37,40 @@ type rawInquiry struct {
 // x12 as always.
 func (s *Service) CheckRawX12(ctx context.Context, caller Caller, raw *RawRequest) (*Result, error) {
 	requestJSON, _ := json.Marshal(raw)
-	res, finish := s.begin(ctx, caller, requestJSON, "")
-	defer finish()
+	res, started := s.begin("")
+	err := s.checkRawX12(ctx, caller, raw, res)
+	s.finish(ctx, caller, res, requestJSON, started)
+	return res, err
+}
 
+func (s *Service) checkRawX12(ctx context.Context, caller Caller, raw *RawRequest, res *Result) error {
 	inq, fieldErr := readRawInquiry(raw.X12)
 	if fieldErr != nil {
 		res.fail(http.StatusBadRequest, StatusInvalid, &Problem{Code: CodeValidation, Message: validationMessage(1), FieldList: []FieldError{*fieldErr}})
-		return res, nil
+		return nil
 	}
 	route, ok := s.route(res, caller, inq.payerID)
 	if !ok {
-		return res, nil
+		return nil
 	}
 	trace := strings.ToUpper(store.NewID())
 	out, controls, err := s.reenvelope(inq, route.Payer, caller.Mode == payers.ModeTest, res)
+	if s.storageFailed(res, err) {
+		return nil
+	}
 	if err != nil {
 		var de *x12.DataError
 		if errors.As(err, &de) {
 			res.fail(http.StatusBadRequest, StatusInvalid, &Problem{Code: CodeValidation, Message: validationMessage(1),
 				FieldList: []FieldError{{Path: "/x12", Message: fmt.Sprintf("%s%02d contains %q, which the 270 sent to the payer uses as a delimiter; remove it", de.Segment, de.Element, de.Char)}}})
-			return res, nil
+			return nil
 		}
 		res.fail(http.StatusInternalServerError, StatusError, &Problem{Code: CodeInternal, Message: "The 270 could not be rewritten; quote " + res.ID + " when reporting it."})
-		return res, fmt.Errorf("eligibility: raw check %s: %w", res.ID, err)
+		return fmt.Errorf("eligibility: raw check %s: %w", res.ID, err)
 	}
 	res.X12Request, res.ControlNumber = out, controls.Interchange
 	s.exchange(ctx, caller, route, res, trace)
-	return res, nil
+	return nil
 }
 
 // readRawInquiry finds the single 270 in the caller's X12.

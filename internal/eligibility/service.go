@@ -140,6 +140,9 @@ type Result struct {
 	X12Answer     []byte // the payer's 271 or 999, if any
 	CreatedAt     time.Time
 	Duration      time.Duration
+	// NotRecorded is set when the check could not be stored: the answer is
+	// then a 503 Problem and ID is empty.
+	NotRecorded bool
 	// JSON is Body encoded (HTML characters unescaped, newline-terminated),
 	// set when the check is recorded: history keeps these bytes and the API
 	// writes them, so the answer is encoded once.
@@ -165,9 +168,13 @@ func (r *Result) Body() any {
 // error is reserved for failures of our own (the 270 could not be built).
 func (s *Service) Check(ctx context.Context, caller Caller, req *Request) (*Result, error) {
 	requestJSON, _ := json.Marshal(req)
-	res, finish := s.begin(ctx, caller, requestJSON, req.ControlNumber)
-	defer finish()
+	res, started := s.begin(req.ControlNumber)
+	err := s.check(ctx, caller, req, res)
+	s.finish(ctx, caller, res, requestJSON, started)
+	return res, err
+}
 
+func (s *Service) check(ctx context.Context, caller Caller, req *Request, res *Result) error {
 	var known *payers.Payer
 	if p, ok := s.cfg.Router.Directory().Lookup(req.TradingPartnerServiceID); ok {
 		known = &p
@@ -176,31 +183,33 @@ func (s *Service) Check(ctx context.Context, caller Caller, req *Request) (*Resu
 		var ve *ValidationError
 		errors.As(err, &ve)
 		res.fail(http.StatusBadRequest, StatusInvalid, &Problem{Code: CodeValidation, Message: validationMessage(len(ve.Fields)), FieldList: ve.Fields})
-		return res, nil
+		return nil
 	}
 	route, ok := s.route(res, caller, req.TradingPartnerServiceID)
 	if !ok {
-		return res, nil
+		return nil
 	}
 	trace := strings.ToUpper(store.NewID())
 	built, err := Build270(req, route.Payer, Build270Options{
 		Envelope: s.cfg.Envelope, Numbers: s.cfg.Numbers, TraceID: trace,
 		Now: res.CreatedAt, Test: caller.Mode == payers.ModeTest,
 	})
+	if s.storageFailed(res, err) {
+		return nil
+	}
 	if err != nil {
 		res.fail(http.StatusInternalServerError, StatusError, &Problem{Code: CodeInternal, Message: "The 270 could not be built; quote " + res.ID + " when reporting it."})
-		return res, fmt.Errorf("eligibility: check %s: %w", res.ID, err)
+		return fmt.Errorf("eligibility: check %s: %w", res.ID, err)
 	}
 	res.X12Request, res.ControlNumber = built.X12, built.Controls.Interchange
 	s.exchange(ctx, caller, route, res, trace)
-	return res, nil
+	return nil
 }
 
-// begin starts a Result; the returned func records it (call it deferred).
-func (s *Service) begin(ctx context.Context, caller Caller, requestJSON []byte, controlNumber string) (*Result, func()) {
-	started := time.Now()
+// begin starts a Result; finish records it.
+func (s *Service) begin(controlNumber string) (*Result, time.Time) {
 	res := &Result{ID: "ec_" + store.NewID(), CreatedAt: s.cfg.Clock.Now(), ControlNumber: controlNumber}
-	return res, func() { s.record(ctx, caller, res, requestJSON, started) }
+	return res, time.Now()
 }
 
 // route finds the payer's connection for the caller's mode, or fills res
@@ -269,6 +278,19 @@ func (s *Service) exchangeFailed(ctx context.Context, caller Caller, route payer
 	}
 }
 
+// storageFailed answers 503 when err says the store is unavailable (the
+// control numbers for the 270 could not be reserved): nothing was sent to
+// the payer, and the caller may retry.
+func (s *Service) storageFailed(res *Result, err error) bool {
+	if err == nil || !store.IsUnavailable(err) {
+		return false
+	}
+	s.cfg.Logger.Warn("eligibility: storage unavailable before the exchange", "check", res.ID, "error", err.Error())
+	res.fail(http.StatusServiceUnavailable, StatusError, &Problem{Code: CodePayerUnavail,
+		Message: "Storage is unavailable, so nothing was sent to the payer. The request can be retried."})
+	return true
+}
+
 func (r *Result) fail(status int, historyStatus string, p *Problem) {
 	r.HTTPStatus, r.Status, r.Problem, r.Response = status, historyStatus, p, nil
 }
@@ -323,13 +345,31 @@ func checkStatus(r *Response) string {
 	return StatusUnknown
 }
 
-// record writes the check to history. A failure is logged, not returned:
-// the caller already has the payer's answer.
-func (s *Service) record(ctx context.Context, caller Caller, res *Result, requestJSON []byte, started time.Time) {
+// finish records the check. A check is answered only once its record and
+// usage row are committed: when recording fails, the answer becomes a 503
+// that says nothing was stored (the caller may retry), and res.ID is
+// cleared so that no check id is handed out that would answer 404.
+func (s *Service) finish(ctx context.Context, caller Caller, res *Result, requestJSON []byte, started time.Time) {
+	err := s.record(ctx, caller, res, requestJSON, started)
+	if err == nil {
+		return
+	}
+	s.cfg.Logger.Error("eligibility: recording the check failed; answering 503", "check", res.ID, "status", res.HTTPStatus, "error", err.Error())
+	res.NotRecorded, res.ID = true, ""
+	res.fail(http.StatusServiceUnavailable, StatusError, &Problem{Code: CodePayerUnavail, Message: NotRecordedMessage})
+	res.JSON = encodeBody(res.Problem)
+}
+
+// NotRecordedMessage answers a check whose record could not be stored.
+const NotRecordedMessage = "The eligibility check could not be recorded because storage is unavailable, so nothing was stored " +
+	"and no result is returned. The request can be retried."
+
+// record writes the check and its usage row to history.
+func (s *Service) record(ctx context.Context, caller Caller, res *Result, requestJSON []byte, started time.Time) error {
 	res.Duration = time.Since(started)
 	res.JSON = encodeBody(res.Body())
 	if s.cfg.History == nil {
-		return
+		return nil
 	}
 	body := bytes.TrimSuffix(res.JSON, []byte("\n"))
 	cost := int64(0)
@@ -347,9 +387,7 @@ func (s *Service) record(ctx context.Context, caller Caller, res *Result, reques
 		c.TradingPartnerServiceID = res.Response.TradingPartnerServiceID
 	}
 	// A client that hung up still gets its check recorded.
-	if err := s.cfg.History.InsertEligibilityCheck(context.WithoutCancel(ctx), c); err != nil {
-		s.cfg.Logger.Error("eligibility: recording the check failed", "check", res.ID, "error", err.Error())
-	}
+	return s.cfg.History.InsertEligibilityCheck(context.WithoutCancel(ctx), c)
 }
 
 // encodeBody encodes an answer the way the API writes JSON: HTML

@@ -150,10 +150,19 @@ func (s *sqlStore) warm(ctx context.Context) error {
 
 func (s *sqlStore) Engine() string { return s.engine }
 
-// Ping checks the read pool: on SQLite the single writer connection may be
-// busy with a transaction, which says nothing about reachability.
+// Ping checks that the database answers reads and commits a write: a
+// database on a full disk or a read-only file system (or a PostgreSQL
+// standby) still answers reads, yet every check would be lost. The write
+// rewrites the single readiness row; on SQLite it waits its turn behind the
+// writer's current transaction, which ctx bounds.
 func (s *sqlStore) Ping(ctx context.Context) error {
-	return s.reader.PingContext(ctx)
+	if err := s.reader.PingContext(ctx); err != nil {
+		return err
+	}
+	return s.inTx(ctx, func(q *queries) error {
+		_, err := q.w.exec(ctx, `UPDATE readiness SET checked_at = $1 WHERE id = 1`, toUS(time.Now()))
+		return err
+	})
 }
 
 func (s *sqlStore) Close() error {

@@ -123,7 +123,8 @@ type Store interface {
 	// single writer connection, so a write through the Store itself would
 	// wait for it forever.
 	InTx(ctx context.Context, fn func(tx Queries) error) error
-	// Ping reports whether the database answers (for /readyz).
+	// Ping reports whether the database answers reads and commits writes
+	// (for /readyz).
 	Ping(ctx context.Context) error
 	// Engine is "sqlite" or "postgres".
 	Engine() string

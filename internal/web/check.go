@@ -119,6 +119,10 @@ func (c *Console) runCheck(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, err)
 		return
 	}
+	if res.NotRecorded {
+		c.showError(w, r, http.StatusServiceUnavailable, "Check not saved", "The check could not be saved, so nothing was stored. Try again in a moment.")
+		return
+	}
 	if res.Problem != nil && res.Problem.Code == eligibility.CodeValidation {
 		form.addErrors(res.Problem.FieldList)
 		form.CSRF = v.CSRF

@@ -46,10 +46,12 @@ func ForEachEngine(t *testing.T, fn func(t *testing.T, open Opener)) {
 // SQLite opens a new SQLite store in a temporary directory.
 func SQLite(t testing.TB) store.Store {
 	t.Helper()
-	s, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), store.SQLiteFile))
+	path := filepath.Join(t.TempDir(), store.SQLiteFile)
+	s, err := store.OpenSQLite(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	remember(t, s, "sqlite", "file:"+filepath.ToSlash(path)+"?_pragma=busy_timeout(10000)")
 	t.Cleanup(func() { s.Close() })
 	return s
 }
@@ -58,6 +60,14 @@ func SQLite(t testing.TB) store.Store {
 // (testenv.PostgresURL) and drops the schema when the test ends, so runs
 // in parallel or left over from a crash never see each other's rows.
 func Postgres(t testing.TB) store.Store {
+	t.Helper()
+	return PostgresVia(t, "")
+}
+
+// PostgresVia is Postgres reached at hostPort (a testenv.Proxy in front of
+// the test server, to cut or stall the connection) instead of the server's
+// own address; "" is the server itself.
+func PostgresVia(t testing.TB, hostPort string) store.Store {
 	t.Helper()
 	base := testenv.PostgresURL(t)
 	ctx := context.Background()
@@ -84,10 +94,15 @@ func Postgres(t testing.TB) store.Store {
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
+	direct := u.String()
+	if hostPort != "" {
+		u.Host = hostPort
+	}
 	s, err := store.OpenPostgres(ctx, u.String())
 	if err != nil {
 		t.Fatal(err)
 	}
+	remember(t, s, "pgx", direct)
 	t.Cleanup(func() { s.Close() })
 	return s
 }

@@ -44,6 +44,7 @@ func Run(t *testing.T, open Opener) {
 		{"FindPartnershipByInterchange", testFindPartnershipByInterchange},
 		{"FindTransactionSetting", testFindTransactionSetting},
 		{"PartnershipControlNumbers", testPartnershipControlNumbers},
+		{"WriteFailures", testWriteFailures},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })

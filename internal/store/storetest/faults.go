@@ -1,0 +1,64 @@
+package storetest
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// opened remembers how to reach the database of each store the openers made,
+// so that FailWrites can change it from a second connection.
+var opened sync.Map // store.Store → database
+
+type database struct{ driver, dsn string }
+
+func remember(t testing.TB, s store.Store, driver, dsn string) {
+	opened.Store(s, database{driver, dsn})
+	t.Cleanup(func() { opened.Delete(s) })
+}
+
+// FailWrites makes every later INSERT and UPDATE on the named tables fail
+// inside the database itself, as on a full disk: on PostgreSQL with the
+// server's disk_full error (SQLSTATE 53100), on SQLite with a trigger that
+// aborts the statement. Reads keep working, which is exactly the state in
+// which a service must stop answering success. s must come from SQLite,
+// Postgres or PostgresVia.
+func FailWrites(t testing.TB, s store.Store, tables ...string) {
+	t.Helper()
+	v, ok := opened.Load(s)
+	if !ok {
+		t.Fatal("storetest.FailWrites: the store was not opened by storetest")
+	}
+	d := v.(database)
+	db, err := sql.Open(d.driver, d.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	var stmts []string
+	if d.driver == "pgx" {
+		stmts = append(stmts, `CREATE OR REPLACE FUNCTION storetest_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
+			BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$`)
+	}
+	for _, table := range tables {
+		if d.driver == "pgx" {
+			stmts = append(stmts, fmt.Sprintf(`CREATE TRIGGER storetest_disk_full_%[1]s BEFORE INSERT OR UPDATE ON %[1]s
+				FOR EACH ROW EXECUTE FUNCTION storetest_disk_full()`, table))
+			continue
+		}
+		for _, op := range []string{"INSERT", "UPDATE"} {
+			stmts = append(stmts, fmt.Sprintf(`CREATE TRIGGER storetest_disk_full_%[1]s_%[2]s BEFORE %[2]s ON %[1]s
+				BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`, table, op))
+		}
+	}
+	for _, q := range stmts {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("storetest.FailWrites: %v", err)
+		}
+	}
+}
