@@ -45,6 +45,12 @@ type Options struct {
 	PollInterval time.Duration
 	// Metrics, when set, receives the queue's Prometheus collectors.
 	Metrics prometheus.Registerer
+	// Lease is how long a claim holds a job without news from its worker
+	// (default 30s). A running job's lease is renewed every Lease/3, so a
+	// long job (a 1 GB inbound file) stays with its worker for as long as
+	// the worker lives, up to its kind's Timeout, while a job whose process
+	// died is claimed again within one Lease.
+	Lease time.Duration
 }
 
 // Queue enqueues jobs and, when Run, works them.
@@ -62,8 +68,13 @@ type kind struct {
 	handler Handler
 }
 
-// leaseGrace is added to a kind's Timeout to make its lease.
+// leaseGrace is how long past its kind's Timeout a running job's lease is
+// still renewed: a handler that ignores its context's end loses the job
+// then, and another worker may take it.
 const leaseGrace = 15 * time.Second
+
+// DefaultLease is Options.Lease's default.
+const DefaultLease = 30 * time.Second
 
 // New returns a queue on st.
 func New(st store.Store, opts Options) *Queue {
@@ -82,6 +93,9 @@ func New(st store.Store, opts Options) *Queue {
 	}
 	if opts.PollInterval <= 0 {
 		opts.PollInterval = time.Second
+	}
+	if opts.Lease <= 0 {
+		opts.Lease = DefaultLease
 	}
 	return &Queue{store: st, opts: opts, kinds: map[string]kind{}, wake: make(chan struct{}, 1), stats: newQueueMetrics(opts.Metrics)}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -50,17 +51,15 @@ func (q *Queue) Run(ctx context.Context) error {
 func (q *Queue) claim(ctx context.Context, n int) ([]store.Job, error) {
 	q.mu.RLock()
 	kinds := make([]string, 0, len(q.kinds))
-	var longest time.Duration
-	for name, k := range q.kinds {
+	for name := range q.kinds {
 		kinds = append(kinds, name)
-		longest = max(longest, k.policy.Timeout)
 	}
 	q.mu.RUnlock()
 	if len(kinds) == 0 {
 		return nil, nil
 	}
 	return q.store.ClaimJobs(ctx, store.ClaimParams{
-		Worker: q.opts.Worker, Kinds: kinds, Now: q.opts.Clock.Now(), Lease: longest + leaseGrace, Limit: n,
+		Worker: q.opts.Worker, Kinds: kinds, Now: q.opts.Clock.Now(), Lease: q.opts.Lease, Limit: n,
 	})
 }
 
@@ -70,7 +69,11 @@ func (q *Queue) work(ctx context.Context, j store.Job) {
 	log := q.opts.Logger.With("job_id", j.ID, "kind", j.Kind, "attempt", j.Attempt, "worker", q.opts.Worker)
 	start := time.Now()
 	q.stats.running.Inc()
-	err := q.call(ctx, k, j)
+	hctx, cancel := context.WithCancel(ctx)
+	stopRenewing := q.renewLease(hctx, cancel, j, q.opts.Clock.Now().Add(k.policy.Timeout+leaseGrace), log)
+	err := q.call(hctx, k, j)
+	stopRenewing()
+	cancel()
 	q.stats.running.Dec()
 	q.stats.duration.WithLabelValues(j.Kind).Observe(time.Since(start).Seconds())
 	now := q.opts.Clock.Now()
@@ -118,4 +121,47 @@ func (q *Queue) call(ctx context.Context, k kind, j store.Job) (err error) {
 		}
 	}()
 	return k.handler(ctx, j)
+}
+
+// renewLease keeps the worker's lease on j alive while its handler runs:
+// every Lease/3 it moves the lease to now+Lease, but never past until (the
+// kind's Timeout plus grace), so a stuck handler cannot hold a job forever.
+// If another worker has taken the job (this worker stalled past its lease),
+// the handler's context is cancelled: its work would be dropped anyway.
+// The returned function stops the renewals and waits for the last one.
+func (q *Queue) renewLease(ctx context.Context, cancel context.CancelFunc, j store.Job, until time.Time, log *slog.Logger) (stop func()) {
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(max(q.opts.Lease/3, time.Millisecond))
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			now := q.opts.Clock.Now()
+			next := now.Add(q.opts.Lease)
+			if next.After(until) {
+				next = until
+			}
+			if !next.After(now) {
+				return // past the kind's Timeout: let the lease lapse
+			}
+			err := q.store.ExtendJobLease(ctx, j.ID, q.opts.Worker, j.Attempt, next)
+			if errors.Is(err, store.ErrLeaseLost) {
+				log.Warn("job lease lost to another worker; stopping the handler")
+				cancel()
+				return
+			}
+			if err != nil && ctx.Err() == nil {
+				log.Warn("job lease not renewed", "error", err.Error())
+			}
+		}
+	}()
+	return func() { close(done); <-stopped }
 }

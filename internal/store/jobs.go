@@ -58,7 +58,7 @@ func (q *queries) ClaimJobs(ctx context.Context, c ClaimParams) ([]Job, error) {
 		// ... and if that was the last attempt, so is the job.
 		if _, err := q.w.exec(ctx, `UPDATE jobs SET state = 'failed', finished_at = $1, updated_at = $1,
 				locked_by = '', locked_until = NULL,
-				last_error = 'lease expired before the worker finished'
+				last_error = 'parked after its last attempt: the worker stopped before finishing (process killed, crashed or stalled past its lease); retry it by hand once the cause is fixed'
 			WHERE state = 'running' AND locked_until <= $1 AND attempt >= max_attempts`, now); err != nil {
 			return err
 		}
