@@ -36,7 +36,7 @@ var corpusExpect = map[string]corpusCase{
 	"837D/5010_x12org_ex2b_COB-claim-to-payerB_ST-SE-only.edi":        {codes: []x12.Code{}},
 	"837P/4010-body_lfh_patient-is-subscriber.x12":                    {codes: []x12.Code{x12.CodeVersionMismatch}},
 	"837P/5010_oop_ST1309_segterm-CR.txt":                             {codes: []x12.Code{x12.CodeUnterminated}},
-	"837P/5010_staedi_sample837-original_rep-backtick_segterm-LF.edi": {codes: []x12.Code{x12.CodeVersionMismatch}},
+	"837P/5010_staedi_sample837-original_rep-backtick_segterm-LF.edi": {codes: []x12.Code{x12.CodeISAValue, x12.CodeVersionMismatch}}, // ISA01 01: HIPAA allows only 00 and 03
 	"837P/5010_x12org_ex3a_claim_ST-SE-only.edi":                      {codes: []x12.Code{}},
 	"837P/5010_ims_multiple-ISA.txt":                                  {codes: []x12.Code{x12.CodeRepetitionIgnored, x12.CodeSECount}},
 	"837P/5010_ims_multiple-ST.txt":                                   {codes: []x12.Code{x12.CodeGECount, x12.CodeRepetitionIgnored, x12.CodeSECount, x12.CodeSTDuplicate}},
@@ -51,7 +51,7 @@ var corpusExpect = map[string]corpusCase{
 	"277/5010_ims_277_x212_multi-claims.txt":                          {codes: []x12.Code{x12.CodeIEAControl}},
 	"277/5010_x12org_ex1b_ST-SE-only.edi":                             {codes: []x12.Code{}},
 	"999/5010_ims_999_accepted.txt":                                   {codes: []x12.Code{x12.CodeGSValue, x12.CodeIEAControl}},
-	"997/4010_staedi_997_with-ISB-ISE.edi":                            {codes: []x12.Code{x12.CodeVersionMismatch}},
+	"997/4010_staedi_997_with-ISB-ISE.edi":                            {codes: []x12.Code{x12.CodeISAValue, x12.CodeVersionMismatch}}, // ISA01 01: HIPAA allows only 00 and 03
 	"TA1/4010_oop_TA1_two-TA1.txt":                                    {codes: []x12.Code{x12.CodeTA1Segment}},
 	"TA1/5010_oop_TA1_elemsep-gt_compsep-plus_segterm-CR.txt":         {codes: []x12.Code{x12.CodeISAValue, x12.CodeUnterminated, x12.CodeTA1Segment}},
 	"TA1/5010_staedi_TA1_accepted.txt":                                {codes: []x12.Code{x12.CodeIEACount}},

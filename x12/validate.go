@@ -259,8 +259,10 @@ func (v *validator) checkISA(seg *Segment, field func(int) string) {
 			Message: fmt.Sprintf("ISA has %d elements, want 16", seg.Len())})
 		return
 	}
-	if q := field(1); !oneOf(q, "00", "01", "02", "03", "04", "05", "06") {
-		bad(1, "authorization information qualifier must be 00-06")
+	// Qualifier values are the HIPAA implementation guides' subsets of the
+	// base standard's lists (every 005010 TR3's ISA, and the 4010 ones).
+	if q := field(1); !oneOf(q, "00", "03") {
+		bad(1, "authorization information qualifier must be 00 (none) or 03 (additional data identification) in a HIPAA interchange")
 	} else if q == "00" && field(2) != "" {
 		bad(2, "must be blank when ISA01 is 00")
 	}
@@ -270,8 +272,8 @@ func (v *validator) checkISA(seg *Segment, field func(int) string) {
 		bad(4, "must be blank when ISA03 is 00")
 	}
 	for _, n := range []int{5, 7} {
-		if q := field(n); len(q) != 2 || !isAlnumString(q) {
-			bad(n, "interchange id qualifier must be 2 letters or digits")
+		if q := field(n); !oneOf(q, hipaaIDQualifiers...) {
+			bad(n, "interchange id qualifier must be one of 01 14 20 27 28 29 30 33 ZZ in a HIPAA interchange")
 		}
 		if field(n+1) == "" {
 			bad(n+1, "interchange id is required")
@@ -292,8 +294,8 @@ func (v *validator) checkISA(seg *Segment, field func(int) string) {
 	if !oneOf(field(14), "0", "1") {
 		bad(14, "acknowledgment requested must be 0 or 1")
 	}
-	if !oneOf(field(15), "P", "T", "I") {
-		bad(15, "usage indicator must be P, T or I")
+	if !oneOf(field(15), "P", "T") {
+		bad(15, "usage indicator must be P (production) or T (test) in a HIPAA interchange")
 	}
 }
 
@@ -639,6 +641,11 @@ func (v *validator) guideFinding(f Finding) {
 }
 
 // ---- value checks ----
+
+// hipaaIDQualifiers are the ISA05/ISA07 codes the HIPAA guides allow:
+// D-U-N-S (01), D-U-N-S+4 (14), HIN (20), carrier and intermediary ids
+// (27, 28, 29), FEIN (30), NAIC (33) and mutually defined (ZZ).
+var hipaaIDQualifiers = []string{"01", "14", "20", "27", "28", "29", "30", "33", "ZZ"}
 
 // functionalIDs maps transaction sets to the GS01 codes that may carry
 // them (the HIPAA and acknowledgment sets, where a mismatch is certain).

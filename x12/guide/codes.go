@@ -73,7 +73,9 @@ const (
 	CodeHLParent x12.Code = "guide.hl-parent"
 	// CodeHLSequence: HL01 does not count up by one. IK403 7 on HL01.
 	CodeHLSequence x12.Code = "guide.hl-sequence"
-	// CodeHLChild: HL04 disagrees with the levels that follow. IK403 7.
+	// CodeHLChild: HL04 disagrees with the levels that follow. IK403 7
+	// when a child level's parent says it has none; HL04 = 1 with no child
+	// level is a Warning (the standard's own examples do it).
 	CodeHLChild x12.Code = "guide.hl-child-code"
 
 	// Situational and business rules.
@@ -89,6 +91,13 @@ const (
 	CodeBalance x12.Code = "guide.balance"
 	// CodeNPI: an NPI whose check digit is wrong. IK403 I12.
 	CodeNPI x12.Code = "guide.npi-check-digit"
+	// CodeSequence: a numbered segment out of sequence (LX01 must count 1,
+	// 2, 3... within each claim). IK403 7.
+	CodeSequence x12.Code = "guide.sequence"
+	// CodeNPIPrefix: an NPI with a correct check digit that does not start
+	// with 1 or 2, as registry-issued NPIs do. Warning (registry practice,
+	// not a guide rule).
+	CodeNPIPrefix x12.Code = "guide.npi-prefix"
 
 	// CodeNoGuide: no embedded guide matches the set's ST01 and ST03/GS08;
 	// only the envelope was checked. Info, not acknowledged.

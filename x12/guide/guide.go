@@ -54,7 +54,6 @@ type Guide struct {
 	ids    idTable
 	nIDs   int
 	rules  []*rule
-	npi    map[string][]*rule // segment id → NPI rules
 	segIDs map[string]bool    // every segment id the guide defines
 }
 
@@ -130,7 +129,8 @@ type Segment struct {
 	dates     []datePair
 	sumTotals []sumItem // sum rules whose total this segment holds
 	sumItems  []sumItem // sum rules this segment adds to
-	npi       []*rule
+	seqItems  []sumItem // sequence rules this segment numbers
+	npi       []*rule   // npi and format rules on this segment's elements
 
 	ID      string
 	Name    string

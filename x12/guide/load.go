@@ -173,7 +173,7 @@ func Parse(raw []byte, lists map[string]*CodeList) (*Guide, error) {
 	g := &Guide{
 		ID: f.ID, Transaction: f.Transaction, Version: f.Version, Accepts: f.Accepts,
 		Name: f.Name, Provenance: f.Provenance,
-		npi: map[string][]*rule{}, segIDs: map[string]bool{},
+		segIDs: map[string]bool{},
 	}
 	root, err := c.loop(f.Root, "ST", true)
 	if err != nil {

@@ -35,7 +35,8 @@ func validateWith(t *testing.T, path, guideID string, opts guide.Options) []x12.
 // guide. What remains are 4010→5010 changes only: the 4010 header REF*87,
 // NM108 24/34 tax ids where 5010 wants the NPI (XX), the 5010 requirement
 // of REF*EI in 2010AA, PRV02 ZZ (5010: PXC), SBR06, and CLM05-2/CLM07,
-// which 5010 requires. Every dental segment (DN1, DN2, SV3, TOO, PWK,
+// which 5010 requires, and the 2010AA ZIP code of 5 digits where 5010
+// wants all nine. Every dental segment (DN1, DN2, SV3, TOO, PWK,
 // DTP*452) lands in its loop without a structural finding.
 var dental4010 = []struct {
 	file string
@@ -50,7 +51,7 @@ var dental4010 = []struct {
 }
 
 var common4010 = []string{"guide.element-invalid-code NM1", "guide.element-invalid-code PRV", "guide.element-missing CLM",
-	"guide.element-not-used SBR", "guide.segment-missing REF", "guide.segment-unexpected REF"}
+	"guide.element-not-used SBR", "guide.element-pattern N4", "guide.segment-missing REF", "guide.segment-unexpected REF"}
 
 func TestDental4010Examples(t *testing.T) {
 	dir := testenv.CorpusDir(t)

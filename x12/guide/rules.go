@@ -2,6 +2,8 @@ package guide
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,9 +17,20 @@ type rule struct {
 	Kind     string
 	Message  string
 	Business bool
-	// npi rules: the element checked and its qualifier condition.
+	// npi and format rules: the element checked and its condition on an
+	// element of the same segment (a qualifier's codes, or absence).
 	npiPos, whenPos int
 	when            *codeSet
+	whenAbsent      bool
+	pattern         *regexp.Regexp
+}
+
+// applies reports whether an npi or format rule's condition holds.
+func (r *rule) applies(seg *x12.Segment) bool {
+	if r.whenAbsent {
+		return len(seg.ElementBytes(r.whenPos)) == 0
+	}
+	return r.when.has(seg.ElementBytes(r.whenPos))
 }
 
 // loopRule is a rule bound to one loop of the tree (a rule on "2300" binds
@@ -66,19 +79,45 @@ type nestedTarget struct {
 
 func compileRule(g *Guide, sr *spec.Rule) (*rule, error) {
 	r := &rule{ID: sr.ID, Kind: sr.Kind, Message: sr.Message, Business: sr.Business}
-	if sr.Kind == "npi" {
+	if sr.Kind == "npi" || sr.Kind == "format" {
 		seg, pos, _ := splitPath(sr.Target)
 		wseg, wpos, _ := splitPath(sr.When.Element)
 		if seg == "" || seg != wseg {
-			return nil, fmt.Errorf("npi target %q and condition %q must name one segment", sr.Target, sr.When.Element)
+			return nil, fmt.Errorf("%s target %q and condition %q must name one segment", sr.Kind, sr.Target, sr.When.Element)
 		}
-		r.npiPos, r.whenPos, r.when = pos, wpos, set(sr.When.In)
-		g.npi[seg] = append(g.npi[seg], r)
-		walk(g.root, func(s *Segment) {
-			if s.ID == seg {
-				s.npi = append(s.npi, r)
+		r.npiPos, r.whenPos, r.when, r.whenAbsent = pos, wpos, set(sr.When.In), sr.When.Absent
+		if sr.Kind == "format" {
+			re, err := regexp.Compile("^(?:" + sr.Pattern + ")$")
+			if err != nil {
+				return nil, fmt.Errorf("format pattern: %w", err)
 			}
-		})
+			r.pattern = re
+		}
+		scope := []*Loop{g.root}
+		if sr.Loop != "" {
+			scope = nil
+			collectLoops(g.root, sr.Loop, &scope)
+			if len(scope) == 0 {
+				return nil, fmt.Errorf("no loop %s", sr.Loop)
+			}
+		}
+		bound := false
+		for _, l := range scope {
+			visit := func(s *Segment) {
+				if s.ID == seg && !slices.Contains(s.npi, r) {
+					s.npi = append(s.npi, r)
+					bound = true
+				}
+			}
+			if sr.Loop == "" {
+				walk(l, visit)
+			} else if s := childSegment(l, seg); s != nil {
+				visit(s)
+			}
+		}
+		if !bound {
+			return nil, fmt.Errorf("%s rule %s: no segment %s", sr.Kind, sr.ID, seg)
+		}
 		return r, nil
 	}
 	var loops []*Loop
@@ -133,6 +172,20 @@ func compileRule(g *Guide, sr *spec.Rule) (*rule, error) {
 						return nil, fmt.Errorf("no segment %s inside loop %s", iseg, l.ID)
 					}
 				}
+			}
+		case "sequence":
+			iseg, ipos, _ := splitPath(sr.Target)
+			lr.sumIndex = l.sums
+			l.sums++
+			found := false
+			walk(l, func(s *Segment) {
+				if s.ID == iseg && !hasItem(s.seqItems, r, ipos) {
+					s.seqItems = append(s.seqItems, sumItem{rule: r, pos: ipos})
+					found = true
+				}
+			})
+			if !found && !anyItem(l, iseg) {
+				return nil, fmt.Errorf("no segment %s inside loop %s", iseg, l.ID)
 			}
 		default:
 			return nil, fmt.Errorf("unknown rule kind %q", sr.Kind)
@@ -290,20 +343,71 @@ func (v *Validator) applyRules(seg *x12.Segment, st *Step) {
 			}
 		}
 	}
-	if business && !v.opts.SkipNPI && len(s.npi) > 0 {
-		for _, r := range s.npi {
-			if !r.when.has(seg.ElementBytes(r.whenPos)) {
-				continue
+	if len(s.seqItems) > 0 {
+		v.checkSequence(seg, s)
+	}
+	if len(s.npi) > 0 {
+		v.checkFormats(seg, s, business && !v.opts.SkipNPI)
+	}
+}
+
+// checkSequence counts a numbered segment (LX) in the loop instance its
+// sequence rule belongs to: the n-th must say n. After a wrong number the
+// count follows the value sent, so one slip is reported once.
+func (v *Validator) checkSequence(seg *x12.Segment, s *Segment) {
+	for _, it := range s.seqItems {
+		fr, lr := v.ruleFrame(it.rule)
+		if fr == nil {
+			continue
+		}
+		ss := &fr.sums[lr.sumIndex]
+		ss.sum++
+		val := seg.ElementBytes(it.pos)
+		n, err := strconv.Atoi(string(val))
+		if err != nil || len(val) == 0 {
+			continue // the element check reports a missing or non-numeric value
+		}
+		if int64(n) != ss.sum {
+			de := ""
+			if it.pos <= len(s.Elements) {
+				de = s.Elements[it.pos-1].DE
 			}
-			id := seg.ElementBytes(r.npiPos)
-			if len(id) > 0 && !ValidNPI(string(id)) {
-				de := ""
-				if r.npiPos <= len(s.Elements) {
-					de = s.Elements[r.npiPos-1].DE
-				}
-				v.elementFinding(CodeNPI, "I12", r.npiPos, 0, 0, de, id,
-					fmt.Sprintf("%s%02d %s: %s", s.ID, r.npiPos, clip(string(id)), r.Message))
+			v.elementFinding(CodeSequence, "7", it.pos, 0, 0, de, val,
+				fmt.Sprintf("%s%02d %s should be %d: %s", s.ID, it.pos, clip(string(val)), ss.sum, it.rule.Message))
+			ss.sum = int64(n)
+		}
+	}
+}
+
+// checkFormats applies the npi and format rules bound to a segment; npi
+// rules only when npi is true (business rules on, NPI check not skipped).
+func (v *Validator) checkFormats(seg *x12.Segment, s *Segment, npi bool) {
+	for _, r := range s.npi {
+		if (r.pattern == nil && !npi) || (r.pattern != nil && v.opts.SkipElements) || !r.applies(seg) {
+			continue
+		}
+		id := seg.ElementBytes(r.npiPos)
+		if len(id) == 0 {
+			continue
+		}
+		de := ""
+		if r.npiPos <= len(s.Elements) {
+			de = s.Elements[r.npiPos-1].DE
+		}
+		switch {
+		case r.pattern != nil:
+			if !r.pattern.Match(id) {
+				v.elementFinding(CodePattern, "I12", r.npiPos, 0, 0, de, id,
+					fmt.Sprintf("%s%02d %q: %s", s.ID, r.npiPos, clip(string(id)), r.Message))
 			}
+		case !NPICheckDigitOK(string(id)):
+			v.elementFinding(CodeNPI, "I12", r.npiPos, 0, 0, de, id,
+				fmt.Sprintf("%s%02d %s: %s", s.ID, r.npiPos, clip(string(id)), r.Message))
+		case id[0] != '1' && id[0] != '2':
+			// The check digit is right; only the registry's numbering
+			// practice is not followed, which no guide rule requires.
+			v.elementFindingSev(x12.Warning, CodeNPIPrefix, "", r.npiPos, 0, 0, de, id,
+				fmt.Sprintf("%s%02d %s has a correct NPI check digit but does not start with 1 or 2, as every NPI the NPPES registry issues does; check it is an NPI", s.ID, r.npiPos, clip(string(id))))
 		}
 	}
 }
@@ -371,6 +475,9 @@ func (v *Validator) closeRules(f *frame) {
 		if lr.r.Kind == "sum" {
 			v.closeSum(f, lr)
 			continue
+		}
+		if lr.r.Kind == "sequence" {
+			continue // checked segment by segment
 		}
 		if lr.hasCnd {
 			met := f.cond&lr.bit != 0
@@ -471,10 +578,17 @@ func formatAmount(n int64) string {
 	return sign + s
 }
 
-// ValidNPI reports whether s is a 10-digit NPI with a correct check digit
-// (Luhn over the first nine digits with the 80840 prefix, which adds 24).
+// ValidNPI reports whether s is an NPI as the NPPES registry issues them:
+// 10 digits starting with 1 or 2, with a correct check digit.
 func ValidNPI(s string) bool {
-	if len(s) != 10 || (s[0] != '1' && s[0] != '2') {
+	return NPICheckDigitOK(s) && (s[0] == '1' || s[0] == '2')
+}
+
+// NPICheckDigitOK reports whether s is 10 digits whose last is the check
+// digit of the first nine: Luhn over them with the 80840 prefix, which adds
+// 24. It is the rule the guides give; the first digit is not part of it.
+func NPICheckDigitOK(s string) bool {
+	if len(s) != 10 {
 		return false
 	}
 	sum := 24

@@ -200,8 +200,10 @@ func (v *Validator) missing(f *frame, child int) {
 // closeFrame runs when a loop instance ends.
 func (v *Validator) closeFrame(f *frame) {
 	if f.loop.hasHL && f.hlChild == '1' && !f.hlKids {
-		v.emit(x12.Finding{Severity: x12.Error, Code: CodeHLChild, Offset: f.hlOffset, SegmentID: "HL", Position: f.hlPos,
-			LoopID: f.loop.ID, Element: 4, ElementRef: "736", Value: "1", IK4: "7",
+		// A warning: HL04 = 1 says children may follow, and the X12
+		// standard's own example (HL*2*1*21*1 with no child) does this.
+		v.emit(x12.Finding{Severity: x12.Warning, Code: CodeHLChild, Offset: f.hlOffset, SegmentID: "HL", Position: f.hlPos,
+			LoopID: f.loop.ID, Element: 4, ElementRef: "736", Value: "1",
 			Message: fmt.Sprintf("HL04 is 1 but no subordinate HL follows level %s", f.loop.ID)})
 	}
 	v.closeRules(f)

@@ -101,7 +101,7 @@ func TestCurrentCodeLists(t *testing.T) {
 		byID[l.ID] = l
 	}
 	tests := []struct {
-		list      string
+		list       string
 		has, lacks []string
 	}{
 		{"pos", []string{"02", "10", "17", "18", "19", "27", "58", "66", "11"}, []string{"95"}},

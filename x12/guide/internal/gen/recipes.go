@@ -188,9 +188,15 @@ func recipe835(g *generator) *spec.File {
 	}
 }
 
-// claimRules are the 837 rules shared by the professional and dental guides.
+// claimRules are the 837 rules shared by the professional, institutional
+// and dental guides.
 func claimRules(lineCharge string) []spec.Rule {
 	return append(npiRules("NM1"),
+		spec.Rule{ID: "837-lx-sequence", Kind: "sequence", Loop: "2300", Target: "LX01",
+			Message: "service lines are numbered 1, 2, 3... within each claim (LX01)"},
+		spec.Rule{ID: "837-billing-zip9", Kind: "format", Loop: "2010AA", Target: "N403", Pattern: "[0-9]{9}",
+			When:    &spec.Condition{Element: "N404", Absent: true},
+			Message: "the billing provider's ZIP code must be all nine digits (ZIP+4) for a U.S. address"},
 		spec.Rule{ID: "837-claim-balance", Kind: "sum", Loop: "2300", Total: "CLM02", Items: []string{lineCharge}, Business: true,
 			Message: "CLM02 (total claim charge) must equal the sum of the service line charges (" + lineCharge + ")"},
 		spec.Rule{ID: "837-replacement-needs-f8", Kind: "require", Loop: "2300", When: &spec.Condition{Element: "CLM05-3", In: []string{"7", "8"}}, Target: "REF[F8]",

@@ -103,14 +103,20 @@ type Element struct {
 //   - "2000C"     a child loop; "2010BA/DMG" a segment of a child loop.
 type Rule struct {
 	ID      string `json:"id"`
-	Kind    string `json:"kind"` // require, forbid, sum, npi
+	Kind    string `json:"kind"` // require, forbid, sum, npi, format, sequence
 	Loop    string `json:"loop,omitempty"`
 	Message string `json:"message"`
 	// When restricts the rule to loops where an element has (or lacks) values.
 	When *Condition `json:"when,omitempty"`
-	// Target is what a require/forbid rule wants present or absent, or the
-	// element an npi rule checks.
+	// Target is what a require/forbid rule wants present or absent, the
+	// element an npi or format rule checks, or the element a sequence rule
+	// numbers (found anywhere inside Loop: "LX01" counts 1, 2, 3... in each
+	// instance of the loop).
 	Target string `json:"target,omitempty"`
+	// Pattern is the regular expression a format rule's target must match
+	// (whole value) where its When holds; Loop, when set, limits the rule
+	// to that loop's segment.
+	Pattern string `json:"pattern,omitempty"`
 	// Total, Items and Minus describe a sum rule: Total = Σ Items − Σ Minus,
 	// where Items and Minus are element paths found anywhere inside the loop.
 	Total string   `json:"total,omitempty"`
@@ -127,6 +133,8 @@ type Condition struct {
 	In      []string `json:"in,omitempty"`
 	NotIn   []string `json:"not_in,omitempty"`
 	Present bool     `json:"present,omitempty"`
+	// Absent holds when the element is empty or not sent.
+	Absent bool `json:"absent,omitempty"`
 }
 
 // CodeLists is the shared file of external code lists (codelists.json).

@@ -1,0 +1,75 @@
+package guide_test
+
+import (
+	"bytes"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/clearhouse/clearhouse/x12"
+	"github.com/clearhouse/clearhouse/x12/guide"
+)
+
+// TestValidatorAccuracy: the defects an independent validator run showed
+// (issue 9, item 10), each as a mutation of the clean dental features file
+// with every guide finding it must give, severity included: an NPI with a
+// correct check digit is not a check-digit error, a childless HL04 1 is a
+// warning, service lines count 1, 2, 3 in each claim, and the billing
+// provider's U.S. ZIP code has nine digits.
+func TestValidatorAccuracy(t *testing.T) {
+	clean, err := os.ReadFile("testdata/837d_dental_features.x12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, old, new string
+		want           []string // "severity code SEG", sorted
+		rejects        bool     // the set gets IK5 R
+	}{
+		{"NPI with a correct check digit but not 1 or 2 first", "XX*1234567893~", "XX*6543210903~",
+			[]string{"warning guide.npi-prefix NM1"}, false},
+		{"NPI with a wrong check digit", "XX*1234567893~", "XX*6543210904~",
+			[]string{"error guide.npi-check-digit NM1"}, true},
+		{"HL04 1 without a child level", "HL*2*1*22*0~", "HL*2*1*22*1~",
+			[]string{"warning guide.hl-child-code HL"}, false},
+		{"first service line numbered 2", "LX*1~", "LX*2~",
+			[]string{"error guide.sequence LX"}, true},
+		{"service lines 1, 3, 3", "LX*2~", "LX*3~",
+			[]string{"error guide.sequence LX"}, true},
+		{"second claim's lines restart at 1", "", "", nil, false},
+		{"billing provider ZIP of 5 digits", "N4*SPRINGFIELD*IL*627011234~", "N4*SPRINGFIELD*IL*62701~",
+			[]string{"error guide.element-pattern N4"}, true},
+		{"billing provider outside the U.S.", "N4*SPRINGFIELD*IL*627011234~", "N4*TORONTO*ON*M5V2T6*CA~",
+			nil, false},
+		{"subscriber ZIP of 5 digits is fine", "N4*SPRINGFIELD*IL*62702~", "N4*SPRINGFIELD*IL*62702~", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !bytes.Contains(clean, []byte(tt.old)) {
+				t.Fatalf("%q not in the features file", tt.old)
+			}
+			in := bytes.Replace(clean, []byte(tt.old), []byte(tt.new), 1)
+			rep, err := guide.Validate(bytes.NewReader(in), guide.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := []string{}
+			for _, f := range rep.All() {
+				if k := f.Severity.String() + " " + string(f.Code) + " " + f.SegmentID; !slices.Contains(got, k) {
+					got = append(got, k)
+				}
+			}
+			slices.Sort(got)
+			if tt.want == nil {
+				tt.want = []string{}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("findings %q, want %q", got, tt.want)
+			}
+			set := rep.Interchanges[0].Groups[0].Sets[0]
+			if st, _ := x12.IK5Status(set); (st == "R") != tt.rejects {
+				t.Errorf("IK5 %s, want rejected=%v", st, tt.rejects)
+			}
+		})
+	}
+}
