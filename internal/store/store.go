@@ -111,6 +111,8 @@ type Queries interface {
 	Jobs
 	Events
 	Partners
+	Idempotency
+	DentalClaims
 }
 
 // Store is an open database.

@@ -45,6 +45,9 @@ func Run(t *testing.T, open Opener) {
 		{"FindTransactionSetting", testFindTransactionSetting},
 		{"PartnershipControlNumbers", testPartnershipControlNumbers},
 		{"WriteFailures", testWriteFailures},
+		{"IdempotencyLifecycle", testIdempotencyLifecycle},
+		{"IdempotencyConcurrentStart", testIdempotencyConcurrentStart},
+		{"DentalClaims", testDentalClaims},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
