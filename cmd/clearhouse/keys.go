@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/auth"
+	"github.com/clearhouse/clearhouse/internal/partners"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -87,6 +88,10 @@ func keysCreate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	defer st.Close()
 	key, rec, err := auth.CreateKey(ctx, st, account, mode, label, time.Now().UTC())
 	if err != nil {
+		return err
+	}
+	// Every account starts with a working test-mode setup (the mock payers).
+	if _, err := partners.Seed(ctx, st, rec.AccountID, time.Now()); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "Created %s key %s for account %q (account id %s).\n", mode, rec.ID, account, rec.AccountID)

@@ -20,6 +20,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/jobs"
+	"github.com/clearhouse/clearhouse/internal/partners"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -44,6 +45,7 @@ type serveConfig struct {
 	pprofListen     string
 	publicURL       string
 	region          string
+	secrets         secretsKeyFlag
 }
 
 // defaultGCPercent is serve's GOGC unless the environment sets one.
@@ -70,6 +72,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&cfg.pprofListen, "pprof-listen", "", "serve Go's profiler (net/http/pprof) on this separate address, e.g. 127.0.0.1:6060; empty: off. Never expose it publicly")
 	fs.StringVar(&cfg.publicURL, "public-url", "", "base URL clients reach this service at, used in event resources and artifact URLs (e.g. https://edi.example.com); empty: http://<listen>")
 	fs.StringVar(&cfg.region, "region", events.DefaultRegion, "the region named in every event envelope")
+	cfg.secrets.add(fs)
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -106,11 +109,19 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	}
 	defer blobs.Close()
 
+	box, err := cfg.secrets.box()
+	if err != nil {
+		return err
+	}
+	// Every account's test-mode partners; refuse secrets we cannot open.
+	if _, err := partners.Startup(ctx, st, box, time.Now()); err != nil {
+		return err
+	}
 	events.Configure(events.Options{Region: cfg.region, PublicURL: publicURL(cfg)})
 	clk := clock.System{}
 	metrics := prometheus.NewRegistry()
 	queue := jobs.New(st, jobs.Options{Clock: clk, Logger: logger, Concurrency: max(cfg.workers, 1), Metrics: metrics})
-	env := api.Env{Store: st, Blob: blobs, Clock: clk, Logger: logger, Jobs: queue, Metrics: metrics}
+	env := api.Env{Store: st, Blob: blobs, Clock: clk, Logger: logger, Jobs: queue, Metrics: metrics, Secrets: box}
 	// One eligibility service for the API and the console: one set of
 	// control-number blocks, one mock payer, one router.
 	if env.Eligibility, err = eligibilityService(env, dir, logger); err != nil {

@@ -154,7 +154,7 @@ func TestKeysLifecycle(t *testing.T) {
 }
 
 func TestHelpDocumentsEveryOption(t *testing.T) {
-	for _, args := range [][]string{{"serve"}, {"keys", "create"}, {"keys", "list"}, {"keys", "revoke"}, {"version"}} {
+	for _, args := range [][]string{{"serve"}, {"keys", "create"}, {"keys", "list"}, {"keys", "revoke"}, {"partners", "apply"}, {"partners", "export"}, {"version"}} {
 		code, _, stderr := runCmd(append(args, "--help")...)
 		if code != 0 {
 			t.Errorf("%v --help: exit %d", args, code)

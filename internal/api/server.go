@@ -24,6 +24,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/eligibility"
 	"github.com/clearhouse/clearhouse/internal/jobs"
+	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -44,6 +45,9 @@ type Env struct {
 	// NewEligibilityService) and shares it with the console; when nil the
 	// eligibility module builds one over the default payer directory.
 	Eligibility *eligibility.Service
+	// Secrets seals and opens stored secrets (connection credentials);
+	// nil when no --secrets-key is set, and then storing one is refused.
+	Secrets *secrets.Box
 }
 
 // Route is one endpoint. Pattern is a ServeMux pattern with a method:

@@ -300,6 +300,7 @@ func checkSecrets(box *secrets.Box, c store.Connection, stored string, in map[st
 		}
 	}
 	out := sealedSecrets{}
+	reported := len(*ps)
 	names := make([]string, 0, len(in))
 	for n := range in {
 		names = append(names, n)
@@ -343,7 +344,7 @@ func checkSecrets(box *secrets.Box, c store.Connection, stored string, in map[st
 		}
 		out[name] = sealed
 	}
-	if len(schema.oneSecretOf) > 0 {
+	if len(schema.oneSecretOf) > 0 && len(*ps) == reported {
 		has := false
 		for _, n := range schema.oneSecretOf {
 			_, ok := out[n]
