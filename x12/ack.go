@@ -43,7 +43,17 @@ type AckOptions struct {
 // WriteAcks writes the acknowledgments of a validated input: for each
 // interchange of the report, one interchange addressed back to its sender
 // holding a TA1 (per the TA1 policy) and one functional group "FA" with a
-// 999 (005010X231A1) per acknowledged functional group. To acknowledge
+// 999 (005010X231A1) per acknowledged functional group. Groups of
+// acknowledgments (GS01 "FA": 999, 997) get no 999; an interchange that
+// needs neither a TA1 nor a 999 gets no acknowledgment interchange, so
+// acknowledging a file of 999s may write nothing.
+//
+// Where IK3 points: IK301 is the segment id and IK302 its position in the
+// set (ST = 1). A required segment or loop that is missing has no position
+// of its own, so its IK3 names the missing segment (IK301) at the position
+// of the last segment read before the place it belongs (IK302), with IK303
+// the loop it belongs to and IK304 3; it never joins the IK4s of the
+// segment that is present at that position. To acknowledge
 // findings from another layer (x12/guide), add them first with Report.Add or
 // let Validate collect them through ValidateOptions.Sets.
 func WriteAcks(w io.Writer, rep *Report, opts AckOptions) error {
@@ -97,21 +107,29 @@ func writeInterchangeAck(iw *InterchangeWriter, ic *InterchangeReport, opts AckO
 	if len(h.ReceiverQualifier) != 2 || !isAlnumString(h.ReceiverQualifier) {
 		h.ReceiverQualifier = "ZZ"
 	}
-	if err := iw.BeginInterchange(h); err != nil {
-		return err
-	}
 	status, note := TA1Status(ic)
 	var groups []*GroupReport
 	for _, g := range ic.Groups {
-		if g.FunctionalID != "" && g.ControlNumber != "" {
+		switch {
+		case g.FunctionalID == "FA":
+			// Acknowledgments (999, 997) are never acknowledged with a
+			// 999: that would start an endless exchange (X231A1 1.4.3).
+		case g.FunctionalID != "" && g.ControlNumber != "":
 			groups = append(groups, g)
-		} else if status == "A" {
+		case status == "A":
 			// A group without GS01 or GS06 cannot be named in a 999 (AK1);
 			// the TA1 reports the interchange content as invalid instead.
 			status, note = "R", "024"
 		}
 	}
-	if opts.TA1 == TA1Always || (opts.TA1 == TA1WhenRequested && (ic.AckRequested || status != "A")) {
+	sendTA1 := opts.TA1 == TA1Always || (opts.TA1 == TA1WhenRequested && (ic.AckRequested || status != "A"))
+	if !sendTA1 && len(groups) == 0 {
+		return nil // nothing to say: no interchange at all rather than an empty one
+	}
+	if err := iw.BeginInterchange(h); err != nil {
+		return err
+	}
+	if sendTA1 {
 		if err := iw.WriteSegment("TA1", ic.ControlNumber, ic.Date, ic.Time, status, note); err != nil {
 			return err
 		}

@@ -59,7 +59,8 @@ const (
 	// GS/GE functional group (999 AK905).
 
 	// CodeGSValue: a GS element is missing or invalid. Error; AK905 1
-	// (GS01, dates, ids), 6 (GS06) or 2 (GS08), as pyx12 maps them.
+	// (GS01-GS03), 6 (GS06) or 2 (GS08); no acknowledgment code for GS04,
+	// GS05 and GS07, which the 999 has no code for (see checkGS).
 	CodeGSValue Code = "gs.field-invalid"
 	// CodeGEMissing: the group has no GE. Error; AK905 3.
 	CodeGEMissing Code = "ge.missing"

@@ -18,7 +18,8 @@ type Report struct {
 	Segments int64
 	Bytes    int64
 	// Dropped counts findings not kept because an envelope already held
-	// MaxFindingsPerEnvelope (they were still passed to OnFinding).
+	// MaxFindingsPerEnvelope (they were still passed to OnFinding); envelope
+	// findings are kept past the cap, one per acknowledgment code.
 	Dropped int
 }
 
@@ -155,10 +156,34 @@ func (r *Report) Add(f Finding) {
 	r.keep(&r.Findings, f)
 }
 
+// keep files f under an envelope, up to MaxFindingsPerEnvelope. Past the
+// cap, envelope findings (those carrying a TA1, AK9 or IK5 code) are still
+// kept, one per distinct code: the acknowledgment's TA105, AK905 and IK502
+// codes must not depend on how many segment errors came first (a large set
+// keeps its SE01 count finding and so IK5 code 4). Everything past the cap
+// is passed to OnFinding all the same.
 func (r *Report) keep(dst *[]Finding, f Finding) {
 	if len(*dst) >= MaxFindingsPerEnvelope {
+		if lvl := f.Level(); lvl == LevelInterchange || lvl == LevelGroup || lvl == LevelSet {
+			if !sameAckCode((*dst)[MaxFindingsPerEnvelope:], f) {
+				*dst = append(*dst, f)
+				return
+			}
+		}
 		r.Dropped++
 		return
 	}
 	*dst = append(*dst, f)
+}
+
+// sameAckCode reports whether fs (the few envelope findings kept past the
+// cap) already holds f's acknowledgment code at f's severity.
+func sameAckCode(fs []Finding, f Finding) bool {
+	for i := range fs {
+		g := &fs[i]
+		if g.TA1 == f.TA1 && g.AK9 == f.AK9 && g.IK5 == f.IK5 && g.Rejects() == f.Rejects() {
+			return true
+		}
+	}
+	return false
 }

@@ -370,6 +370,13 @@ func (v *validator) syntheticInterchange(offset int64, d Delimiters) {
 	v.gsSeen = map[string]bool{}
 }
 
+// checkGS checks the GS values. GS01 (unsupported group), GS02/GS03
+// (application codes, as pyx12 maps them), GS06 (control number) and GS08
+// (version) reject the group with their AK905 codes. The 999 has no code
+// for a malformed GS04 date, GS05 time or GS07 agency: those are errors of
+// the report (validate exits 1) without an acknowledgment code, so the 999
+// acknowledges the group by its sets and never says AK9 R beside the IK5 A
+// of every set it holds.
 func (v *validator) checkGS(seg *Segment) {
 	bad := func(n int, code, why string) {
 		v.file(Finding{Severity: Error, Code: CodeGSValue, Offset: seg.Offset(), SegmentID: "GS", Element: n, AK9: code,
@@ -387,10 +394,10 @@ func (v *validator) checkGS(seg *Segment) {
 		}
 	}
 	if !validCCYYMMDD(seg.Element(4)) {
-		bad(4, "1", "not a date CCYYMMDD")
+		bad(4, "", "not a date CCYYMMDD")
 	}
 	if !validGSTime(seg.Element(5)) {
-		bad(5, "1", "not a time HHMM[SS[dd]]")
+		bad(5, "", "not a time HHMM[SS[dd]]")
 	}
 	cn := seg.Element(6)
 	if !allDigits(cn, 1, 9) {
@@ -402,7 +409,7 @@ func (v *validator) checkGS(seg *Segment) {
 		v.gsSeen[cn] = true
 	}
 	if a := seg.Element(7); !oneOf(a, "X", "T") {
-		bad(7, "1", "responsible agency code must be X or T")
+		bad(7, "", "responsible agency code must be X or T")
 	}
 	ver := seg.Element(8)
 	if ver == "" || len(ver) > 12 {

@@ -73,3 +73,27 @@ func TestValidatorAccuracy(t *testing.T) {
 		})
 	}
 }
+
+// TestIK302ForMissingSegment pins where a 999 points for a segment that is
+// missing: IK301 names the missing segment, IK302 is the position of the
+// last segment before the place it belongs (here NM1*85 at 8, since N3 of
+// 2010AA is absent), IK303 its loop, IK304 3 (documented on x12.WriteAcks).
+func TestIK302ForMissingSegment(t *testing.T) {
+	clean, err := os.ReadFile("testdata/837d_dental_features.x12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := bytes.Replace(clean, []byte("N3*100 MAIN ST~\n"), nil, 1)
+	in = bytes.Replace(in, []byte("SE*53*0001~"), []byte("SE*52*0001~"), 1)
+	rep, err := guide.Validate(bytes.NewReader(in), guide.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := x12.WriteAcks(&buf, rep, x12.AckOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "IK3*N3*8*2010AA*3~"; !bytes.Contains(buf.Bytes(), []byte(want)) {
+		t.Errorf("acknowledgment lacks %s:\n%s", want, buf.String())
+	}
+}
