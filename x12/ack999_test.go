@@ -1,7 +1,6 @@
 package x12_test
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -47,15 +46,7 @@ func TestAck999Consistency(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep, err := x12.Validate(strings.NewReader(tt.in), x12.ValidateOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var buf bytes.Buffer
-			if err := x12.WriteAcks(&buf, rep, x12.AckOptions{Date: ackDate}); err != nil {
-				t.Fatal(err)
-			}
-			out := buf.String()
+			out := ackOf(t, tt.in, x12.AckOptions{Date: ackDate})
 			for _, s := range tt.want {
 				if !strings.Contains(out, s) {
 					t.Errorf("acknowledgment lacks %q:\n%s", s, out)

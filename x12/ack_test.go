@@ -47,6 +47,20 @@ func TestWriteAcksGolden(t *testing.T) {
 	golden(t, "ack_two_sets.x12", buf.Bytes())
 }
 
+// ackOf validates in and returns its acknowledgments.
+func ackOf(t *testing.T, in string, opts x12.AckOptions) string {
+	t.Helper()
+	rep, err := x12.Validate(strings.NewReader(in), x12.ValidateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := x12.WriteAcks(&buf, rep, opts); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
 func TestWriteAcksNeedsAnInterchange(t *testing.T) {
 	rep, _ := x12.Validate(strings.NewReader("not x12"), x12.ValidateOptions{})
 	if err := x12.WriteAcks(&bytes.Buffer{}, rep, x12.AckOptions{}); err == nil {
@@ -70,22 +84,15 @@ func TestTA1StatusAndPolicy(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep, err := x12.Validate(strings.NewReader(tt.in), x12.ValidateOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var buf bytes.Buffer
-			if err := x12.WriteAcks(&buf, rep, x12.AckOptions{TA1: tt.policy, Date: ackDate}); err != nil {
-				t.Fatal(err)
-			}
+			out := ackOf(t, tt.in, x12.AckOptions{TA1: tt.policy, Date: ackDate})
 			var got string
-			for _, seg := range strings.Split(buf.String(), "~") {
+			for _, seg := range strings.Split(out, "~") {
 				if strings.HasPrefix(seg, "TA1*") {
 					got = seg
 				}
 			}
 			if got != tt.want {
-				t.Errorf("TA1 = %q, want %q\n%s", got, tt.want, buf.String())
+				t.Errorf("TA1 = %q, want %q\n%s", got, tt.want, out)
 			}
 		})
 	}

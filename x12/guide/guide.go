@@ -54,7 +54,7 @@ type Guide struct {
 	ids    idTable
 	nIDs   int
 	rules  []*rule
-	segIDs map[string]bool    // every segment id the guide defines
+	segIDs map[string]bool // every segment id the guide defines
 }
 
 // Root returns the transaction-set loop (ST..SE).
