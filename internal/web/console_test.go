@@ -403,3 +403,56 @@ func TestProductionKeyHasNoMockPicker(t *testing.T) {
 		t.Error("a production session sees test-mode parts")
 	}
 }
+
+// TestSignInNextIsASamePath: the page to return to after sign-in is kept
+// only as a clean path of this site, on the sign-in page (GET) and in the
+// redirect after sign-in (POST); every known open-redirect trick falls back
+// to a new check.
+func TestSignInNextIsASamePath(t *testing.T) {
+	srv := newTestServer(t)
+	key, _ := srv.key(t, "Acme Dental", "test")
+	bypasses := []string{
+		"/\t/evil.example", "/%09/evil.example", "/%0a/evil.example", "/%0d%0a/evil.example", "/%00/evil.example",
+		"//evil.example", "///evil.example", "////evil.example/", "/\\evil.example", "/\\/evil.example", "\\\\evil.example",
+		"\\/evil.example", "/%5Cevil.example", "/%5C/evil.example", "/%2F/evil.example", "/%2f%2fevil.example",
+		"/%252F%252Fevil.example", "/%25252F%25252Fevil.example", "%2F%2Fevil.example", "%2f/evil.example",
+		"https://evil.example", "http:evil.example", "http:/evil.example", "HTTPS://evil.example/checks",
+		"javascript:alert(1)", "JaVaScRiPt:alert(1)", "data:text/html,x", "evil.example", "checks/new",
+		" /checks", "/ /evil.example", "/\u3000/evil.example", "/\u200b/evil.example", "/\u2028/evil.example",
+		"/.//evil.example", "/checks//evil.example", "//evil.example@clearhouse.local/", "/%", "/%zz",
+		"/signin", "/signin?next=/checks", "",
+	}
+	for _, next := range bypasses {
+		if got := safeNext(next); got != "/checks/new" {
+			t.Errorf("safeNext(%q) = %q, want /checks/new", next, got)
+		}
+	}
+	for _, keep := range []string{"/checks", "/checks/ec_01abc", "/checks?payer=Blue%20Cross&status=active", "/checks/new?mock=uhc-dependent"} {
+		if got := safeNext(keep); got != keep {
+			t.Errorf("safeNext(%q) = %q, want it kept", keep, got)
+		}
+	}
+	// Over HTTP, both ways in.
+	for _, next := range []string{"/%09/evil.example", "//evil.example", "/\\evil.example", "https://evil.example", "/%2F/evil.example"} {
+		b := srv.browser(t)
+		page := b.get("/signin?next=" + url.QueryEscape(next))
+		if !strings.Contains(page.Body, `name="next" value="/checks/new"`) {
+			t.Errorf("GET /signin?next=%q: the form does not carry /checks/new", next)
+		}
+		resp := b.post("/signin", url.Values{"csrf": {b.csrf(page.Body)}, "key": {key}, "next": {next}})
+		if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusSeeOther || loc != "/checks/new" {
+			t.Errorf("POST /signin next=%q: %d Location %q, want /checks/new", next, resp.StatusCode, loc)
+		}
+	}
+	// A raw tab in the query string, as the attacker's link sends it.
+	b := srv.browser(t)
+	if page := b.get("/signin?next=/%09/evil.example"); !strings.Contains(page.Body, `name="next" value="/checks/new"`) {
+		t.Error("GET /signin?next=/%09/evil.example keeps the destination")
+	}
+	b = srv.browser(t)
+	page := b.get("/signin?next=" + url.QueryEscape("/checks?status=active"))
+	resp := b.post("/signin", url.Values{"csrf": {b.csrf(page.Body)}, "key": {key}, "next": {"/checks?status=active"}})
+	if loc := resp.Header.Get("Location"); loc != "/checks?status=active" {
+		t.Errorf("a clean destination is lost: Location %q", loc)
+	}
+}

@@ -3,7 +3,9 @@ package web
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
+	"unicode"
 
 	"github.com/clearhouse/clearhouse/internal/auth"
 )
@@ -89,12 +91,52 @@ func (c *Console) signOut(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/signin?reason=signedout", http.StatusSeeOther)
 }
 
-// safeNext keeps a post-sign-in destination only if it is a path of this
-// site (no open redirect).
+// safeNext keeps a post-sign-in destination only if it is a clean path of
+// this site; anything else goes to a new check. Browsers forgive a lot in a
+// Location header (tabs and newlines are dropped, a backslash reads as a
+// slash, "/\t/evil.example" becomes "//evil.example", a host), so the rule
+// is strict and checked on the value as sent and after each layer of
+// percent-decoding: it starts with one "/", has no "//", no backslash, no
+// control, space or invisible character, and parses as a bare path.
 func safeNext(next string) string {
-	if next == "" || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") ||
-		strings.HasPrefix(next, "/signin") {
-		return "/checks/new"
+	const home = "/checks/new"
+	if len(next) > 2048 || !cleanPath(next) {
+		return home
+	}
+	// The path decides where a browser goes; it is checked again after each
+	// layer of decoding. The query only has to be free of control
+	// characters (checked above), so a filter such as ?payer=Blue%20Cross
+	// survives.
+	v, _, _ := strings.Cut(next, "?")
+	for i := 0; ; i++ {
+		decoded, err := url.PathUnescape(v)
+		if err != nil || i == 3 {
+			return home // malformed, or encoded more deeply than any link of ours
+		}
+		if decoded == v {
+			break
+		}
+		if !cleanPath(decoded) {
+			return home
+		}
+		v = decoded
+	}
+	if v == "/signin" || strings.HasPrefix(v, "/signin/") {
+		return home
 	}
 	return next
+}
+
+// cleanPath reports whether s is a same-origin path by the rules above.
+func cleanPath(s string) bool {
+	if !strings.HasPrefix(s, "/") || strings.Contains(s, "//") {
+		return false
+	}
+	for _, r := range s {
+		if r == '\\' || r < 0x21 || r == 0x7f || unicode.IsSpace(r) || !unicode.IsPrint(r) || unicode.Is(unicode.Cf, r) {
+			return false
+		}
+	}
+	u, err := url.Parse(s)
+	return err == nil && u.Scheme == "" && u.Host == "" && u.User == nil && u.Opaque == "" && strings.HasPrefix(u.Path, "/")
 }
