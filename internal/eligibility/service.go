@@ -147,6 +147,8 @@ type Result struct {
 	// set when the check is recorded: history keeps these bytes and the API
 	// writes them, so the answer is encoded once.
 	JSON []byte
+
+	keys historyKeys // what history is searched by
 }
 
 // Body is what the API writes with HTTPStatus.
@@ -169,6 +171,7 @@ func (r *Result) Body() any {
 func (s *Service) Check(ctx context.Context, caller Caller, req *Request) (*Result, error) {
 	requestJSON, _ := json.Marshal(req)
 	res, started := s.begin(req.ControlNumber)
+	res.keys = keysOf(req, res.CreatedAt)
 	err := s.check(ctx, caller, req, res)
 	s.finish(ctx, caller, res, requestJSON, started)
 	return res, err
@@ -382,6 +385,8 @@ func (s *Service) record(ctx context.Context, caller Caller, res *Result, reques
 		ControlNumber: res.ControlNumber, Status: res.Status,
 		RequestJSON: requestJSON, X12Request: res.X12Request, X12Response: res.X12Answer, ResponseJSON: body,
 		HTTPStatus: res.HTTPStatus, CreatedAt: res.CreatedAt, DurationMicros: res.Duration.Microseconds(), CostMicros: cost,
+		PatientName: res.keys.patientName, MemberID: res.keys.memberID,
+		PatientBirthDate: res.keys.birthDate, ServiceDate: res.keys.serviceDate,
 	}
 	if c.TradingPartnerServiceID == "" && res.Response != nil {
 		c.TradingPartnerServiceID = res.Response.TradingPartnerServiceID

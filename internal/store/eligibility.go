@@ -12,10 +12,11 @@ import (
 
 const eligibilityColumns = `id, account_id, key_id, mode, trading_partner_service_id, payer_name,
 	control_number, status, request_json, x12_request, x12_response, response_json,
-	http_status, created_at, duration_us, cost_micros`
+	http_status, created_at, duration_us, cost_micros,
+	patient_name, member_id, patient_birth_date, service_date`
 
 const insertEligibilitySQL = `INSERT INTO eligibility_checks (` + eligibilityColumns + `)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`
 
 func (q *queries) InsertEligibilityCheck(ctx context.Context, c EligibilityCheck) error {
 	if c.Mode != ModeProduction {
@@ -25,7 +26,8 @@ func (q *queries) InsertEligibilityCheck(ctx context.Context, c EligibilityCheck
 		_, err := q.w.exec(ctx, insertEligibilitySQL,
 			c.ID, c.AccountID, c.KeyID, c.Mode, c.TradingPartnerServiceID, c.PayerName,
 			c.ControlNumber, c.Status, string(c.RequestJSON), string(c.X12Request), string(c.X12Response),
-			string(c.ResponseJSON), c.HTTPStatus, toUS(c.CreatedAt), c.DurationMicros, c.CostMicros)
+			string(c.ResponseJSON), c.HTTPStatus, toUS(c.CreatedAt), c.DurationMicros, c.CostMicros,
+			strings.ToUpper(c.PatientName), strings.ToUpper(c.MemberID), c.PatientBirthDate, c.ServiceDate)
 		if err != nil {
 			return mapErr(err)
 		}
@@ -56,8 +58,31 @@ func (q *queries) ListEligibilityChecks(ctx context.Context, accountID string, f
 	if f.PayerID != "" {
 		add("trading_partner_service_id = $?", f.PayerID)
 	}
+	if len(f.PayerIDs) > 0 {
+		in := make([]string, len(f.PayerIDs))
+		for i, id := range f.PayerIDs {
+			args = append(args, id)
+			in[i] = "$" + strconv.Itoa(len(args))
+		}
+		where = append(where, "trading_partner_service_id IN ("+strings.Join(in, ", ")+")")
+	}
 	if f.Status != "" {
 		add("status = $?", f.Status)
+	}
+	if f.PatientName != "" {
+		add(`patient_name LIKE $? ESCAPE '\'`, "%"+likeEscaper.Replace(strings.ToUpper(f.PatientName))+"%")
+	}
+	if f.MemberID != "" {
+		add("member_id = $?", strings.ToUpper(f.MemberID))
+	}
+	if f.PatientBirthDate != "" {
+		add("patient_birth_date = $?", f.PatientBirthDate)
+	}
+	if f.ServiceDate != "" {
+		add("service_date = $?", f.ServiceDate)
+	}
+	if f.SentOnly {
+		where = append(where, "x12_request <> '' AND http_status <> 403")
 	}
 	if f.Mode != "" {
 		add("mode = $?", f.Mode)
@@ -97,6 +122,9 @@ func (q *queries) ListEligibilityChecks(ctx context.Context, accountID string, f
 	return checks, next, nil
 }
 
+// likeEscaper makes a search text match itself only in LIKE ... ESCAPE '\'.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
+
 // ErrBadCursor is returned for a cursor this store did not produce.
 var ErrBadCursor = errors.New("store: invalid cursor")
 
@@ -123,7 +151,8 @@ func scanEligibility(row scanner) (EligibilityCheck, error) {
 	var created int64
 	err := row.Scan(&c.ID, &c.AccountID, &c.KeyID, &c.Mode, &c.TradingPartnerServiceID, &c.PayerName,
 		&c.ControlNumber, &c.Status, &req, &x12req, &x12resp, &resp,
-		&c.HTTPStatus, &created, &c.DurationMicros, &c.CostMicros)
+		&c.HTTPStatus, &created, &c.DurationMicros, &c.CostMicros,
+		&c.PatientName, &c.MemberID, &c.PatientBirthDate, &c.ServiceDate)
 	if err != nil {
 		return EligibilityCheck{}, mapErr(err)
 	}

@@ -42,11 +42,34 @@ type EligibilityCheck struct {
 	CreatedAt               time.Time
 	DurationMicros          int64
 	CostMicros              int64 // forced to 0 for test mode
+
+	// Search keys of the history, taken from the request: the patient (the
+	// dependent if there is one, else the subscriber), upper case as X12
+	// carries names; the subscriber's member id, upper case; the patient's
+	// date of birth and the date of service (the request's, else the day
+	// the check ran), both YYYYMMDD.
+	PatientName      string
+	MemberID         string
+	PatientBirthDate string
+	ServiceDate      string
 }
 
 // EligibilityFilter narrows ListEligibilityChecks. Zero fields do not filter.
 type EligibilityFilter struct {
 	PayerID string // matches TradingPartnerServiceID exactly
+	// PayerIDs matches any of these ids (with PayerID, both must match).
+	PayerIDs []string
+	// PatientName matches checks whose patient name contains it, ignoring
+	// case; MemberID, PatientBirthDate and ServiceDate match exactly
+	// (member ids ignoring case).
+	PatientName      string
+	MemberID         string
+	PatientBirthDate string // YYYYMMDD
+	ServiceDate      string // YYYYMMDD
+	// SentOnly leaves out checks that never reached a payer: those without a
+	// 270 (invalid requests, unknown or unconfigured payers) and those the
+	// test-mode mock set refused (HTTP 403).
+	SentOnly bool
 	Status  string
 	Mode    string    // ModeTest or ModeProduction: the mode of the key that ran the check
 	From    time.Time // CreatedAt >= From

@@ -22,6 +22,7 @@ func Run(t *testing.T, open Opener) {
 		{"EligibilityAccountIsolation", testEligibilityIsolation},
 		{"EligibilityListFiltersAndPages", testEligibilityList},
 		{"EligibilityListByMode", testEligibilityListByMode},
+		{"EligibilitySearch", testEligibilitySearch},
 		{"EligibilityConcurrentInserts", testEligibilityConcurrentInserts},
 		{"UsageMetering", testUsage},
 		{"TxRollback", testTxRollback},
