@@ -70,12 +70,12 @@ type EligibilityFilter struct {
 	// 270 (invalid requests, unknown or unconfigured payers) and those the
 	// test-mode mock set refused (HTTP 403).
 	SentOnly bool
-	Status  string
-	Mode    string    // ModeTest or ModeProduction: the mode of the key that ran the check
-	From    time.Time // CreatedAt >= From
-	To      time.Time // CreatedAt < To
-	Limit   int       // default 50, at most 500
-	Cursor  string    // from the previous page
+	Status   string
+	Mode     string    // ModeTest or ModeProduction: the mode of the key that ran the check
+	From     time.Time // CreatedAt >= From
+	To       time.Time // CreatedAt < To
+	Limit    int       // default 50, at most 500
+	Cursor   string    // from the previous page
 }
 
 // UsageRecord is one metered call.
