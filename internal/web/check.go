@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/clearhouse/clearhouse/internal/eligibility"
@@ -54,6 +55,9 @@ func (c *Console) newCheckPage(w http.ResponseWriter, r *http.Request) {
 func (c *Console) showForm(w http.ResponseWriter, r *http.Request, status int, form *checkForm) {
 	v := viewerFrom(r.Context())
 	form.CSRF = v.CSRF
+	if p, ok := c.cfg.Payers.Lookup(form.Values["payer"]); ok {
+		form.Values["payer"] = payerLabel(p) // the box shows the name, not only an id
+	}
 	data := newCheckData{Form: form, Payers: c.cfg.Payers.List()}
 	if v.IsTest() {
 		data.MockGroups = groupMocks(c.mocks)
@@ -73,7 +77,7 @@ func (c *Console) mock(name string) (mockpayer.MockRequest, bool) {
 // groupMocks sorts the mock requests into the picker's groups by what
 // they demonstrate.
 func groupMocks(ms []mockpayer.MockRequest) []mockGroup {
-	labels := []string{"Active coverage, subscriber", "Active coverage, dependent", "Dental", "Inactive coverage", "Medicare MBI lookup", "Payer rejections (AAA errors)"}
+	labels := []string{"Active coverage, subscriber", "Active coverage, dependent", "Dental", "Inactive coverage", "Medicare MBI lookup", "Payer turns the check down"}
 	groups := make([]mockGroup, len(labels))
 	for i, l := range labels {
 		groups[i].Label = l
@@ -102,9 +106,10 @@ func groupMocks(ms []mockpayer.MockRequest) []mockGroup {
 	return groups
 }
 
-// runCheck runs the form's check through the eligibility service. Invalid
-// input comes back as the form with the service's messages next to the
-// fields; anything else is a stored check whose result is shown.
+// runCheck runs the form's check through the eligibility service. The
+// payer is resolved and the request validated here first, so a form with
+// problems comes back with messages next to its fields and is never sent
+// nor recorded; anything else is a stored check whose result is shown.
 func (c *Console) runCheck(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	if err := r.ParseForm(); err != nil {
@@ -113,8 +118,37 @@ func (c *Console) runCheck(w http.ResponseWriter, r *http.Request) {
 	}
 	form := formFromValues(r.PostForm)
 	form.Mock = r.PostFormValue("mock")
+	payer, msg, candidates := resolvePayer(c.cfg.Payers, form.Values["payer"])
+	var known *payers.Payer
+	if msg != "" {
+		if len(candidates) > 0 {
+			names := make([]string, len(candidates))
+			for i, p := range candidates {
+				names[i] = payerLabel(p)
+			}
+			msg += " For example: " + strings.Join(names, "; ") + "."
+		}
+		form.addError("payer", msg)
+	} else {
+		known, form.PayerID, form.Values["payer"] = &payer, payer.ID, payerLabel(payer)
+	}
+	req := form.request()
+	if err := eligibility.Validate(req, known); err != nil {
+		var ve *eligibility.ValidationError
+		if errors.As(err, &ve) {
+			fields := ve.Fields
+			if known == nil { // the payer's own message is already there
+				fields = slices.DeleteFunc(slices.Clone(fields), func(e eligibility.FieldError) bool { return e.Path == "/tradingPartnerServiceId" })
+			}
+			form.addErrors(fields)
+		}
+	}
+	if len(form.Errors) > 0 {
+		c.refuseForm(w, r, form)
+		return
+	}
 	caller := eligibility.Caller{AccountID: v.AccountID, KeyID: v.KeyID, Mode: payers.Mode(v.Mode)}
-	res, err := c.cfg.Eligibility.Check(r.Context(), caller, form.request())
+	res, err := c.cfg.Eligibility.Check(r.Context(), caller, req)
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -123,17 +157,18 @@ func (c *Console) runCheck(w http.ResponseWriter, r *http.Request) {
 		c.showError(w, r, http.StatusServiceUnavailable, "Check not saved", "The check could not be saved, so nothing was stored. Try again in a moment.")
 		return
 	}
-	if res.Problem != nil && res.Problem.Code == eligibility.CodeValidation {
-		form.addErrors(res.Problem.FieldList)
-		form.CSRF = v.CSRF
-		if isHTMX(r) {
-			w.Header().Set("HX-Retarget", "#check-form")
-			w.Header().Set("HX-Reswap", "outerHTML")
-			c.render(w, r, http.StatusUnprocessableEntity, "check_new", "check_form_swap", newCheckData{Form: form, Payers: c.cfg.Payers.List()})
+	if p := res.Problem; p != nil {
+		switch {
+		case p.Code == eligibility.CodeValidation:
+			form.addErrors(p.FieldList)
+			c.refuseForm(w, r, form)
+			return
+		case p.Code == eligibility.CodeForbidden && v.IsTest():
+			// Not a published mock request: nothing reached a payer.
+			form.addError("mock", "Test mode answers only the published mock requests, and this is not one of them. Pick a mock request in \"Fill with a mock request\" above this form, then run the check.")
+			c.refuseForm(w, r, form)
 			return
 		}
-		c.showForm(w, r, http.StatusUnprocessableEntity, form)
-		return
 	}
 	// The service stored the check; read it back so the page shows exactly
 	// what history will show.
@@ -147,8 +182,22 @@ func (c *Console) runCheck(w http.ResponseWriter, r *http.Request) {
 	}
 	view := newResultView(stored, c.cfg.Payers)
 	if isHTMX(r) {
+		view.Focus = true // move the screen reader to the new result
 		c.render(w, r, http.StatusOK, "check_new", "result_swap", view)
 		return
 	}
 	http.Redirect(w, r, "/checks/"+res.ID, http.StatusSeeOther)
+}
+
+// refuseForm shows the form again with its messages (422).
+func (c *Console) refuseForm(w http.ResponseWriter, r *http.Request, form *checkForm) {
+	form.summarize()
+	form.CSRF = viewerFrom(r.Context()).CSRF
+	if isHTMX(r) {
+		w.Header().Set("HX-Retarget", "#check-form")
+		w.Header().Set("HX-Reswap", "outerHTML")
+		c.render(w, r, http.StatusUnprocessableEntity, "check_new", "check_form_swap", newCheckData{Form: form, Payers: c.cfg.Payers.List()})
+		return
+	}
+	c.showForm(w, r, http.StatusUnprocessableEntity, form)
 }

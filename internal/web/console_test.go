@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clearhouse/clearhouse/internal/store"
 )
 
 func TestSignInRefusesBadKeys(t *testing.T) {
@@ -252,7 +254,7 @@ func TestAccountsCannotSeeEachOthersChecks(t *testing.T) {
 
 func TestServerValidationShownNextToFields(t *testing.T) {
 	srv := newTestServer(t)
-	key, _ := srv.key(t, "Acme Dental", "test")
+	key, rec := srv.key(t, "Acme Dental", "test")
 	b := srv.browser(t)
 	b.signIn(key)
 	form := b.formFor("uhc-subscriber")
@@ -265,13 +267,17 @@ func TestServerValidationShownNextToFields(t *testing.T) {
 		t.Fatalf("status %d, want 422", resp.StatusCode)
 	}
 	for _, want := range []string{
-		`id="f-npi-error"`, `is not a valid NPI`, `aria-describedby="f-npi-hint f-npi-error"`,
-		`id="f-subscriber-error"`, `needs at least one of memberId, dateOfBirth or lastName`,
+		`id="f-npi-error"`, `This NPI is not valid: check it for a typo.`, `aria-describedby="f-npi-hint f-npi-error"`,
+		`id="f-subscriber-error"`, `Enter the member ID, the date of birth or the last name.`,
 		`<a href="#f-npi">NPI:`, `value="1234567890"`,
 	} {
 		if !strings.Contains(resp.Body, want) {
 			t.Errorf("page lacks %s", want)
 		}
+	}
+	// A form with problems is never sent, so it is not in the history.
+	if list, _, err := srv.Store.ListEligibilityChecks(context.Background(), rec.AccountID, store.EligibilityFilter{}); err != nil || len(list) != 0 {
+		t.Errorf("the refused form was recorded: %d checks, %v", len(list), err)
 	}
 	// htmx gets only the form, retargeted onto itself.
 	form.Set("npi", "1234567890")
@@ -290,7 +296,7 @@ func TestHTMXResultFragment(t *testing.T) {
 	if resp.StatusCode != 200 || strings.Contains(resp.Body, "<html") {
 		t.Fatalf("htmx check: %d\n%.300s", resp.StatusCode, resp.Body)
 	}
-	for _, want := range []string{`hx-swap-oob="innerHTML"`, "Rejected by the payer: AAA 75", "Suggested fix:", "X12 271 from the payer"} {
+	for _, want := range []string{`hx-swap-oob="innerHTML"`, "Rejected by the payer: Member not found.", "What to do:", "X12 271 from the payer"} {
 		if !strings.Contains(resp.Body, want) {
 			t.Errorf("fragment lacks %q", want)
 		}
@@ -322,9 +328,9 @@ func TestPayerSearch(t *testing.T) {
 	b := srv.browser(t)
 	b.signIn(key)
 	for _, tc := range []struct{ q, want, notWant string }{
-		{"united", `<option value="87726">`, `value="60054"`},
-		{"87726", `<option value="87726">`, `value="60054"`},
-		{"aetna", `<option value="60054">`, `value="87726"`},
+		{"united", `<option value="UnitedHealthcare (87726)">`, `60054`},
+		{"87726", `<option value="UnitedHealthcare (87726)">`, `60054`},
+		{"aetna", `<option value="Aetna (60054)">`, `87726`},
 	} {
 		resp := b.get("/payers/search?payer=" + url.QueryEscape(tc.q))
 		if resp.StatusCode != 200 || !strings.Contains(resp.Body, tc.want) || strings.Contains(resp.Body, tc.notWant) {

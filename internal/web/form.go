@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/clearhouse/clearhouse/internal/eligibility"
@@ -18,6 +19,8 @@ type checkForm struct {
 	Summary []summaryItem // every message, in form order, for the box on top
 	CSRF    string
 	Mock    string // the mock request that filled the form, if any
+	PayerID string // the directory id the payer box resolved to
+	general []summaryItem
 }
 
 // summaryItem links a message to its input.
@@ -38,7 +41,7 @@ type fieldSpec struct {
 }
 
 var formFields = []fieldSpec{
-	{Name: "payer", Label: "Payer", Hint: "Type a payer name or id and pick from the list.", Required: true, MaxLen: 80, List: "payer-options"},
+	{Name: "payer", Label: "Payer", Hint: "Type the insurance company's name or the payer ID from the card, then pick it from the list.", Required: true, MaxLen: 120, List: "payer-options"},
 	{Name: "provider_org", Label: "Organization name", MaxLen: 60, Autocomp: "organization"},
 	{Name: "provider_first", Label: "Provider first name", MaxLen: 35},
 	{Name: "provider_last", Label: "Provider last name", MaxLen: 60},
@@ -224,7 +227,10 @@ func formFromRequest(req *eligibility.Request) *checkForm {
 // are left out, so the service's rules see exactly what was typed.
 func (f *checkForm) request() *eligibility.Request {
 	v := f.Values
-	req := &eligibility.Request{TradingPartnerServiceID: v["payer"]}
+	req := &eligibility.Request{TradingPartnerServiceID: f.PayerID}
+	if f.PayerID == "" {
+		req.TradingPartnerServiceID = v["payer"]
+	}
 	p := &eligibility.Provider{NPI: v["npi"]}
 	if f.Individual() {
 		p.FirstName, p.LastName = v["provider_first"], v["provider_last"]
@@ -338,23 +344,41 @@ func (f *checkForm) addErrors(errs []eligibility.FieldError) {
 	var general []summaryItem
 	for _, e := range errs {
 		name := f.fieldForPath(e.Path)
+		msg := frontDeskFieldMessage(name, e.Message)
 		if name == "" {
-			general = append(general, summaryItem{Label: e.Path, Message: e.Message})
+			general = append(general, summaryItem{Label: "Check", Message: msg})
 			continue
 		}
-		f.Errors[name] = append(f.Errors[name], e.Message)
+		if !slices.Contains(f.Errors[name], msg) {
+			f.Errors[name] = append(f.Errors[name], msg)
+		}
 	}
+	f.general = append(f.general, general...)
+}
+
+// summarize lists every message in form order for the box on top.
+func (f *checkForm) summarize() {
+	f.Summary = nil
 	order := []string{"payer", "provider_org", "provider_first", "provider_last", "npi", "subscriber", "sub_first", "sub_last",
 		"sub_dob", "sub_member_id", "sub_ssn", "dependent", "dep_first", "dep_last", "dep_dob", "dep_rel",
-		"service_type", "procedure_code", "procedure_qualifier"}
+		"service_type", "procedure_code", "procedure_qualifier", "mock"}
 	for _, name := range order {
 		label := fieldsetLabels[name]
 		if label == "" {
 			label = fieldSpecOf(name).Label
 		}
+		id := "f-" + name
+		if name == "mock" {
+			id, label = "mock", "Mock request"
+		}
 		for _, msg := range f.Errors[name] {
-			f.Summary = append(f.Summary, summaryItem{Field: "f-" + name, Label: label, Message: msg})
+			f.Summary = append(f.Summary, summaryItem{Field: id, Label: label, Message: msg})
 		}
 	}
-	f.Summary = append(f.Summary, general...)
+	f.Summary = append(f.Summary, f.general...)
+}
+
+// addError puts one message of the console's own next to an input.
+func (f *checkForm) addError(field, msg string) {
+	f.Errors[field] = append(f.Errors[field], msg)
 }

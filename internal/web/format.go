@@ -11,6 +11,9 @@ import (
 
 var templateFuncs = template.FuncMap{
 	"asset":       assetURL,
+	"payerLabel":  payerLabel,
+	"lower":       strings.ToLower,
+	"problemText": problemText,
 	"date":        formatDate,
 	"datetime":    formatTime,
 	"isoTime":     func(t time.Time) string { return t.UTC().Format(time.RFC3339) },

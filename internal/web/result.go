@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -34,10 +33,11 @@ type resultView struct {
 
 	Coverage coverageView
 	People   []personView
-	Groups   []benefitGroup
-	Messages []payerMessage
-	Errors   []eligibility.AAAError
-	Contacts []string
+	Benefits benefitsView
+	Errors   []aaaView
+	Contacts []labeled
+	NotSent  bool // our own answer: the check never reached the payer
+	Focus    bool // the result was swapped into the new-check page
 
 	X12Request, X12Response string
 	RequestJSON             string
@@ -61,45 +61,6 @@ type personView struct {
 	Fields []labeled
 }
 
-// benefitGroup is one service type's benefits: a table of cost sharing
-// (rows are kinds, columns network × coverage level) and other lines.
-type benefitGroup struct {
-	ID       string
-	Name     string
-	Networks []string // top header row, each spanning len(Levels) columns
-	Levels   []string
-	Rows     []benefitRow
-	Other    []otherLine
-}
-
-type benefitRow struct {
-	Kind  string
-	Cells []benefitCell
-}
-
-type benefitCell struct {
-	Label   string // "In network, Individual": for the phone layout
-	Amounts []amount
-}
-
-// amount is one value in a cell: "$2,000 Calendar Year" or "$1,475.82
-// remaining", with the payer's notes for it.
-type amount struct {
-	Value     string
-	Qualifier string
-	Remaining bool
-	Note      string
-}
-
-type otherLine struct {
-	Kind string
-	Text string
-}
-
-type payerMessage struct {
-	Context string
-	Text    string
-}
 
 // newResultView decodes a stored check.
 func newResultView(c store.EligibilityCheck, dir *payers.Directory) *resultView {
@@ -149,27 +110,51 @@ func (v *resultView) fromResponse() {
 	if v.PayerName == "" && r.Payer != nil {
 		v.PayerName = r.Payer.Name
 	}
-	v.Errors = r.Errors
+	for _, e := range r.Errors {
+		v.Errors = append(v.Errors, aaaViewOf(e))
+	}
 	v.Coverage = coverageOf(r)
 	v.People = peopleOf(r)
+	medicare := false
+	for _, b := range r.BenefitsInformation {
+		medicare = medicare || isMedicare(b)
+	}
+	if medicare {
+		for i := range v.People {
+			for j := range v.People[i].Fields {
+				if v.People[i].Fields[j].Label == "Member ID" {
+					v.People[i].Fields[j].Label = "Member ID (Medicare number, MBI)"
+				}
+			}
+		}
+	}
 	if v.Request != nil && len(v.Request.Dependents) > 0 && len(r.Dependents) == 0 && len(v.People) > 0 {
 		// Some payers answer for a dependent in the subscriber loop.
 		v.People[0].Role = "Patient (answered as the subscriber)"
 	}
-	v.Groups, v.Messages = groupBenefits(r.BenefitsInformation)
+	v.Benefits = buildBenefits(r.BenefitsInformation)
 	if r.Payer != nil && r.Payer.ContactInformation != nil {
 		for _, ct := range r.Payer.ContactInformation.Contacts {
-			v.Contacts = append(v.Contacts, ct.CommunicationMode+": "+ct.CommunicationNumber)
+			v.Contacts = append(v.Contacts, contactOf(ct))
 		}
+	}
+	// An AAA 79 we wrote ourselves (unknown or unconnected payer) was never
+	// seen by a payer: say so instead of "rejected by the payer".
+	v.NotSent = len(v.X12Request) == 0 && r.Status == "ERROR"
+	if v.NotSent {
+		v.Coverage.Status, v.Coverage.Class = "Not sent: this payer is not connected", "bad"
+		v.Errors = []aaaView{{Title: "This payer is not set up for checks on this server",
+			Advice: "Ask your administrator to connect the payer, or check that the right payer is chosen.", Code: "79"}}
 	}
 	patient := ""
 	if len(v.People) > 0 {
 		patient = v.People[len(v.People)-1].Name
 	}
 	switch {
-	case len(r.Errors) > 0 && v.Coverage.Class == "bad":
-		e := r.Errors[0]
-		v.Summary = fmt.Sprintf("Rejected by the payer: AAA %s %s.", e.Code, e.Description)
+	case v.NotSent:
+		v.Summary = v.Coverage.Status + "."
+	case len(v.Errors) > 0 && v.Coverage.Class == "bad":
+		v.Summary = "Rejected by the payer: " + v.Errors[0].Title + "."
 	case patient != "":
 		v.Summary = fmt.Sprintf("%s for %s.", v.Coverage.Status, patient)
 	default:
@@ -306,164 +291,6 @@ func personOf(role string, p *eligibility.ResponsePerson) personView {
 	return pv
 }
 
-// Cost-sharing kinds come first, in the order people look for them.
-var kindOrder = map[string]int{"B": 0, "A": 1, "C": 2, "G": 3}
-
-var kindLabels = map[string]string{"B": "Copay", "A": "Coinsurance", "C": "Deductible", "G": "Out-of-pocket maximum"}
-
-// networkLabel names EB12.
-func networkLabel(code string) string {
-	switch code {
-	case "Y":
-		return "In network"
-	case "N":
-		return "Out of network"
-	case "U":
-		return "Network unknown"
-	}
-	return "Any network"
-}
-
-var networkOrder = map[string]int{"In network": 0, "Out of network": 1, "Any network": 2, "Network unknown": 3}
-
-// groupBenefits sorts the EB entries into one group per service type (an
-// entry listing several service types appears in each), and collects the
-// payer's MSG lines with where they appeared.
-func groupBenefits(bs []eligibility.BenefitsInformation) ([]benefitGroup, []payerMessage) {
-	type cellKey struct{ kind, network, level string }
-	type building struct {
-		group     benefitGroup
-		kinds     []string // row order
-		kindNames map[string]string
-		networks  map[string]bool
-		levels    []string
-		cells     map[cellKey][]amount
-	}
-	var order []string
-	groups := map[string]*building{}
-	var messages []payerMessage
-	for _, b := range bs {
-		if isCoverageCode(b.Code) {
-			continue // summarised in the coverage box
-		}
-		names := b.ServiceTypes
-		if len(names) == 0 {
-			names = []string{"Plan-wide"}
-		}
-		kind := kindLabels[b.Code]
-		if kind == "" {
-			kind = b.Name
-		}
-		network, level := networkLabel(b.InPlanNetworkIndicatorCode), b.CoverageLevel
-		if level == "" {
-			level = "Any coverage level"
-		}
-		notes := benefitNotes(b)
-		for _, d := range b.AdditionalInformation {
-			if d.Description != "" {
-				messages = append(messages, payerMessage{Context: strings.Join(names, ", ") + " · " + kind, Text: d.Description})
-			}
-		}
-		for _, name := range names {
-			g := groups[name]
-			if g == nil {
-				g = &building{group: benefitGroup{ID: fmt.Sprintf("benefits-%d", len(order)+1), Name: name},
-					kindNames: map[string]string{}, networks: map[string]bool{}, cells: map[cellKey][]amount{}}
-				groups[name] = g
-				order = append(order, name)
-			}
-			value := benefitValue(b)
-			if value == "" {
-				text := strings.Join(append(relatedEntities(b, kind), notes...), "; ")
-				g.group.Other = append(g.group.Other, otherLine{Kind: kind, Text: text})
-				continue
-			}
-			if _, ok := g.kindNames[b.Code]; !ok {
-				g.kindNames[b.Code] = kind
-				g.kinds = append(g.kinds, b.Code)
-			}
-			g.networks[network] = true
-			if !slices.Contains(g.levels, level) {
-				g.levels = append(g.levels, level)
-			}
-			a := amount{Value: value, Qualifier: b.TimeQualifier, Note: strings.Join(notes, "; ")}
-			if b.TimeQualifierCode == "29" || b.TimeQualifierCode == "33" {
-				a.Remaining = true
-				a.Qualifier = strings.ToLower(b.TimeQualifier)
-			}
-			k := cellKey{b.Code, network, level}
-			g.cells[k] = append(g.cells[k], a)
-		}
-	}
-	out := make([]benefitGroup, 0, len(order))
-	for _, name := range order {
-		g := groups[name]
-		for n := range g.networks {
-			g.group.Networks = append(g.group.Networks, n)
-		}
-		sort.Slice(g.group.Networks, func(i, j int) bool {
-			return networkOrder[g.group.Networks[i]] < networkOrder[g.group.Networks[j]]
-		})
-		g.group.Levels = sortLevels(g.levels)
-		sort.SliceStable(g.kinds, func(i, j int) bool { return rank(g.kinds[i]) < rank(g.kinds[j]) })
-		for _, kind := range g.kinds {
-			row := benefitRow{Kind: g.kindNames[kind]}
-			for _, n := range g.group.Networks {
-				for _, l := range g.group.Levels {
-					amounts := g.cells[cellKey{kind, n, l}]
-					// Totals first, remaining beside them.
-					sort.SliceStable(amounts, func(i, j int) bool { return !amounts[i].Remaining && amounts[j].Remaining })
-					row.Cells = append(row.Cells, benefitCell{Label: n + ", " + l, Amounts: amounts})
-				}
-			}
-			g.group.Rows = append(g.group.Rows, row)
-		}
-		out = append(out, g.group)
-	}
-	return mergeSameGroups(out), messages
-}
-
-// mergeSameGroups joins service types whose benefits read the same (one
-// coinsurance entry often lists six service types): "Medical Care,
-// Hospital" once instead of two identical tables.
-func mergeSameGroups(groups []benefitGroup) []benefitGroup {
-	var out []benefitGroup
-	index := map[string]int{}
-	for _, g := range groups {
-		sig := fmt.Sprintf("%q|%q|%+v|%+v", g.Networks, g.Levels, g.Rows, g.Other)
-		if i, ok := index[sig]; ok {
-			out[i].Name += ", " + g.Name
-			continue
-		}
-		index[sig] = len(out)
-		out = append(out, g)
-	}
-	return out
-}
-
-func rank(kind string) int {
-	if r, ok := kindOrder[kind]; ok {
-		return r
-	}
-	return len(kindOrder)
-}
-
-// sortLevels puts Individual before Family and keeps the others in the
-// order the payer sent them.
-func sortLevels(levels []string) []string {
-	pos := func(l string) int {
-		switch l {
-		case "Individual":
-			return 0
-		case "Family":
-			return 1
-		}
-		return 2
-	}
-	sort.SliceStable(levels, func(i, j int) bool { return pos(levels[i]) < pos(levels[j]) })
-	return levels
-}
-
 // benefitValue is the amount, percentage or quantity of an entry, "" when
 // it has none.
 func benefitValue(b eligibility.BenefitsInformation) string {
@@ -480,49 +307,6 @@ func benefitValue(b eligibility.BenefitsInformation) string {
 	return strings.Join(parts, ", ")
 }
 
-// benefitNotes are the qualifications of an entry: the payer's messages,
-// place of service, procedure, frequency, authorization, its plan dates.
-func benefitNotes(b eligibility.BenefitsInformation) []string {
-	var notes []string
-	for _, d := range b.AdditionalInformation {
-		if d.Description != "" {
-			notes = append(notes, d.Description)
-		}
-	}
-	for _, e := range b.EligibilityAdditionalInformationList {
-		if e.Industry != "" {
-			notes = append(notes, "at "+e.Industry)
-		}
-	}
-	if p := b.CompositeMedicalProcedureIdentifier; p != nil && p.ProcedureCode != "" {
-		notes = append(notes, "procedure "+p.ProcedureCode)
-	}
-	for _, d := range b.BenefitsServiceDelivery {
-		if s := deliveryText(d); s != "" {
-			notes = append(notes, s)
-		}
-	}
-	switch b.AuthOrCertIndicator {
-	case "Y":
-		notes = append(notes, "prior authorization required")
-	}
-	if b.BenefitsDateInformation != nil {
-		for _, l := range planDates(b.BenefitsDateInformation.Dates) {
-			notes = append(notes, strings.ToLower(l.Label[:1])+l.Label[1:]+" "+l.Value)
-		}
-	}
-	return notes
-}
-
-// deliveryText renders an HSD: "2 Visits per 12 Months".
-func deliveryText(d eligibility.BenefitsServiceDelivery) string {
-	s := strings.TrimSpace(d.Quantity + " " + d.QuantityQualifier)
-	if d.NumOfPeriods != "" || d.TimePeriodQualifier != "" {
-		s = strings.TrimSpace(s + " per " + strings.TrimSpace(d.NumOfPeriods+" "+d.TimePeriodQualifier))
-	}
-	return s
-}
-
 // relatedEntities describes a 2120 loop: "Primary Care Provider: LINDA
 // NGUYEN (XX 1682037191)", without the entity's role when the benefit
 // already says it.
@@ -534,16 +318,57 @@ func relatedEntities(b eligibility.BenefitsInformation, kind string) []string {
 			s = e.EntityIdentifier + ": " + s
 		}
 		if e.EntityIdentificationValue != "" {
-			s += " (" + strings.TrimSpace(e.EntityIdentification+" "+e.EntityIdentificationValue) + ")"
+			id := e.EntityIdentification
+			if id == "XX" || strings.Contains(id, "National Provider") {
+				id = "NPI"
+			}
+			s += ", " + strings.TrimSpace(id+" "+e.EntityIdentificationValue)
 		}
 		if e.ContactInformation != nil {
 			for _, ct := range e.ContactInformation.Contacts {
-				s += ", " + ct.CommunicationMode + " " + ct.CommunicationNumber
+				c := contactOf(ct)
+				s += ", " + strings.ToLower(c.Label) + " " + c.Value
 			}
 		}
 		out = append(out, s)
 	}
 	return out
+}
+
+// contactOf labels a payer contact the way people read it: "Phone
+// (800) 555-0138", "Website www.uhcprovider.com".
+func contactOf(ct eligibility.Contact) labeled {
+	mode := strings.ToLower(ct.CommunicationMode)
+	switch {
+	case strings.Contains(mode, "extension"):
+		return labeled{"Extension", ct.CommunicationNumber}
+	case strings.Contains(mode, "telephone") || mode == "te" || strings.Contains(mode, "phone"):
+		return labeled{"Phone", formatPhone(ct.CommunicationNumber)}
+	case strings.Contains(mode, "facsimile") || strings.Contains(mode, "fax"):
+		return labeled{"Fax", formatPhone(ct.CommunicationNumber)}
+	case strings.Contains(mode, "url") || strings.Contains(mode, "uniform resource"):
+		return labeled{"Website", strings.ToLower(ct.CommunicationNumber)}
+	case strings.Contains(mode, "mail"):
+		return labeled{"Email", strings.ToLower(ct.CommunicationNumber)}
+	}
+	return labeled{ct.CommunicationMode, ct.CommunicationNumber}
+}
+
+// formatPhone writes a 10-digit US number as (972) 555-0188.
+func formatPhone(s string) string {
+	digits := strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, s)
+	if len(digits) == 11 && digits[0] == '1' {
+		digits = digits[1:]
+	}
+	if len(digits) != 10 {
+		return s
+	}
+	return "(" + digits[:3] + ") " + digits[3:6] + "-" + digits[6:]
 }
 
 // readableX12 puts each segment of an interchange on its own line. The

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/eligibility"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
@@ -43,7 +41,7 @@ func TestResultViewGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"uhc-dependent", "bcbstx-dependent", "cigna-dental", "metlife-dental", "uhc-inactive", "uhc-aaa-43", "kaiser-subscriber"} {
+	for _, name := range []string{"uhc-dependent", "bcbstx-dependent", "cigna-dental", "metlife-dental", "uhc-inactive", "uhc-aaa-43", "kaiser-subscriber", "uhc-subscriber", "cms-subscriber", "ameritas-dental", "anthem-dental"} {
 		t.Run(name, func(t *testing.T) {
 			m, ok := findMock(name)
 			if !ok {
@@ -58,10 +56,10 @@ func TestResultViewGolden(t *testing.T) {
 				Summary  string
 				Coverage coverageView
 				People   []personView
-				Groups   []benefitGroup
-				Messages []payerMessage
-				Errors   []eligibility.AAAError
-			}{view.Summary, view.Coverage, view.People, view.Groups, view.Messages, view.Errors}, "", "  ")
+				Benefits benefitsView
+				Errors   []aaaView
+				Contacts []labeled
+			}{view.Summary, view.Coverage, view.People, view.Benefits, view.Errors, view.Contacts}, "", "  ")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,70 +76,6 @@ func findMock(name string) (mockpayer.MockRequest, bool) {
 		}
 	}
 	return mockpayer.MockRequest{}, false
-}
-
-func TestGroupBenefits(t *testing.T) {
-	eb := func(code, level, st, network, time, amount, percent string, msgs ...string) eligibility.BenefitsInformation {
-		b := eligibility.BenefitsInformation{Code: code, CoverageLevel: level, ServiceTypes: []string{st},
-			InPlanNetworkIndicatorCode: network, TimeQualifierCode: time, BenefitAmount: amount, BenefitPercent: percent}
-		b.Name = map[string]string{"A": "Co-Insurance", "B": "Co-Payment", "C": "Deductible", "1": "Active Coverage", "I": "Non-Covered"}[code]
-		b.TimeQualifier = map[string]string{"23": "Calendar Year", "29": "Remaining", "27": "Visit"}[time]
-		for _, m := range msgs {
-			b.AdditionalInformation = append(b.AdditionalInformation, eligibility.AdditionalInformation{Description: m})
-		}
-		return b
-	}
-	groups, messages := groupBenefits([]eligibility.BenefitsInformation{
-		eb("1", "", "Medical Care", "", "", "", ""),
-		eb("C", "Individual", "Medical Care", "Y", "29", "250.5", ""), // remaining before total: reordered
-		eb("C", "Individual", "Medical Care", "Y", "23", "1000", ""),
-		eb("C", "Family", "Medical Care", "Y", "23", "2000", "", "MET WHEN FAMILY AMOUNT IS SATISFIED"),
-		eb("C", "Individual", "Medical Care", "N", "23", "3000", ""),
-		eb("A", "Individual", "Medical Care", "N", "27", "", "0.4"),
-		eb("B", "Individual", "Medical Care", "Y", "27", "25", ""),
-		eb("I", "", "Dental Care", "", "", "", "", "DENTAL IS NOT COVERED"),
-		eb("A", "Individual", "Chiropractic", "N", "27", "", "0.4"),
-		eb("A", "Individual", "Mental Health", "N", "27", "", "0.4"),
-	})
-	cell := func(amounts ...amount) []amount { return amounts }
-	want := []benefitGroup{
-		{
-			ID: "benefits-1", Name: "Medical Care",
-			Networks: []string{"In network", "Out of network"}, Levels: []string{"Individual", "Family"},
-			Rows: []benefitRow{
-				{Kind: "Copay", Cells: []benefitCell{
-					{"In network, Individual", cell(amount{Value: "$25", Qualifier: "Visit"})},
-					{"In network, Family", nil}, {"Out of network, Individual", nil}, {"Out of network, Family", nil},
-				}},
-				{Kind: "Coinsurance", Cells: []benefitCell{
-					{"In network, Individual", nil}, {"In network, Family", nil},
-					{"Out of network, Individual", cell(amount{Value: "40%", Qualifier: "Visit"})}, {"Out of network, Family", nil},
-				}},
-				{Kind: "Deductible", Cells: []benefitCell{
-					{"In network, Individual", cell(amount{Value: "$1,000", Qualifier: "Calendar Year"}, amount{Value: "$250.50", Qualifier: "remaining", Remaining: true})},
-					{"In network, Family", cell(amount{Value: "$2,000", Qualifier: "Calendar Year", Note: "MET WHEN FAMILY AMOUNT IS SATISFIED"})},
-					{"Out of network, Individual", cell(amount{Value: "$3,000", Qualifier: "Calendar Year"})},
-					{"Out of network, Family", nil},
-				}},
-			},
-		},
-		{ID: "benefits-2", Name: "Dental Care", Other: []otherLine{{Kind: "Non-Covered", Text: "DENTAL IS NOT COVERED"}}},
-		{
-			ID: "benefits-3", Name: "Chiropractic, Mental Health",
-			Networks: []string{"Out of network"}, Levels: []string{"Individual"},
-			Rows: []benefitRow{{Kind: "Coinsurance", Cells: []benefitCell{{"Out of network, Individual", cell(amount{Value: "40%", Qualifier: "Visit"})}}}},
-		},
-	}
-	if d := cmp.Diff(want, groups); d != "" {
-		t.Errorf("groups (-want +got):\n%s", d)
-	}
-	wantMessages := []payerMessage{
-		{Context: "Medical Care · Deductible", Text: "MET WHEN FAMILY AMOUNT IS SATISFIED"},
-		{Context: "Dental Care · Non-Covered", Text: "DENTAL IS NOT COVERED"},
-	}
-	if d := cmp.Diff(wantMessages, messages); d != "" {
-		t.Errorf("messages (-want +got):\n%s", d)
-	}
 }
 
 func TestStoredProblemIsShown(t *testing.T) {

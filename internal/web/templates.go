@@ -131,6 +131,11 @@ func assetURL(name string) string {
 	return "/static/" + name + "?v=" + staticVersions[name]
 }
 
+// serveFavicon answers browsers that ask for /favicon.ico on their own.
+func serveFavicon(w http.ResponseWriter, r *http.Request) {
+	http.Redirect(w, r, assetURL("favicon.svg"), http.StatusMovedPermanently)
+}
+
 // serveStatic serves the embedded assets. Versioned URLs are immutable.
 func serveStatic(w http.ResponseWriter, r *http.Request) {
 	name := path.Base(r.PathValue("file"))

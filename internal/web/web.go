@@ -125,6 +125,7 @@ func (c *Console) Routes() []api.Route {
 		{"GET /checks/{id}", signedIn(c.resultPage)},
 		{"GET /payers/search", signedIn(c.payerSearch)},
 		{"GET /static/{file}", http.HandlerFunc(serveStatic)},
+		{"GET /favicon.ico", http.HandlerFunc(serveFavicon)},
 	}
 	out := make([]api.Route, len(routes))
 	for i, r := range routes {
