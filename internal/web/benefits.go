@@ -14,12 +14,13 @@ import (
 // column per network; Medicare by part; dental by class, with frequency
 // limits, waiting periods and procedure history.
 type benefitsView struct {
-	Columns  []string     // networks: "In network", "Out of network" (or "Any network")
-	Plan     []planRow    // plan-wide amounts
-	Services []serviceRow // the grid
-	Medicare []medicarePart
-	Dental   *dentalView
-	Other    []labeled // what fits nowhere else, with the payer's words
+	Columns     []string     // networks: "In network", "Out of network" (or "Any network")
+	PlanColumns []string     // the networks the plan-wide amounts are given for
+	Plan        []planRow    // plan-wide amounts
+	Services    []serviceRow // the grid
+	Medicare    []medicarePart
+	Dental      *dentalView
+	Other       []labeled // what fits nowhere else, with the payer's words
 }
 
 // planRow is one plan-wide amount, such as the individual deductible, in
@@ -344,9 +345,17 @@ func buildBenefits(bs []eligibility.BenefitsInformation) benefitsView {
 		}
 		return out
 	}
+	for _, c := range v.Columns {
+		for _, k := range planOrder {
+			if planCells[k][c] != nil || planCells[k][anyNetwork] != nil || c == "Any network" {
+				v.PlanColumns = append(v.PlanColumns, c)
+				break
+			}
+		}
+	}
 	for _, k := range planOrder {
 		row := plan[k]
-		for _, c := range v.Columns {
+		for _, c := range v.PlanColumns {
 			cell := planCells[k][c]
 			if cell == nil {
 				cell = planCells[k][anyNetwork]

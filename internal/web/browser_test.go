@@ -208,9 +208,10 @@ func runMock(t *testing.T, ctx context.Context, base, name, memberID string) str
 	step(t, ctx, "open the new check page", chromedp.Navigate(base+"/checks/new"),
 		chromedp.WaitVisible(chromedp.CSS("#result .placeholder")),
 		chromedp.Poll[chromedp.Void](`window.htmx !== undefined && document.readyState === "complete"`))
+	// Picking a mock fills the form at once (no button to press).
 	step(t, ctx, "fill with mock "+name,
 		chromedp.SetValue(chromedp.CSS("#mock"), name),
-		chromedp.Click(chromedp.CSS("#mock-fill")),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("#mock").dispatchEvent(new Event("change", {bubbles: true}))`),
 		chromedp.Poll[chromedp.Void](`document.querySelector("#f-sub_member_id").value === "`+memberID+`"`, chromedp.WithPollingTimeout(10*time.Second)),
 		settled,
 	)
@@ -224,6 +225,7 @@ func runMock(t *testing.T, ctx context.Context, base, name, memberID string) str
 
 func TestBrowserConsole(t *testing.T) {
 	ctx := newBrowser(t)
+	console := watchConsole(t, ctx)
 	srv := newTestServer(t)
 	key, _ := srv.key(t, "Sunrise Family Dental", "test")
 	shots := artifactsDir(t)
@@ -247,7 +249,7 @@ func TestBrowserConsole(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS("#f-payer"), "aetna"),
 		chromedp.Poll[chromedp.Void](`(() => {
 			const o = [...document.querySelectorAll("#payer-options option")];
-			return o.length > 0 && o.length < 5 && o[0].value === "60054" && o[0].textContent === "Aetna";
+			return o.length > 0 && o.length < 5 && o[0].value === "Aetna (60054)";
 		})()`, chromedp.WithPollingTimeout(5*time.Second)),
 	)
 
@@ -255,8 +257,14 @@ func TestBrowserConsole(t *testing.T) {
 	result := runMock(t, ctx, srv.URL, "uhc-subscriber", "UHC123456")
 	wantContains(t, "active subscriber result", result,
 		"Active Coverage", "NAVIGATE HMO", "Plan dates", "JANE M DOE",
-		"Deductible", "In network", "Individual", "Family", "$1,000", "remaining",
-		"Messages from the payer", "SPECIALIST OFFICE VISIT, REFERRAL REQUIRED")
+		"Deductible", "In network", "Individual", "Family", "$1,000", "left",
+		"Benefits by service", "SPECIALIST OFFICE VISIT, REFERRAL REQUIRED")
+	if got := text(t, ctx, "#f-payer"); got != "" {
+		t.Logf("payer box text %q", got)
+	}
+	if v := eval[string](t, ctx, `document.querySelector("#f-payer").value`); v != "UnitedHealthcare (87726)" {
+		t.Errorf("the filled payer box shows %q, want the payer's name", v)
+	}
 	wantContains(t, "live region", text(t, ctx, "#result-status"), "Active Coverage for JANE M DOE")
 	screenshot(t, ctx, shots, "check-active.png")
 	noSidewaysScroll(t, ctx, "check-active.png", 1280)
@@ -275,10 +283,12 @@ func TestBrowserConsole(t *testing.T) {
 
 	// 3. A payer rejection: the AAA code and the suggested fix.
 	result = runMock(t, ctx, srv.URL, "uhc-aaa-75", "UHCAAA75")
-	wantContains(t, "AAA result", result, "Rejected by the payer", "AAA 75", "Subscriber/Insured Not Found", "Loop 2100C",
-		"Please Correct and Resubmit", "Suggested fix:")
+	wantContains(t, "AAA result", result, "Rejected by the payer", "Member not found", "About the subscriber.", "What to do:")
+	if strings.Contains(result, "Loop 2100C") || strings.Contains(result, "subscriber.memberId") {
+		t.Errorf("the rejection speaks developer:\n%s", result)
+	}
 	fix := text(t, ctx, "#result .fix")
-	if len(fix) < len("Suggested fix: ")+20 {
+	if len(fix) < len("What to do: ")+20 {
 		t.Errorf("the suggested fix is too short to help: %q", fix)
 	}
 	screenshot(t, ctx, shots, "check-aaa.png")
@@ -286,13 +296,14 @@ func TestBrowserConsole(t *testing.T) {
 	checkA11y(t, ctx, "AAA result")
 
 	// 4. The server's rules, not only the browser's: a bad NPI check digit.
+	step(t, ctx, "open the form again", chromedp.Click(chromedp.CSS("#show-form")), chromedp.WaitVisible(chromedp.CSS("#f-npi")))
 	step(t, ctx, "break the NPI",
 		chromedp.SetValue(chromedp.CSS("#f-npi"), "1234567890"),
 		chromedp.Click(chromedp.CSS("#run-check")),
 		chromedp.WaitVisible(chromedp.CSS("#error-summary")),
 		settled,
 	)
-	wantContains(t, "NPI message", text(t, ctx, "#f-npi-error"), "is not a valid NPI")
+	wantContains(t, "NPI message", text(t, ctx, "#f-npi-error"), "This NPI is not valid")
 	if got := eval[string](t, ctx, `document.activeElement.id`); got != "error-summary" {
 		t.Errorf("focus after a refused check is on %q, want the error summary", got)
 	}
@@ -302,8 +313,9 @@ func TestBrowserConsole(t *testing.T) {
 	// 5. History: newest first, filter by status, open a stored result.
 	step(t, ctx, "open history", chromedp.Navigate(srv.URL+"/checks"), chromedp.WaitVisible(chromedp.CSS(".history-table")))
 	rows := eval[[]string](t, ctx, `[...document.querySelectorAll(".history-table tbody tr")].map(r => r.innerText.replace(/\s+/g, " "))`)
-	if len(rows) != 4 || !strings.Contains(rows[0], "Invalid request") || !strings.Contains(rows[1], "Rejected by payer") ||
-		!strings.Contains(rows[2], "Jane Doe") || !strings.Contains(rows[3], "Active coverage") {
+	// The refused form was never sent: it is not a check.
+	if len(rows) != 3 || !strings.Contains(rows[0], "Rejected by payer") ||
+		!strings.Contains(rows[1], "Jane Doe") || !strings.Contains(rows[2], "Active coverage") {
 		t.Errorf("history rows (newest first):\n%s", strings.Join(rows, "\n"))
 	}
 	screenshot(t, ctx, shots, "history.png")
@@ -315,8 +327,9 @@ func TestBrowserConsole(t *testing.T) {
 	if len(rows) != 1 || !strings.Contains(rows[0], "Rejected by payer") {
 		t.Errorf("filtered history: %q", rows)
 	}
-	follow(t, ctx, "open the rejected check", chromedp.Click(chromedp.CSS(".history-table tbody a")))
-	wantContains(t, "stored AAA result", text(t, ctx, ".result"), "AAA 75", "Suggested fix:")
+	// The whole row opens the check, not only its link.
+	follow(t, ctx, "open the rejected check", chromedp.Click(chromedp.CSS(".history-table tbody td[data-label=Status]")))
+	wantContains(t, "stored rejection", text(t, ctx, ".result"), "Member not found", "What to do:")
 	step(t, ctx, "open the raw 271", chromedp.Click(chromedp.CSS(".result details:nth-of-type(2) summary")))
 	wantContains(t, "raw 271", text(t, ctx, ".result details:nth-of-type(2) pre"), "ST*271*", "AAA*Y**75*C~")
 
@@ -333,9 +346,11 @@ func TestBrowserConsole(t *testing.T) {
 		screenshot(t, ctx, shots, strings.TrimSuffix(page.file, ".png")+"-full.png")
 	}
 	label := eval[string](t, ctx, `getComputedStyle(document.querySelector(".history-table td"), "::before").content`)
-	if !strings.Contains(label, "When") {
+	if !strings.Contains(label, "Patient") {
 		t.Errorf("history cells are not labelled on a phone: %q", label)
 	}
+
+	console.none(t)
 
 	// Sign out ends the session.
 	follow(t, ctx, "sign out", chromedp.Click(chromedp.CSS(".signout button")))

@@ -196,7 +196,9 @@ func (c *Console) refuseForm(w http.ResponseWriter, r *http.Request, form *check
 	if isHTMX(r) {
 		w.Header().Set("HX-Retarget", "#check-form")
 		w.Header().Set("HX-Reswap", "outerHTML")
-		c.render(w, r, http.StatusUnprocessableEntity, "check_new", "check_form_swap", newCheckData{Form: form, Payers: c.cfg.Payers.List()})
+		// 200, not 422: htmx swaps either, but a 4xx is logged as an error in
+		// the browser's console, and a form with a typo is not one.
+		c.render(w, r, http.StatusOK, "check_new", "check_form_swap", newCheckData{Form: form, Payers: c.cfg.Payers.List()})
 		return
 	}
 	c.showForm(w, r, http.StatusUnprocessableEntity, form)

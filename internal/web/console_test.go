@@ -357,7 +357,16 @@ func TestHistoryFilters(t *testing.T) {
 	}{
 		{"", []string{"uhc-aaa-75", "aetna-subscriber", "uhc-subscriber"}},
 		{"payer=87726", []string{"uhc-aaa-75", "uhc-subscriber"}},
-		{"payer=unitedhealthcare", nil}, // a name is not an id
+		{"payer=unitedhealthcare", []string{"uhc-aaa-75", "uhc-subscriber"}}, // names as well as ids
+		{"payer=" + url.QueryEscape("UnitedHealthcare (87726)"), []string{"uhc-aaa-75", "uhc-subscriber"}},
+		{"payer=united", []string{"uhc-aaa-75", "uhc-subscriber"}}, // every United payer
+		{"patient=jane+doe", []string{"uhc-aaa-75", "aetna-subscriber", "uhc-subscriber"}},
+		{"patient=nobody", nil},
+		{"member=uhc123456", []string{"uhc-subscriber"}},
+		{"dob=1971-01-01", []string{"uhc-subscriber"}},
+		{"dob=2004-04-04&payer=aetna", []string{"aetna-subscriber"}},
+		{"dos=" + today + "&member=UHCAAA75", []string{"uhc-aaa-75"}},
+		{"dos=" + tomorrow, nil},
 		{"status=rejected", []string{"uhc-aaa-75"}},
 		{"payer=60054&status=active", []string{"aetna-subscriber"}},
 		{"from=" + today + "&to=" + today, []string{"uhc-aaa-75", "aetna-subscriber", "uhc-subscriber"}},
@@ -383,6 +392,21 @@ func TestHistoryFilters(t *testing.T) {
 	}
 	if page := b.get("/checks?from=yesterday"); page.StatusCode != 400 || !strings.Contains(page.Body, "Enter a date such as") {
 		t.Errorf("bad date: %d", page.StatusCode)
+	}
+	if page := b.get("/checks?payer=Acme+Nowhere"); page.StatusCode != 400 || !strings.Contains(page.Body, "No payer in the list matches") {
+		t.Errorf("unknown payer filter: %d", page.StatusCode)
+	}
+	// Days are the viewer's: in Kiritimati (UTC+14) today's checks ran on
+	// tomorrow's date, or today's when UTC is already there.
+	kiritimati, _ := time.LoadLocation("Pacific/Kiritimati")
+	local := time.Now().In(kiritimati).Format("2006-01-02")
+	if page := b.get("/checks?tz=Pacific/Kiritimati&from=" + local + "&to=" + local); !strings.Contains(page.Body, ids["uhc-subscriber"]) {
+		t.Errorf("a day in the viewer's zone (%s) misses today's checks", local)
+	}
+	if local != today {
+		if page := b.get("/checks?tz=Pacific/Kiritimati&from=" + today + "&to=" + today); strings.Contains(page.Body, ids["uhc-subscriber"]) {
+			t.Errorf("the UTC day %s is used instead of the viewer's", today)
+		}
 	}
 }
 

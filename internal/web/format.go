@@ -14,6 +14,9 @@ var templateFuncs = template.FuncMap{
 	"payerLabel":  payerLabel,
 	"lower":       strings.ToLower,
 	"problemText": problemText,
+	"hfield": func(name, label, typ, value, err string) map[string]string {
+		return map[string]string{"Name": name, "Label": label, "Type": typ, "Value": value, "Error": err}
+	},
 	"date":        formatDate,
 	"datetime":    formatTime,
 	"isoTime":     func(t time.Time) string { return t.UTC().Format(time.RFC3339) },

@@ -25,7 +25,14 @@ type historyData struct {
 
 // historyFilter is the filter form, as typed.
 type historyFilter struct {
-	Payer, Status, From, To string
+	Payer, Status, From, To     string
+	Patient, MemberID, DOB, DOS string // DOB and DOS as YYYY-MM-DD
+	TZ                          string // the viewer's time zone (IANA), set by app.js
+}
+
+// Any reports whether the filter narrows the list.
+func (f historyFilter) Any() bool {
+	return f.Payer != "" || f.Status != "" || f.From != "" || f.To != "" || f.Patient != "" || f.MemberID != "" || f.DOB != "" || f.DOS != ""
 }
 
 type historyRow struct {
@@ -35,6 +42,7 @@ type historyRow struct {
 	PayerID   string
 	PayerName string
 	Patient   string
+	MemberID  string
 	Status    string
 }
 
@@ -46,27 +54,46 @@ const historyPageSize = 25
 func (c *Console) historyPage(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	q := r.URL.Query()
-	f := historyFilter{Payer: strings.TrimSpace(q.Get("payer")), Status: q.Get("status"), From: q.Get("from"), To: q.Get("to")}
+	f := historyFilter{Payer: strings.TrimSpace(q.Get("payer")), Status: q.Get("status"), From: q.Get("from"), To: q.Get("to"),
+		Patient: strings.TrimSpace(q.Get("patient")), MemberID: strings.TrimSpace(q.Get("member")), DOB: q.Get("dob"), DOS: q.Get("dos"),
+		TZ: q.Get("tz")}
 	data := historyData{Filter: f, Errors: map[string]string{}, Payers: c.cfg.Payers.List(), Statuses: statusOptions()}
 
 	// A session sees the checks of its key's mode, as the API's history does:
 	// test and production checks of one account are two separate histories.
-	filter := store.EligibilityFilter{Status: f.Status, Mode: v.Mode, Limit: historyPageSize, Cursor: q.Get("cursor")}
+	// Form submissions that never reached a payer are not checks to a front
+	// desk, so they are left out here (the API's history keeps them).
+	filter := store.EligibilityFilter{Status: f.Status, Mode: v.Mode, Limit: historyPageSize, Cursor: q.Get("cursor"),
+		PatientName: f.Patient, MemberID: f.MemberID, SentOnly: true}
 	if f.Payer != "" {
-		// The store matches the payer id exactly; accept aliases and case.
-		filter.PayerID = f.Payer
-		if p, ok := c.cfg.Payers.Lookup(f.Payer); ok {
-			filter.PayerID = p.ID
+		// Names as well as ids: "united" lists every United payer.
+		filter.PayerIDs = payerMatches(c.cfg.Payers, f.Payer)
+		if len(filter.PayerIDs) == 0 {
+			data.Errors["payer"] = "No payer in the list matches this; check the spelling or pick one from the list."
 		}
 	}
 	if f.Status != "" && statusLabels[f.Status] == "" {
 		data.Errors["status"] = "Pick a status from the list."
 	}
+	for _, d := range []struct {
+		in, key string
+		out     *string
+	}{{f.DOB, "dob", &filter.PatientBirthDate}, {f.DOS, "dos", &filter.ServiceDate}} {
+		if d.in == "" {
+			continue
+		}
+		if t, err := time.Parse("2006-01-02", d.in); err != nil {
+			data.Errors[d.key] = "Enter a date such as 2026-01-31."
+		} else {
+			*d.out = t.Format("20060102")
+		}
+	}
+	loc := viewerZone(f.TZ)
 	var err error
-	if filter.From, err = parseDay(f.From); err != nil {
+	if filter.From, err = parseDay(f.From, loc); err != nil {
 		data.Errors["from"] = "Enter a date such as 2026-01-31."
 	}
-	if filter.To, err = parseDay(f.To); err != nil {
+	if filter.To, err = parseDay(f.To, loc); err != nil {
 		data.Errors["to"] = "Enter a date such as 2026-01-31."
 	} else if !filter.To.IsZero() {
 		filter.To = filter.To.AddDate(0, 0, 1) // through the end of that day
@@ -93,7 +120,8 @@ func (c *Console) historyPage(w http.ResponseWriter, r *http.Request) {
 	}
 	if next != "" {
 		nq := url.Values{}
-		for k, v := range map[string]string{"payer": f.Payer, "status": f.Status, "from": f.From, "to": f.To, "cursor": next} {
+		for k, v := range map[string]string{"payer": f.Payer, "status": f.Status, "from": f.From, "to": f.To, "cursor": next,
+			"patient": f.Patient, "member": f.MemberID, "dob": f.DOB, "dos": f.DOS, "tz": f.TZ} {
 			if v != "" {
 				nq.Set(k, v)
 			}
@@ -112,6 +140,9 @@ func (c *Console) historyRow(ch store.EligibilityCheck) historyRow {
 			row.PayerID = req.TradingPartnerServiceID
 		}
 		row.Patient = patientName(&req)
+		if req.Subscriber != nil {
+			row.MemberID = req.Subscriber.MemberID
+		}
 	}
 	if row.PayerName == "" {
 		if p, ok := c.cfg.Payers.Lookup(row.PayerID); ok {
@@ -144,12 +175,26 @@ func statusOptions() []option {
 	return out
 }
 
-// parseDay reads a date input's YYYY-MM-DD as the start of that UTC day.
-func parseDay(s string) (time.Time, error) {
+// parseDay reads a date input's YYYY-MM-DD as the start of that day in
+// the viewer's time zone.
+func parseDay(s string, loc *time.Location) (time.Time, error) {
 	if s == "" {
 		return time.Time{}, nil
 	}
-	return time.Parse("2006-01-02", s)
+	return time.ParseInLocation("2006-01-02", s, loc)
+}
+
+// viewerZone is the time zone the browser reported (app.js fills a hidden
+// input), UTC when it did not or named no zone we know.
+func viewerZone(name string) *time.Location {
+	if name == "" || len(name) > 64 {
+		return time.UTC
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
 }
 
 // resultPage shows one stored check of the signed-in account. Another

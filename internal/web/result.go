@@ -335,6 +335,14 @@ func relatedEntities(b eligibility.BenefitsInformation, kind string) []string {
 	return out
 }
 
+// Patient is who the check was about, as the payer named them.
+func (v *resultView) Patient() string {
+	if len(v.People) == 0 {
+		return ""
+	}
+	return v.People[len(v.People)-1].Name
+}
+
 // contactOf labels a payer contact the way people read it: "Phone
 // (800) 555-0138", "Website www.uhcprovider.com".
 func contactOf(ct eligibility.Contact) labeled {

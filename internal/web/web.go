@@ -22,6 +22,7 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+	_ "time/tzdata" // the history's day filters in the viewer's zone, on hosts without a zone database
 
 	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/clock"
