@@ -138,10 +138,10 @@ var aaaAdvice = map[string]struct{ Title, Advice string }{
 
 // aaaView is a payer rejection as the result page shows it.
 type aaaView struct {
-	Title   string // what went wrong, in a sentence
-	About   string // who it concerns: the subscriber, the provider, ...
-	Advice  string // what to do
-	Code    string // the AAA code, for a call with the payer
+	Title    string // what went wrong, in a sentence
+	About    string // who it concerns: the subscriber, the provider, ...
+	Advice   string // what to do
+	Code     string // the AAA code, for a call with the payer
 	Resubmit bool
 }
 

@@ -61,7 +61,6 @@ type personView struct {
 	Fields []labeled
 }
 
-
 // newResultView decodes a stored check.
 func newResultView(c store.EligibilityCheck, dir *payers.Directory) *resultView {
 	v := &resultView{
