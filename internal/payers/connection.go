@@ -28,3 +28,16 @@ func isTestOnly(c Connection) bool {
 	t, ok := c.(TestOnly)
 	return ok && t.TestOnly()
 }
+
+// ExchangeError is implemented by the errors of connections that reach
+// real payers over a protocol with its own error codes (CAQH CORE's
+// ErrorCode): the payer, or the way to it, gave no X12 answer. The
+// eligibility service answers these as the payer being unable to respond
+// (AAA 42), naming the code.
+type ExchangeError interface {
+	error
+	// ErrorCode is the protocol's code ("UnAuthorized", "Timeout", ...).
+	ErrorCode() string
+	// Timeout reports whether the connection's time limit ran out.
+	Timeout() bool
+}
