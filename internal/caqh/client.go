@@ -170,7 +170,9 @@ func transportError(ctx context.Context, err error, timeout time.Duration) *Erro
 	case errors.Is(err, context.Canceled):
 		return &Error{Code: "Canceled", Message: "the request was canceled", Err: err}
 	}
-	return &Error{Code: CodeUnreachable, Message: err.Error(), Err: err}
+	// The detail (host, address, TLS failure) goes to logs and to
+	// `clearhouse connections test`, not to API callers.
+	return &Error{Code: CodeUnreachable, Message: "the payer's endpoint could not be reached", Err: err}
 }
 
 // NewPayloadID returns a random (version 4) UUID, the rule's PayloadID.

@@ -264,11 +264,15 @@ func (s *Service) exchange(ctx context.Context, caller Caller, route payers.Rout
 
 // exchangeFailed turns a connection error into the answer.
 func (s *Service) exchangeFailed(ctx context.Context, caller Caller, route payers.Route, res *Result, err error) {
+	var coded payers.ExchangeError
 	switch {
 	case caller.Mode == payers.ModeTest && errors.Is(err, mockpayer.ErrNoMockMatch):
 		res.fail(http.StatusForbidden, StatusError, &Problem{Code: CodeForbidden, Message: "This is a test API key: " + err.Error()})
 	case errors.Is(err, mockpayer.ErrInvalidInquiry):
 		res.fail(http.StatusBadRequest, StatusError, &Problem{Code: CodeBadRequest, Message: "The payer could not read the 270: " + err.Error()})
+	case caller.Mode == payers.ModeProduction && errors.As(err, &coded) && !errors.Is(err, context.Canceled):
+		s.cfg.Logger.Warn("eligibility: payer connection gave no answer", "check", res.ID, "payer", route.Payer.ID, "connection", route.ConnectionName, "code", coded.ErrorCode(), "error", errors.Unwrap(err))
+		s.payerUnavailable(res, route, coded)
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
 		res.fail(http.StatusGatewayTimeout, StatusError, &Problem{Code: CodePayerTimeout,
 			Message: fmt.Sprintf("Payer %s did not answer within %s; try again later.", route.Payer.ID, s.cfg.Timeout)})
@@ -292,6 +296,34 @@ func (s *Service) storageFailed(res *Result, err error) bool {
 	res.fail(http.StatusServiceUnavailable, StatusError, &Problem{Code: CodePayerUnavail,
 		Message: "Storage is unavailable, so nothing was sent to the payer. The request can be retried."})
 	return true
+}
+
+// payerUnavailable answers a connection's coded failure (a CAQH CORE error
+// code, or its time limit running out) the way a payer says it cannot
+// answer: an eligibility-shaped body with AAA 42 "Unable to Respond at
+// Current Time" at the payer loop, the code in the description, status
+// ERROR. The HTTP status stays 504 (time limit) or 503, so clients that
+// retry on status keep doing so; clients that read errors[] see the AAA
+// they already handle.
+func (s *Service) payerUnavailable(res *Result, route payers.Route, coded payers.ExchangeError) {
+	status := http.StatusServiceUnavailable
+	if coded.Timeout() {
+		status = http.StatusGatewayTimeout
+	}
+	res.Response = &Response{
+		ID:                      res.ID,
+		ControlNumber:           res.ControlNumber,
+		TradingPartnerServiceID: route.Payer.ID,
+		Errors: []AAAError{{
+			Field: "AAA", Code: "42",
+			Description: fmt.Sprintf("%s: payer %s gave no answer (%s).", aaaReasons.name("42"), route.Payer.ID, coded.Error()),
+			FollowupAction: followupActionNames.name("P"), Location: "Loop 2100A",
+			PossibleResolutions: aaaReasons.column("42", 1),
+		}},
+		Status: "ERROR",
+	}
+	res.Problem = nil
+	res.HTTPStatus, res.Status = status, StatusError
 }
 
 func (r *Result) fail(status int, historyStatus string, p *Problem) {

@@ -237,6 +237,12 @@ func TestCheckOutcomes(t *testing.T) {
 		{name: "payer unreachable", caller: prodKey, req: uhc,
 			answer:     func(context.Context, []byte) ([]byte, error) { return nil, errors.New("dial tcp: connection refused") },
 			wantStatus: 503, wantCode: CodePayerUnavail, wantText: "could not be reached", wantHist: StatusError},
+		{name: "CORE endpoint refuses our credentials", caller: prodKey, req: uhc,
+			answer:     func(context.Context, []byte) ([]byte, error) { return nil, coreError{code: "UnAuthorized"} },
+			wantStatus: 503, wantCode: "42", wantText: "CORE error UnAuthorized", wantHist: StatusError},
+		{name: "CORE endpoint times out", caller: prodKey, req: uhc,
+			answer:     func(context.Context, []byte) ([]byte, error) { return nil, coreError{code: "Timeout", timeout: true} },
+			wantStatus: 504, wantCode: "42", wantText: "Unable to Respond at Current Time", wantHist: StatusError},
 		{name: "payer answers nonsense", caller: prodKey, req: uhc,
 			answer:     func(context.Context, []byte) ([]byte, error) { return []byte("<html>gateway error</html>"), nil },
 			wantStatus: 502, wantCode: CodeBadPayerAnswer, wantText: "not a 271", wantHist: StatusError},
@@ -359,3 +365,13 @@ func TestCheckRawX12(t *testing.T) {
 		}
 	}
 }
+
+// coreError is what a CAQH CORE connection returns (payers.ExchangeError).
+type coreError struct {
+	code    string
+	timeout bool
+}
+
+func (e coreError) Error() string     { return "CORE error " + e.code }
+func (e coreError) ErrorCode() string { return e.code }
+func (e coreError) Timeout() bool     { return e.timeout }
