@@ -316,7 +316,7 @@ func (s *Service) payerUnavailable(res *Result, route payers.Route, coded payers
 		TradingPartnerServiceID: route.Payer.ID,
 		Errors: []AAAError{{
 			Field: "AAA", Code: "42",
-			Description: fmt.Sprintf("%s: payer %s gave no answer (%s).", aaaReasons.name("42"), route.Payer.ID, coded.Error()),
+			Description:    fmt.Sprintf("%s: payer %s gave no answer (%s).", aaaReasons.name("42"), route.Payer.ID, coded.Error()),
 			FollowupAction: followupActionNames.name("P"), Location: "Loop 2100A",
 			PossibleResolutions: aaaReasons.column("42", 1),
 		}},
