@@ -31,7 +31,7 @@ const DefaultMaxRequestBytes = 1 << 20
 
 // Handler serves the rule's real-time exchange over both envelopes: a
 // request in SOAP is answered in SOAP, a multipart request in multipart.
-// It checks the envelope's fields, then the credentials, then hands the
+// It checks the credentials, then the envelope's fields, then hands the
 // payload to Backend.
 type Handler struct {
 	Backend Backend
@@ -92,12 +92,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if code, msg := h.check(env); code != "" {
-		h.answer(w, multipartRequest, env, http.StatusBadRequest, code, msg, nil)
-		return
-	}
+	// Credentials first: an unauthenticated sender learns nothing about
+	// what else is wrong with its envelope.
 	if !h.authorized(cred) {
 		h.answer(w, multipartRequest, env, http.StatusUnauthorized, CodeUnAuthorized, "the username or password is not valid", nil)
+		return
+	}
+	if code, msg := h.check(env); code != "" {
+		h.answer(w, multipartRequest, env, http.StatusBadRequest, code, msg, nil)
 		return
 	}
 	timeout := h.Timeout

@@ -23,6 +23,9 @@ type Directory struct {
 // files.
 type directoryFile struct {
 	Payers []json.RawMessage `json:"payers"`
+	// Connections are read by package connections (the --payers file
+	// declares them beside the payers that name them).
+	Connections json.RawMessage `json:"connections,omitempty"`
 }
 
 var (
