@@ -46,6 +46,7 @@ type serveConfig struct {
 	publicURL       string
 	region          string
 	secrets         secretsKeyFlag
+	connections     connectionFlags
 }
 
 // defaultGCPercent is serve's GOGC unless the environment sets one.
@@ -73,6 +74,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&cfg.publicURL, "public-url", "", "base URL clients reach this service at, used in event resources and artifact URLs (e.g. https://edi.example.com); empty: http://<listen>")
 	fs.StringVar(&cfg.region, "region", events.DefaultRegion, "the region named in every event envelope")
 	cfg.secrets.add(fs)
+	cfg.connections.register(fs)
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -124,7 +126,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	env := api.Env{Store: st, Blob: blobs, Clock: clk, Logger: logger, Jobs: queue, Metrics: metrics, Secrets: box}
 	// One eligibility service for the API and the console: one set of
 	// control-number blocks, one mock payer, one router.
-	if env.Eligibility, err = eligibilityService(env, dir, logger); err != nil {
+	if env.Eligibility, err = eligibilityService(env, dir, cfg, logger); err != nil {
 		return err
 	}
 	console, err := consoleRoutes(st, env.Eligibility, dir, cfg.dataDir, logger)

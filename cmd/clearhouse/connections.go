@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/clearhouse/clearhouse/internal/connections"
+)
+
+func init() {
+	register(command{name: "connections", summary: "check payer and partner connections; seal their secrets", run: runConnections})
+}
+
+const connectionsUsage = `Usage: clearhouse connections <test|list|seal> [options]
+
+  test ID   checks connection ID step by step (dns, tcp, tls, auth, path) and
+            says which step failed and how to fix it; exits 1 on a failure
+  list      lists the declared connections (never their secrets)
+  seal --id ID --field password|clientKey|privateKey
+            reads a secret on stdin and prints it sealed with --secrets-key
+            for that connection and field, to paste into the --payers file
+
+Connections are declared in the --payers file ("connections": [...]).
+Every subcommand takes --payers FILE and --secrets-key KEY like 'clearhouse serve'.`
+
+func runConnections(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, connectionsUsage)
+		return &exitError{code: 2}
+	}
+	switch args[0] {
+	case "test":
+		return connectionsTest(ctx, args[1:], stdout, stderr)
+	case "list":
+		return connectionsList(args[1:], stdout, stderr)
+	case "seal":
+		return connectionsSeal(args[1:], os.Stdin, stdout, stderr)
+	case "-h", "--help", "help":
+		fmt.Fprintln(stderr, connectionsUsage)
+		return errHelpShown
+	}
+	fmt.Fprintln(stderr, connectionsUsage)
+	return &exitError{code: 2, err: fmt.Errorf("unknown connections subcommand %q", args[0])}
+}
+
+// connectionSetFlags name the file and key of the connections.
+type connectionSetFlags struct {
+	payersFile string
+	secrets    secretsKeyFlag
+	conn       connectionFlags
+}
+
+func (f *connectionSetFlags) parse(name, synopsis, about string, args []string, stderr io.Writer) ([]string, error) {
+	fs := newFlagSet("connections "+name, "connections "+synopsis, about, stderr)
+	fs.StringVar(&f.payersFile, "payers", "", "the --payers file that declares the connections")
+	f.secrets.add(fs)
+	f.conn.register(fs)
+	return parseFlags(fs, args)
+}
+
+func (f *connectionSetFlags) load() (*connections.Set, error) {
+	if f.payersFile == "" {
+		return nil, &exitError{code: 2, err: fmt.Errorf("--payers is required: the file that declares the connections")}
+	}
+	box, err := f.secrets.box()
+	if err != nil {
+		return nil, err
+	}
+	return loadConnections(f.payersFile, box)
+}
+
+func connectionsTest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var f connectionSetFlags
+	rest, err := f.parse("test", "test ID [options]", "Checks one connection step by step and says what failed.", args, stderr)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 {
+		return &exitError{code: 2, err: fmt.Errorf("want one connection id (see --help)")}
+	}
+	set, err := f.load()
+	if err != nil {
+		return err
+	}
+	report, err := set.Test(ctx, rest[0], connections.Options{Guard: f.conn.guard(nil)})
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	for _, st := range report.Steps {
+		mark := "ok"
+		if !st.OK {
+			mark = "FAILED"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", st.Name, mark, st.Detail)
+	}
+	tw.Flush()
+	if failed := report.Failed(); failed != nil {
+		return &exitError{code: 1, err: fmt.Errorf("connection %s failed at %s", report.ID, failed.Name)}
+	}
+	fmt.Fprintf(stdout, "connection %s works\n", report.ID)
+	return nil
+}
+
+func connectionsList(args []string, stdout, stderr io.Writer) error {
+	var f connectionSetFlags
+	if _, err := f.parse("list", "list [options]", "Lists the declared connections, never their secrets.", args, stderr); err != nil {
+		return err
+	}
+	set, err := f.load()
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tTYPE\tWHERE\tSECRETS")
+	for _, id := range set.IDs() {
+		d, _ := set.Get(id)
+		where := d.URL
+		switch d.Type {
+		case connections.SFTP:
+			where = fmt.Sprintf("sftp://%s@%s:%d", d.Username, d.Host, max(d.Port, 22))
+		case connections.Directory:
+			where = d.Path
+		}
+		var names []string
+		for name := range d.SecretFields() {
+			names = append(names, name+" (sealed)")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.ID, d.Type, where, strings.Join(names, ", "))
+	}
+	return tw.Flush()
+}
+
+func connectionsSeal(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	var f connectionSetFlags
+	var id, field string
+	fs := newFlagSet("connections seal", "connections seal --id ID --field FIELD", "Reads a secret on stdin (one line, or all of it for a PEM key) and prints it sealed.", stderr)
+	fs.StringVar(&id, "id", "", "the connection's id")
+	fs.StringVar(&field, "field", connections.FieldPassword, "password, clientKey or privateKey")
+	f.secrets.add(fs)
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch field {
+	case connections.FieldPassword, connections.FieldClientKey, connections.FieldPrivateKey:
+	default:
+		return &exitError{code: 2, err: fmt.Errorf("--field %q: want password, clientKey or privateKey", field)}
+	}
+	if id == "" {
+		return &exitError{code: 2, err: fmt.Errorf("--id is required")}
+	}
+	box, err := f.secrets.box()
+	if err != nil {
+		return err
+	}
+	raw, err := io.ReadAll(io.LimitReader(bufio.NewReader(stdin), 64<<10))
+	if err != nil {
+		return err
+	}
+	value := string(raw)
+	if field == connections.FieldPassword {
+		value = strings.TrimRight(value, "\r\n")
+	}
+	if value == "" {
+		return &exitError{code: 2, err: fmt.Errorf("nothing on stdin to seal")}
+	}
+	sealed, err := box.SealString(value, connections.SealContext(id, field))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, sealed)
+	return nil
+}
