@@ -42,6 +42,11 @@ type ValidateOptions struct {
 	// OnFinding, when set, receives every finding as it is found (the
 	// report keeps at most MaxFindingsPerEnvelope per envelope).
 	OnFinding func(Finding)
+	// OnSegment, when set, sees every segment read, envelopes included,
+	// before it is checked (the segment is valid until the next one; Clone
+	// keeps it). Processing pipelines use it to follow the envelopes in the
+	// same pass.
+	OnSegment func(seg *Segment)
 	// NoTree stops the report from keeping per-envelope records, so memory
 	// stays flat whatever the number of sets; use OnFinding to see findings.
 	NoTree bool
@@ -114,6 +119,9 @@ func (v *validator) run() (*Report, error) {
 		}
 		v.seg = seg
 		v.rep.Segments++
+		if v.opts.OnSegment != nil {
+			v.opts.OnSegment(seg)
+		}
 		v.segment(seg)
 		v.drainReader()
 	}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -18,10 +19,12 @@ import (
 	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/partners"
 	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/web"
 )
 
 func init() {
@@ -47,6 +50,8 @@ type serveConfig struct {
 	region          string
 	secrets         secretsKeyFlag
 	connections     connectionFlags
+	maxFileBytes    int64
+	processTimeout  time.Duration
 }
 
 // defaultGCPercent is serve's GOGC unless the environment sets one.
@@ -75,6 +80,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&cfg.region, "region", events.DefaultRegion, "the region named in every event envelope")
 	cfg.secrets.add(fs)
 	cfg.connections.register(fs)
+	fs.Int64Var(&cfg.maxFileBytes, "max-file-bytes", core.DefaultMaxFileBytes, "largest inbound file accepted (upload, directory, SFTP); larger ones are refused")
+	fs.DurationVar(&cfg.processTimeout, "process-timeout", core.DefaultProcessTimeout, "time allowed to process one inbound file before the attempt is retried")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -124,6 +131,14 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	metrics := prometheus.NewRegistry()
 	queue := jobs.New(st, jobs.Options{Clock: clk, Logger: logger, Concurrency: max(cfg.workers, 1), Metrics: metrics})
 	env := api.Env{Store: st, Blob: blobs, Clock: clk, Logger: logger, Jobs: queue, Metrics: metrics, Secrets: box}
+	downloadSecret, err := web.LoadOrCreateSecret(filepath.Join(cfg.dataDir, "download-secret"))
+	if err != nil {
+		return err
+	}
+	if env.Core, err = core.New(core.Options{Store: st, Blob: blobs, Jobs: queue, Clock: clk, Logger: logger,
+		MaxFileBytes: cfg.maxFileBytes, ProcessTimeout: cfg.processTimeout, DownloadSecret: downloadSecret}); err != nil {
+		return err
+	}
 	// One eligibility service for the API and the console: one set of
 	// control-number blocks, one mock payer, one router.
 	if env.Eligibility, err = eligibilityService(env, dir, cfg, logger); err != nil {

@@ -43,13 +43,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.observe(r, rec, info, time.Since(start))
 	}()
 
-	if r.ContentLength > s.maxBody {
-		WriteError(rec, r, tooLarge(s.maxBody))
+	_, pattern := s.mux.Handler(r)
+	limit := s.maxBody
+	if l, ok := s.bodyLimits[pattern]; ok {
+		limit = l
+	}
+	if r.ContentLength > limit {
+		WriteError(rec, r, tooLarge(limit))
 		return
 	}
-	r.Body = http.MaxBytesReader(rec, r.Body, s.maxBody)
+	r.Body = http.MaxBytesReader(rec, r.Body, limit)
 
-	if _, pattern := s.mux.Handler(r); pattern == "" {
+	if pattern == "" {
 		s.unmatched(rec, r)
 		return
 	}

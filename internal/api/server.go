@@ -10,6 +10,7 @@
 package api
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -22,6 +23,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/eligibility"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/secrets"
@@ -48,6 +50,9 @@ type Env struct {
 	// Secrets seals and opens stored secrets (connection credentials);
 	// nil when no --secrets-key is set, and then storing one is refused.
 	Secrets *secrets.Box
+	// Core is the EDI core (files, transactions, events); New builds one
+	// when nil. Transports hand files to Core.Receive.
+	Core *core.Service
 }
 
 // Route is one endpoint. Pattern is a ServeMux pattern with a method:
@@ -57,6 +62,9 @@ type Route struct {
 	Pattern string
 	Handler http.Handler
 	Public  bool
+	// MaxBodyBytes overrides the server's body limit for this route (file
+	// uploads); 0 keeps it.
+	MaxBodyBytes int64
 }
 
 // Module builds one domain's routes.
@@ -94,6 +102,8 @@ type Server struct {
 	metrics *httpMetrics
 	gather  prometheus.Gatherer
 	maxBody int64
+	// bodyLimits holds the routes' own body limits, by pattern.
+	bodyLimits map[string]int64
 }
 
 // RouteInfo describes a registered route.
@@ -119,6 +129,18 @@ func New(env Env, opts Options) (*Server, error) {
 	}
 	if env.Metrics == nil {
 		env.Metrics = prometheus.NewRegistry()
+	}
+	if env.Blob == nil { // tests: file contents in memory
+		var err error
+		if env.Blob, err = blob.Open(context.Background(), "mem://", ""); err != nil {
+			return nil, err
+		}
+	}
+	if env.Core == nil {
+		var err error
+		if env.Core, err = core.New(core.Options{Store: env.Store, Blob: env.Blob, Jobs: env.Jobs, Clock: env.Clock, Logger: env.Logger}); err != nil {
+			return nil, err
+		}
 	}
 	reg := env.Metrics
 	s := &Server{
@@ -183,6 +205,12 @@ func (s *Server) add(routes []Route) (err error) {
 			return err
 		}
 		s.routes = append(s.routes, RouteInfo{Pattern: rt.Pattern, Public: rt.Public})
+		if rt.MaxBodyBytes > 0 {
+			if s.bodyLimits == nil {
+				s.bodyLimits = map[string]int64{}
+			}
+			s.bodyLimits[rt.Pattern] = rt.MaxBodyBytes
+		}
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/fileblob"
@@ -24,11 +25,31 @@ import (
 // ErrNotFound: no content under that key.
 var ErrNotFound = errors.New("blob: not found")
 
+// ErrNoSignedURLs: the backend cannot presign URLs.
+var ErrNoSignedURLs = errors.New("blob: backend cannot sign URLs")
+
+// Writer is a streamed write opened by Store.Create.
+type Writer interface {
+	io.Writer
+	// Commit makes the written content visible under the key.
+	Commit() error
+	// Abort discards what was written; it is a no-op after Commit.
+	Abort()
+}
+
 // Store holds file contents by key. Keys are slash-separated paths made by
 // the caller from record ids (e.g. "executions/<id>/input"); never from
 // user input.
 type Store interface {
+	// Put stores all of r under key; on error nothing is stored.
 	Put(ctx context.Context, key string, r io.Reader, contentType string) error
+	// Create opens key for a streamed write: nothing is visible until
+	// Commit, and Abort (or a failed Commit) leaves the key as it was.
+	Create(ctx context.Context, key, contentType string) (Writer, error)
+	// SignedURL returns a URL that fetches key without credentials until
+	// ttl has passed, or ErrNoSignedURLs when the backend cannot make one
+	// (a directory or memory: the server signs its own links then).
+	SignedURL(ctx context.Context, key string, ttl time.Duration) (string, error)
 	// Get opens the content; the caller closes it. ErrNotFound if absent.
 	Get(ctx context.Context, key string) (io.ReadCloser, error)
 	Exists(ctx context.Context, key string) (bool, error)
@@ -74,18 +95,67 @@ func Open(ctx context.Context, url, dataDir string) (Store, error) {
 type bucket struct{ b *blob.Bucket }
 
 func (k bucket) Put(ctx context.Context, key string, r io.Reader, contentType string) error {
-	w, err := k.b.NewWriter(ctx, key, &blob.WriterOptions{ContentType: contentType})
+	w, err := k.Create(ctx, key, contentType)
 	if err != nil {
-		return fmt.Errorf("blob: put %s: %w", key, err)
+		return err
 	}
 	if _, err := io.Copy(w, r); err != nil {
-		w.Close()
+		w.Abort()
 		return fmt.Errorf("blob: put %s: %w", key, err)
 	}
-	if err := w.Close(); err != nil {
-		return fmt.Errorf("blob: put %s: %w", key, err)
+	return w.Commit()
+}
+
+func (k bucket) Create(ctx context.Context, key, contentType string) (Writer, error) {
+	// Cancelling the writer's context before Close discards the write.
+	ctx, cancel := context.WithCancel(ctx)
+	w, err := k.b.NewWriter(ctx, key, &blob.WriterOptions{ContentType: contentType})
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("blob: put %s: %w", key, err)
+	}
+	return &writer{w: w, cancel: cancel, key: key}, nil
+}
+
+type writer struct {
+	w      *blob.Writer
+	cancel context.CancelFunc
+	key    string
+	done   bool
+}
+
+func (w *writer) Write(p []byte) (int, error) { return w.w.Write(p) }
+
+func (w *writer) Commit() error {
+	if w.done {
+		return fmt.Errorf("blob: put %s: already finished", w.key)
+	}
+	w.done = true
+	defer w.cancel()
+	if err := w.w.Close(); err != nil {
+		return fmt.Errorf("blob: put %s: %w", w.key, err)
 	}
 	return nil
+}
+
+func (w *writer) Abort() {
+	if w.done {
+		return
+	}
+	w.done = true
+	w.cancel()
+	_ = w.w.Close() // reports the cancellation; nothing is stored
+}
+
+func (k bucket) SignedURL(ctx context.Context, key string, ttl time.Duration) (string, error) {
+	u, err := k.b.SignedURL(ctx, key, &blob.SignedURLOptions{Expiry: ttl, Method: "GET"})
+	if gcerrors.Code(err) == gcerrors.Unimplemented {
+		return "", ErrNoSignedURLs
+	}
+	if err != nil {
+		return "", fmt.Errorf("blob: sign %s: %w", key, err)
+	}
+	return u, nil
 }
 
 func (k bucket) Get(ctx context.Context, key string) (io.ReadCloser, error) {

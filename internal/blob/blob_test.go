@@ -5,10 +5,13 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/johannesboyne/gofakes3"
@@ -60,6 +63,63 @@ func checkStore(t *testing.T, s blob.Store) {
 	if ok, _ := s.Exists(ctx, "executions/01abc/input"); ok {
 		t.Error("deleted content still exists")
 	}
+
+	// A streamed write is invisible until Commit; Abort leaves nothing.
+	w, err := s.Create(ctx, "transactions/t1/output.json", "application/json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte(`{"a":`))
+	w.Write([]byte(`1}`))
+	if ok, _ := s.Exists(ctx, "transactions/t1/output.json"); ok {
+		t.Error("content visible before Commit")
+	}
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	w.Abort() // no-op after Commit
+	if got := read(t, s, "transactions/t1/output.json"); got != `{"a":1}` {
+		t.Errorf("committed %q", got)
+	}
+	w, err = s.Create(ctx, "transactions/t1/output.json", "application/json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte("half a document"))
+	w.Abort()
+	if got := read(t, s, "transactions/t1/output.json"); got != `{"a":1}` {
+		t.Errorf("after Abort the key holds %q", got)
+	}
+	// Put of a reader that fails stores nothing.
+	err = s.Put(ctx, "executions/02/input", io.MultiReader(bytes.NewReader([]byte("ISA")), errReader{}), "application/edi-x12")
+	if err == nil {
+		t.Error("Put of a failing reader succeeded")
+	}
+	if ok, _ := s.Exists(ctx, "executions/02/input"); ok {
+		t.Error("a failed Put left content")
+	}
+}
+
+type errReader struct{}
+
+func (errReader) Read([]byte) (int, error) { return 0, errors.New("connection reset") }
+
+func read(t *testing.T, s blob.Store, key string) string {
+	t.Helper()
+	r, err := s.Get(context.Background(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	b, _ := io.ReadAll(r)
+	return string(b)
+}
+
+func TestSignedURLsNeedAnObjectStore(t *testing.T) {
+	s := open(t, "", t.TempDir())
+	if _, err := s.SignedURL(context.Background(), "k", time.Minute); !errors.Is(err, blob.ErrNoSignedURLs) {
+		t.Errorf("directory SignedURL: %v, want ErrNoSignedURLs", err)
+	}
 }
 
 func TestDefaultIsInDataDir(t *testing.T) {
@@ -103,5 +163,23 @@ func TestS3(t *testing.T) {
 	srv := httptest.NewServer(gofakes3.New(backend, gofakes3.WithLogger(gofakes3.DiscardLog())).Server())
 	defer srv.Close()
 	url := "s3://clearhouse?region=us-east-1&use_path_style=true&endpoint=" + srv.URL
-	checkStore(t, open(t, url, ""))
+	s := open(t, url, "")
+	checkStore(t, s)
+	// A presigned URL fetches the object without credentials.
+	if err := s.Put(context.Background(), "executions/e1/input", bytes.NewReader([]byte("ISA*00~")), "application/edi-x12"); err != nil {
+		t.Fatal(err)
+	}
+	u, err := s.SignedURL(context.Background(), "executions/e1/input", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(body) != "ISA*00~" || !strings.Contains(u, "X-Amz-Signature") {
+		t.Errorf("GET %s: %d %q", u, resp.StatusCode, body)
+	}
 }

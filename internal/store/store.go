@@ -113,6 +113,7 @@ type Queries interface {
 	Partners
 	Idempotency
 	DentalClaims
+	Executions
 }
 
 // Store is an open database.

@@ -80,6 +80,11 @@ func (e *JSONEncoder) Segment(seg *x12.Segment) {
 	e.check = false
 }
 
+// LastStep says where the segment last given to Segment landed in the
+// guide (valid until the next call). Callers that cut a set's output into
+// fragments follow the loops with it.
+func (e *JSONEncoder) LastStep() Step { return e.v.last }
+
 // End closes the set: the open loops, the area and the transaction object.
 // It returns the number of findings that reject the set (0 without
 // validation).

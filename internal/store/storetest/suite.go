@@ -49,6 +49,9 @@ func Run(t *testing.T, open Opener) {
 		{"IdempotencyLifecycle", testIdempotencyLifecycle},
 		{"IdempotencyConcurrentStart", testIdempotencyConcurrentStart},
 		{"DentalClaims", testDentalClaims},
+		{"ExecutionLifecycle", testExecutionLifecycle},
+		{"ExecutionList", testExecutionList},
+		{"Transactions", testTransactions},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })

@@ -1,0 +1,382 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/core"
+	"github.com/clearhouse/clearhouse/internal/events"
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+func init() { RegisterModule("files", filesModule) }
+
+// filesModule: the EDI core's routes (spec §4.3, api-contract §5.3): the
+// upload of inbound files, executions and transactions with their
+// documents, and the signed download links those answer with.
+func filesModule(env Env) ([]Route, error) {
+	h := fileHandlers{core: env.Core, store: env.Store}
+	get := func(pattern string, fn http.HandlerFunc) Route { return Route{Pattern: "GET " + pattern, Handler: fn} }
+	return []Route{
+		{Pattern: "POST /2023-08-01/files/inbound", Handler: http.HandlerFunc(h.upload), MaxBodyBytes: env.Core.MaxFileBytes()},
+		get("/2023-08-01/executions", h.listExecutions),
+		get("/2023-08-01/executions/{executionId}", h.getExecution),
+		get("/2023-08-01/executions/{executionId}/input", h.executionDocument("input")),
+		get("/2023-08-01/executions/{executionId}/output", h.executionDocument("output")),
+		get("/2023-08-01/executions/{executionId}/metadata", h.executionDocument("metadata")),
+		get("/2023-08-01/executions/{executionId}/transactions", h.executionTransactions),
+		get("/2023-08-01/transactions", h.listTransactions),
+		get("/2023-08-01/transactions/{transactionId}", h.getTransaction),
+		get("/2023-08-01/transactions/{transactionId}/input", h.transactionDocument("input")),
+		get("/2023-08-01/transactions/{transactionId}/output", h.transactionDocument("output")),
+		get("/2023-08-01/transactions/{transactionId}/fragments/{fragmentIndex}/output", h.fragmentDocument),
+		get("/2023-08-01/transactions/{transactionId}/edi-platform/fragments/{fragmentIndex}/output", h.fragmentDocument),
+		{Pattern: "GET " + core.DownloadsPath + "{token}", Handler: http.HandlerFunc(h.download), Public: true},
+	}, nil
+}
+
+type fileHandlers struct {
+	core  *core.Service
+	store store.Store
+}
+
+// upload is POST /2023-08-01/files/inbound?name=FILENAME: the raw body is
+// the file (any content type). 202 once the file and its processing job
+// are durable.
+func (h fileHandlers) upload(w http.ResponseWriter, r *http.Request) {
+	p := PrincipalFrom(r.Context())
+	q := r.URL.Query()
+	ex, err := h.core.Receive(r.Context(), core.ReceiveParams{AccountID: p.AccountID, Mode: p.Mode,
+		Name: q.Get("name"), Dirname: q.Get("dirname"), Body: r.Body})
+	var tooBig *http.MaxBytesError
+	switch {
+	case err == nil:
+		WriteJSON(w, http.StatusAccepted, map[string]string{"executionId": ex.ID, "status": ex.Status})
+	case errors.Is(err, core.ErrBadName):
+		WriteError(w, r, Validation(FieldError{Path: "/query/name", Message: err.Error()[len("core: bad file name: "):] +
+			"; send the file's name as ?name=claims-0001.x12"}))
+	case errors.Is(err, core.ErrEmptyFile):
+		WriteError(w, r, Errorf(http.StatusBadRequest, CodeBadRequest, "The request body is empty; send the file's bytes as the body."))
+	case errors.As(err, &tooBig):
+		WriteError(w, r, tooLarge(tooBig.Limit))
+	case errors.Is(err, core.ErrFileTooLarge):
+		WriteError(w, r, tooLarge(h.core.MaxFileBytes()))
+	default:
+		Logger(r.Context()).Error("inbound file not recorded", "error", err.Error())
+		WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable,
+			"The file could not be stored; nothing was recorded. Send it again shortly."))
+	}
+}
+
+// executionJSON is an execution as the API shows it.
+type executionJSON struct {
+	ExecutionID      string          `json:"executionId"`
+	Status           string          `json:"status"`
+	Direction        string          `json:"direction"`
+	Mode             string          `json:"mode"`
+	FileType         string          `json:"fileType"`
+	TransactionCount int             `json:"transactionCount"`
+	FaultCount       int             `json:"faultCount"`
+	FaultCode        string          `json:"faultCode,omitempty"`
+	FaultMessage     string          `json:"faultMessage,omitempty"`
+	PartnershipID    string          `json:"partnershipId,omitempty"`
+	ConnectionID     string          `json:"connectionId,omitempty"`
+	Source           core.Source     `json:"source"`
+	Artifacts        []core.Artifact `json:"artifacts"`
+	CreatedAt        time.Time       `json:"createdAt"`
+	ProcessedAt      *time.Time      `json:"processedAt,omitempty"`
+}
+
+func showExecution(e store.Execution) executionJSON {
+	out := executionJSON{ExecutionID: e.ID, Status: e.Status, Direction: e.Direction, Mode: e.Mode, FileType: e.FileType,
+		TransactionCount: e.TransactionCount, FaultCode: e.FaultCode, FaultMessage: e.FaultMessage,
+		PartnershipID: e.PartnershipID, ConnectionID: e.ConnectionID,
+		Source: core.Source{Dirname: e.SourceDirname, Name: e.SourceName}, Artifacts: []core.Artifact{}, CreatedAt: e.CreatedAt}
+	if e.FaultCode != "" {
+		out.FaultCount = 1
+	}
+	if !e.ProcessedAt.IsZero() {
+		out.ProcessedAt = &e.ProcessedAt
+	}
+	add := func(a store.Artifact, contentType, usage string) {
+		if a.Key == "" {
+			return
+		}
+		size := a.Size
+		out.Artifacts = append(out.Artifacts, core.Artifact{ArtifactType: contentType, Usage: usage,
+			URL: events.ExecutionURL(e.ID, usage), SizeBytes: &size, Model: "execution"})
+	}
+	add(e.Input, e.Input.ContentType, "input")
+	add(e.Output, "application/edi-x12", "output")
+	add(e.Metadata, "application/json", "metadata")
+	return out
+}
+
+func (h fileHandlers) execution(r *http.Request) (store.Execution, error) {
+	p := PrincipalFrom(r.Context())
+	id := r.PathValue("executionId")
+	e, err := h.store.GetExecution(r.Context(), p.AccountID, id)
+	if err == nil && e.Mode != p.Mode {
+		err = store.ErrNotFound
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		err = Errorf(http.StatusNotFound, CodeNotFound, "No file execution %s for this API key's account and mode.", id)
+	}
+	return e, err
+}
+
+func (h fileHandlers) getExecution(w http.ResponseWriter, r *http.Request) {
+	e, err := h.execution(r)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	WriteJSON(w, http.StatusOK, showExecution(e))
+}
+
+func (h fileHandlers) listExecutions(w http.ResponseWriter, r *http.Request) {
+	p := PrincipalFrom(r.Context())
+	l := parseListQuery(r)
+	f := store.ExecutionFilter{Mode: p.Mode, Direction: l.oneOf("direction", store.DirectionInbound, store.DirectionOutbound),
+		Status: l.oneOf("status", store.ExecutionReceived, store.ExecutionProcessing, store.ExecutionCompleted,
+			store.ExecutionFailed, store.ExecutionPendingDelivery, store.ExecutionDelivered),
+		From: l.From, To: l.To, Limit: l.PageSize, Cursor: l.Token}
+	if err := l.err(); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	list, next, err := h.store.ListExecutions(r.Context(), p.AccountID, f)
+	if err != nil {
+		WriteError(w, r, pageError(err))
+		return
+	}
+	items := make([]executionJSON, 0, len(list))
+	for _, e := range list {
+		items = append(items, showExecution(e))
+	}
+	WriteJSON(w, http.StatusOK, page[executionJSON]{Items: items, NextPageToken: next})
+}
+
+// executionDocument answers 302 to a signed link of the execution's input,
+// output or metadata document.
+func (h fileHandlers) executionDocument(usage string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		e, err := h.execution(r)
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		doc, contentType := e.Input, e.Input.ContentType
+		switch usage {
+		case "output":
+			doc, contentType = e.Output, "application/edi-x12"
+		case "metadata":
+			doc, contentType = e.Metadata, "application/json"
+		}
+		if doc.Key == "" {
+			WriteError(w, r, Errorf(http.StatusNotFound, CodeNotFound, "File execution %s has no %s document (status %s).", e.ID, usage, e.Status))
+			return
+		}
+		h.redirect(w, r, doc.Key, contentType)
+	}
+}
+
+// redirect is the contract's answer for documents: 302 to a short-lived
+// signed URL, which the body also carries.
+func (h fileHandlers) redirect(w http.ResponseWriter, r *http.Request, key, contentType string) {
+	u, err := h.core.DownloadURL(r.Context(), key, contentType)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	w.Header().Set("Location", u)
+	w.Header().Set("Cache-Control", "no-store")
+	WriteJSON(w, http.StatusFound, map[string]string{"documentDownloadUrl": u})
+}
+
+// download serves a signed link of the embedded store: no API key, one
+// document, until the link expires.
+func (h fileHandlers) download(w http.ResponseWriter, r *http.Request) {
+	rc, contentType, err := h.core.OpenDownload(r.Context(), r.PathValue("token"))
+	if err != nil {
+		if errors.Is(err, core.ErrBadDownload) {
+			WriteError(w, r, Errorf(http.StatusForbidden, CodeForbidden, "%s; ask the API for a new link.", err.Error()[len("core: "):]))
+			return
+		}
+		WriteError(w, r, err)
+		return
+	}
+	defer rc.Close()
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Cache-Control", "private, no-store")
+	w.WriteHeader(http.StatusOK)
+	io.Copy(w, rc)
+}
+
+// transactionJSON is a transaction as the API shows it (api-contract §5.3).
+type transactionJSON struct {
+	TransactionID       string               `json:"transactionId"`
+	FileExecutionID     string               `json:"fileExecutionId"`
+	Status              string               `json:"status"`
+	Direction           string               `json:"direction"`
+	Mode                string               `json:"mode"`
+	ProcessedAt         time.Time            `json:"processedAt"`
+	Artifacts           []core.Artifact      `json:"artifacts"`
+	Partnership         *core.PartnershipRef `json:"partnership,omitempty"`
+	X12                 *core.X12Detail      `json:"x12,omitempty"`
+	Fragments           *core.FragmentsInfo  `json:"fragments"`
+	BusinessIdentifiers []businessIdentifier `json:"businessIdentifiers,omitempty"`
+	TranslationErrors   []json.RawMessage    `json:"translationErrors"`
+}
+
+type businessIdentifier struct {
+	ElementID string `json:"elementId"`
+	Element   string `json:"element"`
+	Name      string `json:"name"`
+	Value     string `json:"value"`
+}
+
+func showTransaction(t store.Transaction) transactionJSON {
+	out := transactionJSON{TransactionID: t.ID, FileExecutionID: t.ExecutionID, Status: t.Status, Direction: t.Direction,
+		Mode: t.Mode, ProcessedAt: t.ProcessedAt, TranslationErrors: []json.RawMessage{}}
+	var rec core.TransactionRecord
+	if json.Unmarshal(t.Detail, &rec) == nil {
+		out.Partnership, out.X12, out.Fragments = rec.Partnership, &rec.X12, rec.Fragments
+	}
+	for _, a := range []struct {
+		doc   store.Artifact
+		usage string
+	}{{t.Input, "input"}, {t.Output, "output"}} {
+		if a.doc.Key != "" {
+			size := a.doc.Size
+			out.Artifacts = append(out.Artifacts, core.Artifact{ArtifactType: a.doc.ContentType, Usage: a.usage,
+				URL: events.TransactionURL(t.ID, a.usage), SizeBytes: &size, Model: "transaction"})
+		}
+	}
+	for _, f := range t.Fragments {
+		size := f.Output.Size
+		out.Artifacts = append(out.Artifacts, core.Artifact{ArtifactType: "application/json", Usage: "output",
+			URL: events.TransactionURL(t.ID, "fragments", strconv.Itoa(f.Index), "output"), SizeBytes: &size, Model: "fragment"})
+	}
+	for _, b := range t.Identifiers {
+		out.BusinessIdentifiers = append(out.BusinessIdentifiers, businessIdentifier{ElementID: b.ElementID, Element: b.Element, Name: b.Name, Value: b.Value})
+	}
+	return out
+}
+
+func (h fileHandlers) transaction(r *http.Request) (store.Transaction, error) {
+	p := PrincipalFrom(r.Context())
+	id := r.PathValue("transactionId")
+	t, err := h.store.GetTransaction(r.Context(), p.AccountID, id)
+	if err == nil && t.Mode != p.Mode {
+		err = store.ErrNotFound
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		err = Errorf(http.StatusNotFound, CodeNotFound, "No transaction %s for this API key's account and mode.", id)
+	}
+	return t, err
+}
+
+func (h fileHandlers) getTransaction(w http.ResponseWriter, r *http.Request) {
+	t, err := h.transaction(r)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	WriteJSON(w, http.StatusOK, showTransaction(t))
+}
+
+func (h fileHandlers) transactionDocument(usage string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		t, err := h.transaction(r)
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		doc := t.Input
+		if usage == "output" {
+			doc = t.Output
+		}
+		if doc.Key == "" {
+			WriteError(w, r, Errorf(http.StatusNotFound, CodeNotFound, "Transaction %s has no %s document.", t.ID, usage))
+			return
+		}
+		h.redirect(w, r, doc.Key, doc.ContentType)
+	}
+}
+
+func (h fileHandlers) fragmentDocument(w http.ResponseWriter, r *http.Request) {
+	t, err := h.transaction(r)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	raw := r.PathValue("fragmentIndex")
+	i, err := strconv.Atoi(raw)
+	if err != nil || i < 0 {
+		WriteError(w, r, Validation(FieldError{Path: "/path/fragmentIndex", Message: "must be a whole number from 0; got " + strconv.Quote(raw)}))
+		return
+	}
+	if i >= len(t.Fragments) {
+		WriteError(w, r, Errorf(http.StatusNotFound, CodeNotFound, "Transaction %s has %d fragments (0 to %d); there is no fragment %d.",
+			t.ID, len(t.Fragments), len(t.Fragments)-1, i))
+		return
+	}
+	h.redirect(w, r, t.Fragments[i].Output.Key, "application/json")
+}
+
+func (h fileHandlers) listTransactions(w http.ResponseWriter, r *http.Request) {
+	h.transactions(w, r, "")
+}
+
+func (h fileHandlers) executionTransactions(w http.ResponseWriter, r *http.Request) {
+	e, err := h.execution(r)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	h.transactions(w, r, e.ID)
+}
+
+// transactions lists transactions, newest first, with the contract's
+// filters: direction, status, transactionSetId, partnershipId, sender,
+// receiver (ISA "qualifier/id"), businessIdentifier (+ elementId), from, to.
+func (h fileHandlers) transactions(w http.ResponseWriter, r *http.Request, executionID string) {
+	p := PrincipalFrom(r.Context())
+	l := parseListQuery(r)
+	f := store.TransactionFilter{Mode: p.Mode, ExecutionID: executionID,
+		Direction:          l.oneOf("direction", store.DirectionInbound, store.DirectionOutbound),
+		Status:             l.oneOf("status", store.TransactionSucceeded, store.TransactionFailed),
+		TransactionSetID:   l.q.Get("transactionSetId"),
+		PartnershipID:      l.q.Get("partnershipId"),
+		Sender:             l.q.Get("sender"),
+		Receiver:           l.q.Get("receiver"),
+		BusinessIdentifier: l.q.Get("businessIdentifier"),
+		ElementID:          l.q.Get("elementId"),
+		From:               l.From, To: l.To, Limit: l.PageSize, Cursor: l.Token}
+	if m := l.q.Get("mode"); m != "" && m != p.Mode {
+		l.fail("mode", fmt.Sprintf("this API key sees %s records only; got %q", p.Mode, m))
+	}
+	if f.ElementID != "" && f.BusinessIdentifier == "" {
+		l.fail("elementId", "narrows businessIdentifier; send businessIdentifier too")
+	}
+	if err := l.err(); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	list, next, err := h.store.ListTransactions(r.Context(), p.AccountID, f)
+	if err != nil {
+		WriteError(w, r, pageError(err))
+		return
+	}
+	items := make([]transactionJSON, 0, len(list))
+	for _, t := range list {
+		items = append(items, showTransaction(t))
+	}
+	WriteJSON(w, http.StatusOK, page[transactionJSON]{Items: items, NextPageToken: next})
+}

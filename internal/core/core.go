@@ -1,0 +1,135 @@
+// Package core is the EDI core: file executions, their transactions,
+// Guide JSON, fragments, the execution metadata document and the events
+// that report them (../shared/EDI-CORE.md).
+//
+// Every transport hands a file over through one entry point, Receive: the
+// bytes go to the blob store, then the execution row and its durable
+// "core.process" job are written in one database transaction. The job
+// streams the file once (envelopes, guide validation, Guide JSON, fragments,
+// business identifiers) into the blob store and then records the outcome,
+// transactions and events in one database transaction: a process killed at
+// any point leaves either nothing (the job runs again and overwrites the
+// same blob keys) or everything.
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/blob"
+	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/jobs"
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// ProcessKind is the job that processes a received inbound file.
+const ProcessKind = "core.process"
+
+// Limits of inbound files (README "Limits").
+const (
+	// DefaultMaxFileBytes is the largest file Receive accepts.
+	DefaultMaxFileBytes = 2 << 30
+	// MaxTransactionSets is the most transaction sets one file may hold.
+	MaxTransactionSets = 10000
+	// MaxIdentifiersPerSet bounds the business identifiers kept per
+	// transaction set (the first ones in the set); memory stays bounded
+	// whatever the set's size.
+	MaxIdentifiersPerSet = 20000
+	// MaxFindingsInMessage bounds the findings listed in a failure message.
+	MaxFindingsInMessage = 20
+	// DefaultProcessTimeout bounds one processing attempt.
+	DefaultProcessTimeout = 10 * time.Minute
+)
+
+// Partners finds the partnership of an interchange and the transaction
+// setting of a set. store.Queries satisfies it.
+type Partners interface {
+	FindPartnershipByInterchange(ctx context.Context, accountID, mode, senderQualifier, senderID, receiverQualifier, receiverID string) (store.Partnership, error)
+	FindTransactionSetting(ctx context.Context, accountID, mode, partnershipID, direction, transactionSetIdentifier, guideID string) (store.TransactionSetting, error)
+}
+
+// Options configure a Service.
+type Options struct {
+	Store  store.Store
+	Blob   blob.Store
+	Jobs   *jobs.Queue
+	Clock  clock.Clock  // default clock.System
+	Logger *slog.Logger // default slog.Default
+	// Partners defaults to Store.
+	Partners Partners
+	// MaxFileBytes bounds received files (default DefaultMaxFileBytes).
+	MaxFileBytes int64
+	// ProcessTimeout bounds one processing attempt (default
+	// DefaultProcessTimeout).
+	ProcessTimeout time.Duration
+	// DownloadSecret signs download links of the embedded blob store; a
+	// random one is made when empty (links then die with the process).
+	DownloadSecret []byte
+	// DownloadTTL is how long a signed download link works (default 60 min).
+	DownloadTTL time.Duration
+}
+
+// Service is the EDI core of one process.
+type Service struct {
+	opts     Options
+	numbers  *store.PartnershipControlNumbers
+	outbound OutboundHook
+}
+
+// New builds the service and registers its job kinds on opts.Jobs.
+func New(opts Options) (*Service, error) {
+	if opts.Store == nil || opts.Blob == nil || opts.Jobs == nil {
+		return nil, errors.New("core: Store, Blob and Jobs are required")
+	}
+	if opts.Clock == nil {
+		opts.Clock = clock.System{}
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Partners == nil {
+		opts.Partners = opts.Store
+	}
+	if opts.MaxFileBytes <= 0 {
+		opts.MaxFileBytes = DefaultMaxFileBytes
+	}
+	if opts.ProcessTimeout <= 0 {
+		opts.ProcessTimeout = DefaultProcessTimeout
+	}
+	if opts.DownloadTTL <= 0 {
+		opts.DownloadTTL = time.Hour
+	}
+	if len(opts.DownloadSecret) == 0 {
+		secret, err := randomSecret()
+		if err != nil {
+			return nil, err
+		}
+		opts.DownloadSecret = secret
+	}
+	s := &Service{opts: opts, numbers: store.NewPartnershipControlNumbers(opts.Store, 0)}
+	opts.Jobs.Register(ProcessKind, jobs.Policy{MaxAttempts: 5, Timeout: opts.ProcessTimeout,
+		Backoff: jobs.Exponential(10*time.Second, 10*time.Minute)}, s.processJob)
+	return s, nil
+}
+
+// MaxFileBytes is the size limit of received files.
+func (s *Service) MaxFileBytes() int64 { return s.opts.MaxFileBytes }
+
+// Store is the service's store (for the retrieval endpoints).
+func (s *Service) Store() store.Store { return s.opts.Store }
+
+// Blob is the service's blob store.
+func (s *Service) Blob() blob.Store { return s.opts.Blob }
+
+// Blob keys: made from record ids, never from user input.
+func executionInputKey(id string) string    { return "executions/" + id + "/input" }
+func executionOutputKey(id string) string   { return "executions/" + id + "/output" }
+func executionMetadataKey(id string) string { return "executions/" + id + "/metadata.json" }
+func transactionInputKey(id string) string  { return "transactions/" + id + "/input.x12" }
+func transactionOutputKey(id string) string { return "transactions/" + id + "/output.json" }
+func fragmentKey(id string, i int) string {
+	return fmt.Sprintf("transactions/%s/fragments/%d.json", id, i)
+}

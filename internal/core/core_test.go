@@ -1,0 +1,289 @@
+package core_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/blob"
+	"github.com/clearhouse/clearhouse/internal/core"
+	"github.com/clearhouse/clearhouse/internal/core/coretest"
+	"github.com/clearhouse/clearhouse/internal/events"
+	"github.com/clearhouse/clearhouse/internal/jobs"
+	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/store/storetest"
+)
+
+var ctx = context.Background()
+
+// env is a core service on a fresh store with one account set up for 835s
+// from PAYERSENDER to CLINICRECV in test mode.
+type env struct {
+	t       *testing.T
+	store   store.Store
+	blobs   blob.Store
+	queue   *jobs.Queue
+	core    *core.Service
+	account string
+	setting store.TransactionSetting
+}
+
+func newEnv(t *testing.T, open storetest.Opener) *env {
+	t.Helper()
+	st := open(t)
+	blobs, err := blob.Open(ctx, "file://"+filepath.Join(t.TempDir(), "blobs"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { blobs.Close() })
+	quiet := slog.New(slog.DiscardHandler)
+	q := jobs.New(st, jobs.Options{PollInterval: 10 * time.Millisecond, Concurrency: 2, Logger: quiet})
+	svc, err := core.New(core.Options{Store: st, Blob: blobs, Jobs: q, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, store: st, blobs: blobs, queue: q, core: svc, account: store.NewID()}
+	must(t, st.CreateAccount(ctx, store.Account{ID: e.account, Name: "clinic", CreatedAt: time.Now()}))
+	var err2 error
+	e.setting, err2 = coretest.SetupPartners(ctx, st, e.account, store.ModeTest)
+	must(t, err2)
+	return e
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// receive hands a file over and works jobs until its execution is done.
+func (e *env) receive(name, body string) store.Execution {
+	e.t.Helper()
+	ex, err := e.core.Receive(ctx, core.ReceiveParams{AccountID: e.account, Mode: store.ModeTest, Name: name,
+		Dirname: "inbound", Body: strings.NewReader(body)})
+	must(e.t, err)
+	if ex.Status != store.ExecutionReceived {
+		e.t.Fatalf("received status %s", ex.Status)
+	}
+	return e.wait(ex.ID)
+}
+
+// wait runs the queue until the execution leaves RECEIVED/PROCESSING.
+func (e *env) wait(id string) store.Execution {
+	e.t.Helper()
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { e.queue.Run(runCtx); close(done) }()
+	defer func() { stop(); <-done }()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		ex, err := e.store.GetExecution(ctx, e.account, id)
+		must(e.t, err)
+		if ex.Status != store.ExecutionReceived && ex.Status != store.ExecutionProcessing {
+			return ex
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	e.t.Fatalf("execution %s not processed in 30 s", id)
+	return store.Execution{}
+}
+
+func (e *env) events(executionID string) []events.Envelope {
+	e.t.Helper()
+	evs, _, err := e.store.ListEvents(ctx, e.account, store.EventFilter{ExecutionID: executionID, Limit: 500})
+	must(e.t, err)
+	var out []events.Envelope
+	for i := len(evs) - 1; i >= 0; i-- { // oldest first
+		env, err := events.Decode(evs[i])
+		must(e.t, err)
+		out = append(out, env)
+	}
+	return out
+}
+
+func (e *env) blob(key string) string {
+	e.t.Helper()
+	r, err := e.blobs.Get(ctx, key)
+	must(e.t, err)
+	defer r.Close()
+	b, err := io.ReadAll(r)
+	must(e.t, err)
+	return string(b)
+}
+
+func countTypes(evs []events.Envelope) map[string]int {
+	m := map[string]int{}
+	for _, ev := range evs {
+		m[ev.DetailType]++
+	}
+	return m
+}
+
+func TestInbound835TwoGroupsThreeSets(t *testing.T) {
+	storetest.ForEachEngine(t, func(t *testing.T, open storetest.Opener) {
+		e := newEnv(t, open)
+		ex := e.receive("era-0001.x12", coretest.Gen835([]int{2, 1}, 3, 0))
+		if ex.Status != store.ExecutionCompleted || ex.TransactionCount != 3 || ex.PartnershipID != "clinic_payer" {
+			t.Fatalf("execution %+v", ex)
+		}
+		evs := e.events(ex.ID)
+		got := countTypes(evs)
+		if got[events.FileProcessed] != 1 || got[events.TransactionProcessed] != 3 || got[events.FragmentProcessed] != 3 || len(evs) != 7 {
+			t.Fatalf("events %v", got)
+		}
+		if evs[len(evs)-1].DetailType != events.FileProcessed {
+			t.Errorf("last event %s", evs[len(evs)-1].DetailType)
+		}
+		txs, _, err := e.store.ListTransactions(ctx, e.account, store.TransactionFilter{ExecutionID: ex.ID})
+		must(t, err)
+		if len(txs) != 3 {
+			t.Fatalf("%d transactions", len(txs))
+		}
+		for _, ev := range evs {
+			var d struct {
+				FileExecutionID string `json:"fileExecutionId"`
+				TransactionID   string `json:"transactionId"`
+				X12             struct {
+					Metadata struct {
+						Transaction struct {
+							TransactionSetIdentifier string `json:"transactionSetIdentifier"`
+						} `json:"transaction"`
+					} `json:"metadata"`
+				} `json:"x12"`
+			}
+			must(t, json.Unmarshal(ev.Detail, &d))
+			if d.FileExecutionID != ex.ID {
+				t.Errorf("%s fileExecutionId %q", ev.DetailType, d.FileExecutionID)
+			}
+			if ev.DetailType == events.TransactionProcessed && d.X12.Metadata.Transaction.TransactionSetIdentifier != "835" {
+				t.Errorf("transaction event detail %s", ev.Detail)
+			}
+		}
+		tr, err := e.store.GetTransaction(ctx, e.account, txs[0].ID)
+		must(t, err)
+		in := e.blob(tr.Input.Key)
+		if !strings.HasPrefix(in, "ISA*00*") || !strings.Contains(in, "ST*835*") || !strings.HasSuffix(in, "IEA*1*000000101~") ||
+			strings.Count(in, "ST*") != 1 {
+			t.Errorf("input EDI %q", in)
+		}
+		var out map[string]any
+		must(t, json.Unmarshal([]byte(e.blob(tr.Output.Key)), &out))
+		if _, ok := out["heading"]; !ok {
+			t.Errorf("output has no heading: %v", out)
+		}
+		var ids []string
+		for _, id := range tr.Identifiers {
+			ids = append(ids, id.Element+"="+id.Value)
+		}
+		if len(ids) != 4 || !strings.HasPrefix(ids[0], "TRN-02=TRACE") || !strings.HasPrefix(ids[1], "CLP-01=PCN") {
+			t.Errorf("identifiers %v", ids)
+		}
+		var md struct {
+			Version      string `json:"version"`
+			Interchanges []struct {
+				FunctionalGroups []struct {
+					TransactionSets []struct {
+						ID                 string              `json:"id"`
+						TrackedIdentifiers map[string][]string `json:"trackedIdentifiers"`
+					} `json:"transactionSets"`
+				} `json:"functionalGroups"`
+			} `json:"interchanges"`
+		}
+		must(t, json.Unmarshal([]byte(e.blob(ex.Metadata.Key)), &md))
+		if len(md.Interchanges) != 1 || len(md.Interchanges[0].FunctionalGroups) != 2 ||
+			len(md.Interchanges[0].FunctionalGroups[0].TransactionSets) != 2 ||
+			len(md.Interchanges[0].FunctionalGroups[1].TransactionSets[0].TrackedIdentifiers["CLP-01"]) != 3 {
+			t.Errorf("metadata %s", e.blob(ex.Metadata.Key))
+		}
+	})
+}
+
+func TestInboundCorruptSetFailsTheWholeFile(t *testing.T) {
+	storetest.ForEachEngine(t, func(t *testing.T, open storetest.Opener) {
+		e := newEnv(t, open)
+		ex := e.receive("era-0002.x12", coretest.Gen835([]int{2, 1}, 3, 2))
+		if ex.Status != store.ExecutionFailed || ex.FaultCode != core.FaultTranslate {
+			t.Fatalf("execution %+v", ex)
+		}
+		evs := e.events(ex.ID)
+		if len(evs) != 1 || evs[0].DetailType != events.FileFailed {
+			t.Fatalf("events %v", countTypes(evs))
+		}
+		var d struct {
+			Errors []core.Fault `json:"errors"`
+		}
+		must(t, json.Unmarshal(evs[0].Detail, &d))
+		if len(d.Errors) != 1 || d.Errors[0].FaultCode != "FAILED_TO_TRANSLATE" || !strings.Contains(d.Errors[0].Message, "CLP") ||
+			!strings.Contains(d.Errors[0].Message, "Line ") {
+			t.Errorf("errors %+v", d.Errors)
+		}
+		txs, _, err := e.store.ListTransactions(ctx, e.account, store.TransactionFilter{})
+		must(t, err)
+		if len(txs) != 0 {
+			t.Errorf("%d transactions kept from a failed file", len(txs))
+		}
+	})
+}
+
+func TestInboundFragments(t *testing.T) {
+	e := newEnv(t, storetest.SQLite)
+	ex := e.receive("era-big.x12", coretest.Gen835([]int{1}, 2000, 0))
+	if ex.Status != store.ExecutionCompleted {
+		t.Fatalf("execution %+v", ex)
+	}
+	evs := e.events(ex.ID)
+	if got := countTypes(evs); got[events.FragmentProcessed] != 3 || got[events.TransactionProcessed] != 1 {
+		t.Fatalf("events %v", got)
+	}
+	txs, _, err := e.store.ListTransactions(ctx, e.account, store.TransactionFilter{ExecutionID: ex.ID})
+	must(t, err)
+	tr, err := e.store.GetTransaction(ctx, e.account, txs[0].ID)
+	must(t, err)
+	if tr.FragmentCount != 3 || len(tr.Fragments) != 3 {
+		t.Fatalf("fragments %d", tr.FragmentCount)
+	}
+	total := 0
+	for i, f := range tr.Fragments {
+		var doc struct {
+			Heading map[string]any `json:"heading"`
+			Detail  struct {
+				LX []struct {
+					CLP []json.RawMessage `json:"claim_payment_information_CLP_loop"`
+				} `json:"header_number_LX_loop"`
+			} `json:"detail"`
+		}
+		must(t, json.Unmarshal([]byte(e.blob(f.Output.Key)), &doc))
+		n := 0
+		for _, lx := range doc.Detail.LX {
+			n += len(lx.CLP)
+		}
+		if want := []int{800, 800, 400}[i]; n != want || doc.Heading == nil {
+			t.Errorf("fragment %d holds %d claim payments (heading %v), want %d", i, n, doc.Heading != nil, want)
+		}
+		total += n
+	}
+	if total != 2000 {
+		t.Errorf("fragments hold %d claim payments", total)
+	}
+}
+
+func TestInboundNonEDI(t *testing.T) {
+	e := newEnv(t, storetest.SQLite)
+	ex := e.receive("remit.csv", "claim,amount\nA1,10.00\n")
+	if ex.Status != store.ExecutionCompleted || ex.FileType != "csv" {
+		t.Fatalf("execution %+v", ex)
+	}
+	evs := e.events(ex.ID)
+	if len(evs) != 1 || evs[0].DetailType != events.FileProcessed {
+		t.Fatalf("events %v", countTypes(evs))
+	}
+	if !strings.Contains(string(evs[0].Detail), `"artifactType":"text/csv"`) {
+		t.Errorf("detail %s", evs[0].Detail)
+	}
+}

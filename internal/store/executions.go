@@ -1,0 +1,386 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// Executions are files in and out (package core): one row per file, its
+// transactions (one per ST..SE), their fragments and business identifiers.
+// Contents live in the blob store; rows name their keys.
+type Executions interface {
+	InsertExecution(ctx context.Context, e Execution) error
+	GetExecution(ctx context.Context, accountID, id string) (Execution, error)
+	// ListExecutions returns the newest executions first and the cursor of
+	// the next page ("" on the last page).
+	ListExecutions(ctx context.Context, accountID string, f ExecutionFilter) ([]Execution, string, error)
+	// UpdateExecution writes e's mutable fields (status, partnership,
+	// connection, artifacts, counts, fault, detail, times) when the row's
+	// current status is one of from (any status when from is empty).
+	// ErrConflict when it is not: another worker got there first.
+	UpdateExecution(ctx context.Context, e Execution, from ...string) error
+
+	// InsertTransaction stores a transaction with its fragments and
+	// business identifiers.
+	InsertTransaction(ctx context.Context, t Transaction) error
+	// GetTransaction returns the transaction with its fragments and
+	// business identifiers.
+	GetTransaction(ctx context.Context, accountID, id string) (Transaction, error)
+	// ListTransactions returns the newest first, without fragments and
+	// identifiers.
+	ListTransactions(ctx context.Context, accountID string, f TransactionFilter) ([]Transaction, string, error)
+}
+
+// Execution statuses. Inbound: RECEIVED → PROCESSING → COMPLETED or FAILED.
+// Outbound: PENDING_DELIVERY → DELIVERED or FAILED.
+const (
+	ExecutionReceived        = "RECEIVED"
+	ExecutionProcessing      = "PROCESSING"
+	ExecutionCompleted       = "COMPLETED"
+	ExecutionFailed          = "FAILED"
+	ExecutionPendingDelivery = "PENDING_DELIVERY"
+	ExecutionDelivered       = "DELIVERED"
+)
+
+// Transaction statuses (api-contract §5.3).
+const (
+	TransactionSucceeded = "succeeded"
+	TransactionFailed    = "failed"
+)
+
+// Artifact is one stored content of a record.
+type Artifact struct {
+	Key         string // blob key, "" when absent
+	ContentType string
+	Size        int64
+}
+
+// Execution is one file, inbound or outbound.
+type Execution struct {
+	ID            string
+	AccountID     string
+	Mode          string
+	Direction     string // DirectionInbound or DirectionOutbound
+	Status        string
+	FileType      string // "x12", "csv", "json", ...
+	SourceDirname string
+	SourceName    string
+	ConnectionID  string
+	PartnershipID string
+	Input         Artifact // the file as received (inbound) or the payload it came from
+	Output        Artifact // the generated file (outbound)
+	Metadata      Artifact // the execution metadata document (spec §2.6)
+	// TransactionCount counts the transactions the file produced.
+	TransactionCount int
+	FaultCode        string
+	FaultMessage     string
+	// Detail is free JSON the owning module keeps (e.g. the interchange
+	// header of a failed file, delivery reports).
+	Detail      []byte
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	ProcessedAt time.Time // zero until processed or delivered
+}
+
+// ExecutionFilter narrows ListExecutions. Zero fields do not filter.
+type ExecutionFilter struct {
+	Mode      string
+	Direction string
+	Status    string
+	From, To  time.Time // CreatedAt in [From, To)
+	Limit     int       // default 100, at most 500
+	Cursor    string
+}
+
+// Transaction is one transaction set of an execution.
+type Transaction struct {
+	ID                     string
+	AccountID              string
+	Mode                   string
+	ExecutionID            string
+	SetIndex               int // 0-based position of the set in its file
+	Direction              string
+	Status                 string
+	TransactionSetID       string // ST01
+	ControlNumber          string // ST02
+	GuideID                string
+	PartnershipID          string
+	TransactionSettingID   string
+	Sender, Receiver       string // "qualifier/id" of ISA05/06 and ISA07/08
+	Input                  Artifact
+	Output                 Artifact
+	FragmentCount          int
+	FragmentBatchSize      int
+	FragmentKeyName        string
+	Fragments              []Fragment
+	Identifiers            []BusinessIdentifier
+	Detail                 []byte // JSON: partnership, x12 metadata and setting (the event's shape)
+	ProcessedAt, CreatedAt time.Time
+}
+
+// Fragment is one piece of a transaction's Guide JSON.
+type Fragment struct {
+	Index  int
+	Output Artifact
+}
+
+// BusinessIdentifier is one tracked value of a transaction (BHT-03, CLM-01...).
+type BusinessIdentifier struct {
+	Element   string // "CLM-01"
+	ElementID string // X12 data element number, "1028"
+	Name      string
+	Value     string
+}
+
+// TransactionFilter narrows ListTransactions. Zero fields do not filter.
+type TransactionFilter struct {
+	Mode               string
+	ExecutionID        string
+	Direction          string
+	Status             string
+	TransactionSetID   string
+	PartnershipID      string
+	Sender, Receiver   string
+	BusinessIdentifier string // a transaction having this identifier value
+	ElementID          string // with BusinessIdentifier: only this element ("CLM-01" or "1028")
+	From, To           time.Time
+	Limit              int
+	Cursor             string
+}
+
+const executionColumns = `id, account_id, mode, direction, status, file_type, source_dirname, source_name,
+	connection_id, partnership_id, input_key, input_type, input_size, output_key, output_size,
+	metadata_key, metadata_size, transaction_count, fault_code, fault_message, detail,
+	created_at, updated_at, processed_at`
+
+func (q *queries) InsertExecution(ctx context.Context, e Execution) error {
+	if e.UpdatedAt.IsZero() {
+		e.UpdatedAt = e.CreatedAt
+	}
+	_, err := q.w.exec(ctx, `INSERT INTO executions (`+executionColumns+`) VALUES
+		($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`,
+		e.ID, e.AccountID, e.Mode, e.Direction, e.Status, e.FileType, e.SourceDirname, e.SourceName,
+		e.ConnectionID, e.PartnershipID, e.Input.Key, e.Input.ContentType, e.Input.Size, e.Output.Key, e.Output.Size,
+		e.Metadata.Key, e.Metadata.Size, e.TransactionCount, e.FaultCode, e.FaultMessage, string(e.Detail),
+		toUS(e.CreatedAt), toUS(e.UpdatedAt), nullUS(e.ProcessedAt))
+	return mapErr(err)
+}
+
+func (q *queries) GetExecution(ctx context.Context, accountID, id string) (Execution, error) {
+	return scanExecution(q.r.queryRow(ctx, `SELECT `+executionColumns+` FROM executions WHERE account_id = $1 AND id = $2`, accountID, id))
+}
+
+func (q *queries) UpdateExecution(ctx context.Context, e Execution, from ...string) error {
+	args := []any{e.AccountID, e.ID, e.Status, e.ConnectionID, e.PartnershipID, e.Output.Key, e.Output.Size,
+		e.Metadata.Key, e.Metadata.Size, e.TransactionCount, e.FaultCode, e.FaultMessage, string(e.Detail),
+		toUS(e.UpdatedAt), nullUS(e.ProcessedAt), e.FileType}
+	cond := ""
+	if len(from) > 0 {
+		cond = " AND status IN (" + placeholders(len(args)+1, len(from)) + ")"
+		for _, s := range from {
+			args = append(args, s)
+		}
+	}
+	res, err := q.w.exec(ctx, `UPDATE executions SET status = $3, connection_id = $4, partnership_id = $5,
+		output_key = $6, output_size = $7, metadata_key = $8, metadata_size = $9, transaction_count = $10,
+		fault_code = $11, fault_message = $12, detail = $13, updated_at = $14, processed_at = $15, file_type = $16
+		WHERE account_id = $1 AND id = $2`+cond, args...)
+	if err != nil {
+		return mapErr(err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		return err
+	}
+	if _, err := q.GetExecution(ctx, e.AccountID, e.ID); err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: execution %s is no longer in status %v", ErrConflict, e.ID, from)
+}
+
+func (q *queries) ListExecutions(ctx context.Context, accountID string, f ExecutionFilter) ([]Execution, string, error) {
+	w := newWhere(accountID)
+	w.addIf(f.Mode != "", "mode = $?", f.Mode)
+	w.addIf(f.Direction != "", "direction = $?", f.Direction)
+	w.addIf(f.Status != "", "status = $?", f.Status)
+	w.addIf(!f.From.IsZero(), "created_at >= $?", toUS(f.From))
+	w.addIf(!f.To.IsZero(), "created_at < $?", toUS(f.To))
+	if err := w.cursor(f.Cursor, "created_at"); err != nil {
+		return nil, "", err
+	}
+	limit := pageLimit(f.Limit, 100)
+	rows, err := q.r.query(ctx, `SELECT `+executionColumns+` FROM executions WHERE `+w.sql()+`
+		ORDER BY created_at DESC, id DESC LIMIT `+w.limit(limit+1), w.args...)
+	if err != nil {
+		return nil, "", err
+	}
+	list, err := collect(rows, scanExecution)
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(list) > limit {
+		list = list[:limit]
+		next = encodeCursor(toUS(list[limit-1].CreatedAt), list[limit-1].ID)
+	}
+	return list, next, nil
+}
+
+func scanExecution(row scanner) (Execution, error) {
+	var e Execution
+	var detail string
+	var created, updated int64
+	var processed sql.NullInt64
+	err := row.Scan(&e.ID, &e.AccountID, &e.Mode, &e.Direction, &e.Status, &e.FileType, &e.SourceDirname, &e.SourceName,
+		&e.ConnectionID, &e.PartnershipID, &e.Input.Key, &e.Input.ContentType, &e.Input.Size, &e.Output.Key, &e.Output.Size,
+		&e.Metadata.Key, &e.Metadata.Size, &e.TransactionCount, &e.FaultCode, &e.FaultMessage, &detail,
+		&created, &updated, &processed)
+	if err != nil {
+		return Execution{}, mapErr(err)
+	}
+	e.Detail = bytesOrNil(detail)
+	e.CreatedAt, e.UpdatedAt, e.ProcessedAt = fromUS(created), fromUS(updated), fromNullUS(processed)
+	return e, nil
+}
+
+const transactionColumns = `id, account_id, mode, execution_id, set_index, direction, status, transaction_set_id,
+	control_number, guide_id, partnership_id, transaction_setting_id, sender, receiver, input_key, input_size,
+	output_key, output_size, fragment_count, fragment_batch_size, fragment_key_name, detail, processed_at, created_at`
+
+func (q *queries) InsertTransaction(ctx context.Context, t Transaction) error {
+	return q.atomic(ctx, func(q *queries) error {
+		_, err := q.w.exec(ctx, `INSERT INTO transactions (`+transactionColumns+`) VALUES
+			($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`,
+			t.ID, t.AccountID, t.Mode, t.ExecutionID, t.SetIndex, t.Direction, t.Status, t.TransactionSetID,
+			t.ControlNumber, t.GuideID, t.PartnershipID, t.TransactionSettingID, t.Sender, t.Receiver,
+			t.Input.Key, t.Input.Size, t.Output.Key, t.Output.Size, t.FragmentCount, t.FragmentBatchSize,
+			t.FragmentKeyName, string(t.Detail), toUS(t.ProcessedAt), toUS(t.CreatedAt))
+		if err != nil {
+			return mapErr(err)
+		}
+		for _, f := range t.Fragments {
+			if _, err := q.w.exec(ctx, `INSERT INTO transaction_fragments (transaction_id, fragment_index, output_key, output_size)
+				VALUES ($1, $2, $3, $4)`, t.ID, f.Index, f.Output.Key, f.Output.Size); err != nil {
+				return mapErr(err)
+			}
+		}
+		return q.insertIdentifiers(ctx, t)
+	})
+}
+
+// insertIdentifiers writes a transaction's business identifiers, many rows
+// per statement.
+func (q *queries) insertIdentifiers(ctx context.Context, t Transaction) error {
+	const perStatement = 100 // 7 values each, well under both engines' parameter limits
+	for start := 0; start < len(t.Identifiers); start += perStatement {
+		batch := t.Identifiers[start:min(start+perStatement, len(t.Identifiers))]
+		args := make([]any, 0, 7*len(batch))
+		values := ""
+		for i, b := range batch {
+			if i > 0 {
+				values += ", "
+			}
+			values += "(" + placeholders(len(args)+1, 7) + ")"
+			args = append(args, t.ID, t.AccountID, start+i, b.Element, b.ElementID, b.Name, b.Value)
+		}
+		if _, err := q.w.exec(ctx, `INSERT INTO business_identifiers
+			(transaction_id, account_id, position, element, element_id, name, value) VALUES `+values, args...); err != nil {
+			return mapErr(err)
+		}
+	}
+	return nil
+}
+
+func (q *queries) GetTransaction(ctx context.Context, accountID, id string) (Transaction, error) {
+	t, err := scanTransaction(q.r.queryRow(ctx, `SELECT `+transactionColumns+` FROM transactions WHERE account_id = $1 AND id = $2`, accountID, id))
+	if err != nil {
+		return Transaction{}, err
+	}
+	rows, err := q.r.query(ctx, `SELECT fragment_index, output_key, output_size FROM transaction_fragments
+		WHERE transaction_id = $1 ORDER BY fragment_index`, id)
+	if err != nil {
+		return Transaction{}, err
+	}
+	if t.Fragments, err = collect(rows, func(row scanner) (Fragment, error) {
+		f := Fragment{Output: Artifact{ContentType: "application/json"}}
+		return f, row.Scan(&f.Index, &f.Output.Key, &f.Output.Size)
+	}); err != nil {
+		return Transaction{}, err
+	}
+	rows, err = q.r.query(ctx, `SELECT element, element_id, name, value FROM business_identifiers
+		WHERE transaction_id = $1 ORDER BY position`, id)
+	if err != nil {
+		return Transaction{}, err
+	}
+	t.Identifiers, err = collect(rows, func(row scanner) (BusinessIdentifier, error) {
+		var b BusinessIdentifier
+		return b, row.Scan(&b.Element, &b.ElementID, &b.Name, &b.Value)
+	})
+	if err != nil {
+		return Transaction{}, err
+	}
+	return t, nil
+}
+
+func (q *queries) ListTransactions(ctx context.Context, accountID string, f TransactionFilter) ([]Transaction, string, error) {
+	w := newWhere(accountID)
+	w.addIf(f.Mode != "", "mode = $?", f.Mode)
+	w.addIf(f.ExecutionID != "", "execution_id = $?", f.ExecutionID)
+	w.addIf(f.Direction != "", "direction = $?", f.Direction)
+	w.addIf(f.Status != "", "status = $?", f.Status)
+	w.addIf(f.TransactionSetID != "", "transaction_set_id = $?", f.TransactionSetID)
+	w.addIf(f.PartnershipID != "", "partnership_id = $?", f.PartnershipID)
+	w.addIf(f.Sender != "", "sender = $?", f.Sender)
+	w.addIf(f.Receiver != "", "receiver = $?", f.Receiver)
+	w.addIf(!f.From.IsZero(), "processed_at >= $?", toUS(f.From))
+	w.addIf(!f.To.IsZero(), "processed_at < $?", toUS(f.To))
+	if f.BusinessIdentifier != "" {
+		w.args = append(w.args, f.BusinessIdentifier)
+		sub := fmt.Sprintf("id IN (SELECT transaction_id FROM business_identifiers WHERE account_id = $1 AND value = $%d", len(w.args))
+		if f.ElementID != "" {
+			w.args = append(w.args, f.ElementID)
+			sub += fmt.Sprintf(" AND (element = $%[1]d OR element_id = $%[1]d)", len(w.args))
+		}
+		w.conds = append(w.conds, sub+")")
+	}
+	if err := w.cursor(f.Cursor, "processed_at"); err != nil {
+		return nil, "", err
+	}
+	limit := pageLimit(f.Limit, 100)
+	rows, err := q.r.query(ctx, `SELECT `+transactionColumns+` FROM transactions WHERE `+w.sql()+`
+		ORDER BY processed_at DESC, id DESC LIMIT `+w.limit(limit+1), w.args...)
+	if err != nil {
+		return nil, "", err
+	}
+	list, err := collect(rows, scanTransaction)
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(list) > limit {
+		list = list[:limit]
+		next = encodeCursor(toUS(list[limit-1].ProcessedAt), list[limit-1].ID)
+	}
+	return list, next, nil
+}
+
+func scanTransaction(row scanner) (Transaction, error) {
+	var t Transaction
+	var detail string
+	var processed, created int64
+	err := row.Scan(&t.ID, &t.AccountID, &t.Mode, &t.ExecutionID, &t.SetIndex, &t.Direction, &t.Status, &t.TransactionSetID,
+		&t.ControlNumber, &t.GuideID, &t.PartnershipID, &t.TransactionSettingID, &t.Sender, &t.Receiver,
+		&t.Input.Key, &t.Input.Size, &t.Output.Key, &t.Output.Size, &t.FragmentCount, &t.FragmentBatchSize,
+		&t.FragmentKeyName, &detail, &processed, &created)
+	if err != nil {
+		return Transaction{}, mapErr(err)
+	}
+	t.Input.ContentType, t.Output.ContentType = "application/edi-x12", "application/json"
+	if t.Direction == DirectionOutbound { // generated from JSON
+		t.Input.ContentType, t.Output.ContentType = "application/json", "application/edi-x12"
+	}
+	t.Detail = bytesOrNil(detail)
+	t.ProcessedAt, t.CreatedAt = fromUS(processed), fromUS(created)
+	return t, nil
+}

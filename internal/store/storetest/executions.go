@@ -1,0 +1,179 @@
+package storetest
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+func newExecution(acct string, i int) store.Execution {
+	return store.Execution{
+		ID: store.NewUUID(), AccountID: acct, Mode: store.ModeTest, Direction: store.DirectionInbound,
+		Status: store.ExecutionReceived, FileType: "x12", SourceDirname: "inbound", SourceName: fmt.Sprintf("f%d.x12", i),
+		Input:     store.Artifact{Key: fmt.Sprintf("executions/%d/input", i), ContentType: "application/edi-x12", Size: 100},
+		CreatedAt: t0.Add(time.Duration(i) * time.Second), UpdatedAt: t0.Add(time.Duration(i) * time.Second),
+	}
+}
+
+func testExecutionLifecycle(t *testing.T, s store.Store) {
+	a := newAccount(t, s, "files")
+	other := newAccount(t, s, "other")
+	e := newExecution(a.ID, 1)
+	must(t, s.InsertExecution(ctx, e))
+	wantErr(t, s.InsertExecution(ctx, e), store.ErrConflict)
+	got, err := s.GetExecution(ctx, a.ID, e.ID)
+	must(t, err)
+	if diff := cmp.Diff(e, got); diff != "" {
+		t.Errorf("GetExecution (-want +got):\n%s", diff)
+	}
+	_, err = s.GetExecution(ctx, other.ID, e.ID)
+	wantErr(t, err, store.ErrNotFound)
+
+	// RECEIVED → COMPLETED once; a second worker finishing the same file
+	// gets ErrConflict.
+	done := e
+	done.Status, done.PartnershipID, done.TransactionCount = store.ExecutionCompleted, "p1", 3
+	done.Metadata = store.Artifact{Key: "executions/1/metadata", Size: 42}
+	done.Detail = []byte(`{"x":1}`)
+	done.ProcessedAt, done.UpdatedAt = t0.Add(time.Minute), t0.Add(time.Minute)
+	must(t, s.UpdateExecution(ctx, done, store.ExecutionReceived, store.ExecutionProcessing))
+	wantErr(t, s.UpdateExecution(ctx, done, store.ExecutionReceived, store.ExecutionProcessing), store.ErrConflict)
+	got, err = s.GetExecution(ctx, a.ID, e.ID)
+	must(t, err)
+	done.Metadata.ContentType = "" // not stored: the metadata document is always JSON
+	if diff := cmp.Diff(done, got); diff != "" {
+		t.Errorf("after update (-want +got):\n%s", diff)
+	}
+	ghost := newExecution(a.ID, 9)
+	wantErr(t, s.UpdateExecution(ctx, ghost), store.ErrNotFound)
+	// Another account cannot update it.
+	done.AccountID = other.ID
+	wantErr(t, s.UpdateExecution(ctx, done), store.ErrNotFound)
+}
+
+func testExecutionList(t *testing.T, s store.Store) {
+	a := newAccount(t, s, "files")
+	var want []string
+	for i := range 5 {
+		e := newExecution(a.ID, i)
+		if i == 4 {
+			e.Direction, e.Status = store.DirectionOutbound, store.ExecutionPendingDelivery
+		}
+		must(t, s.InsertExecution(ctx, e))
+		want = append([]string{e.ID}, want...)
+	}
+	var all []string
+	cursor := ""
+	for range 4 {
+		list, next, err := s.ListExecutions(ctx, a.ID, store.ExecutionFilter{Limit: 2, Cursor: cursor})
+		must(t, err)
+		for _, e := range list {
+			all = append(all, e.ID)
+		}
+		if cursor = next; cursor == "" {
+			break
+		}
+	}
+	if diff := cmp.Diff(want, all); diff != "" {
+		t.Errorf("pages (-want +got):\n%s", diff)
+	}
+	list, _, err := s.ListExecutions(ctx, a.ID, store.ExecutionFilter{Direction: store.DirectionOutbound})
+	must(t, err)
+	if len(list) != 1 || list[0].ID != want[0] {
+		t.Errorf("outbound: %d executions", len(list))
+	}
+	list, _, err = s.ListExecutions(ctx, a.ID, store.ExecutionFilter{Status: store.ExecutionReceived, From: t0.Add(time.Second), To: t0.Add(3 * time.Second)})
+	must(t, err)
+	if len(list) != 2 || list[0].ID != want[2] || list[1].ID != want[3] {
+		t.Errorf("status and time window: %d executions", len(list))
+	}
+}
+
+func testTransactions(t *testing.T, s store.Store) {
+	a := newAccount(t, s, "files")
+	other := newAccount(t, s, "other")
+	e := newExecution(a.ID, 1)
+	must(t, s.InsertExecution(ctx, e))
+	var ids []string
+	err := s.InTx(ctx, func(tx store.Queries) error {
+		for i := range 3 {
+			tr := store.Transaction{
+				ID: store.NewUUID(), AccountID: a.ID, Mode: store.ModeTest, ExecutionID: e.ID, SetIndex: i,
+				Direction: store.DirectionInbound, Status: store.TransactionSucceeded, TransactionSetID: "835",
+				ControlNumber: fmt.Sprintf("%04d", i+1), GuideID: "005010X221A1", PartnershipID: "p1",
+				TransactionSettingID: "ts1", Sender: "ZZ/PAYER", Receiver: "ZZ/CLINIC",
+				Input:       store.Artifact{Key: fmt.Sprintf("t%d/input", i), ContentType: "application/edi-x12", Size: 10},
+				Output:      store.Artifact{Key: fmt.Sprintf("t%d/output", i), ContentType: "application/json", Size: 20},
+				Detail:      []byte(`{"x12":{}}`),
+				ProcessedAt: t0.Add(time.Duration(i) * time.Second), CreatedAt: t0,
+			}
+			if i == 2 {
+				tr.FragmentCount, tr.FragmentBatchSize, tr.FragmentKeyName = 2, 800, "claim_payment_information_CLP_loop"
+				tr.Fragments = []store.Fragment{
+					{Index: 0, Output: store.Artifact{Key: "f0", ContentType: "application/json", Size: 5}},
+					{Index: 1, Output: store.Artifact{Key: "f1", ContentType: "application/json", Size: 6}},
+				}
+				for j := range 250 { // more than one multi-row statement
+					tr.Identifiers = append(tr.Identifiers, store.BusinessIdentifier{Element: "CLP-01", ElementID: "1028",
+						Name: "Patient Control Number", Value: fmt.Sprintf("PCN%03d", j)})
+				}
+			}
+			if err := tx.InsertTransaction(ctx, tr); err != nil {
+				return err
+			}
+			ids = append(ids, tr.ID)
+		}
+		return nil
+	})
+	must(t, err)
+	got, err := s.GetTransaction(ctx, a.ID, ids[2])
+	must(t, err)
+	if got.FragmentCount != 2 || len(got.Fragments) != 2 || got.Fragments[1].Output.Key != "f1" ||
+		len(got.Identifiers) != 250 || got.Identifiers[249].Value != "PCN249" || got.Sender != "ZZ/PAYER" ||
+		string(got.Detail) != `{"x12":{}}` || !got.ProcessedAt.Equal(t0.Add(2*time.Second)) {
+		t.Errorf("GetTransaction = %+v", got)
+	}
+	_, err = s.GetTransaction(ctx, other.ID, ids[0])
+	wantErr(t, err, store.ErrNotFound)
+
+	listIDs := func(f store.TransactionFilter) []string {
+		t.Helper()
+		list, _, err := s.ListTransactions(ctx, a.ID, f)
+		must(t, err)
+		var out []string
+		for _, tr := range list {
+			out = append(out, tr.ID)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		f    store.TransactionFilter
+		want []string
+	}{
+		{"all", store.TransactionFilter{}, []string{ids[2], ids[1], ids[0]}},
+		{"execution", store.TransactionFilter{ExecutionID: e.ID, Mode: store.ModeTest}, []string{ids[2], ids[1], ids[0]}},
+		{"identifier", store.TransactionFilter{BusinessIdentifier: "PCN007"}, []string{ids[2]}},
+		{"identifier+element", store.TransactionFilter{BusinessIdentifier: "PCN007", ElementID: "CLM-01"}, nil},
+		{"identifier+elementId", store.TransactionFilter{BusinessIdentifier: "PCN007", ElementID: "1028"}, []string{ids[2]}},
+		{"set and sender", store.TransactionFilter{TransactionSetID: "835", Sender: "ZZ/PAYER", Receiver: "ZZ/CLINIC", PartnershipID: "p1"}, []string{ids[2], ids[1], ids[0]}},
+		{"window", store.TransactionFilter{From: t0.Add(time.Second), To: t0.Add(2 * time.Second)}, []string{ids[1]}},
+		{"mode", store.TransactionFilter{Mode: store.ModeProduction}, nil},
+		{"page", store.TransactionFilter{Limit: 2}, []string{ids[2], ids[1]}},
+	} {
+		if got := listIDs(tc.f); !cmp.Equal(tc.want, got) {
+			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if list, _, _ := s.ListTransactions(ctx, other.ID, store.TransactionFilter{}); len(list) != 0 {
+		t.Errorf("another account lists %d transactions", len(list))
+	}
+	// The same set of an execution is stored once.
+	dup := store.Transaction{ID: store.NewUUID(), AccountID: a.ID, Mode: store.ModeTest, ExecutionID: e.ID, SetIndex: 0,
+		Direction: store.DirectionInbound, Status: store.TransactionSucceeded, ProcessedAt: t0, CreatedAt: t0}
+	wantErr(t, s.InsertTransaction(ctx, dup), store.ErrConflict)
+}
