@@ -13,7 +13,7 @@ RACE_PKGS   ?= ./internal/store/... ./internal/jobs/...
 # PostgreSQL is reachable now.
 TESTFLAGS   ?=
 
-.PHONY: run test vet lint unit race build clean bench-load
+.PHONY: run test vet lint unit race build clean bench-load versitygw
 
 run:
 	$(GO) run ./cmd/clearhouse serve
@@ -45,6 +45,12 @@ build:
 # (wrk; see bench/load.sh for DURATION, CONNECTIONS and the request mix).
 bench-load: build
 	bench/load.sh
+
+# versitygw: the S3 server the blob and scale-out tests run against, built
+# from the module proxy at the version pinned in tools/versitygw/go.mod.
+versitygw: bin/versitygw
+bin/versitygw: tools/versitygw/go.mod tools/versitygw/go.sum
+	cd tools/versitygw && CGO_ENABLED=0 $(GO) build -trimpath -o ../../bin/versitygw github.com/versity/versitygw/cmd/versitygw
 
 clean:
 	rm -rf bin

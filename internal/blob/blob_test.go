@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/blob"
+	"github.com/clearhouse/clearhouse/internal/testenv"
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 )
@@ -163,9 +164,22 @@ func TestS3(t *testing.T) {
 	srv := httptest.NewServer(gofakes3.New(backend, gofakes3.WithLogger(gofakes3.DiscardLog())).Server())
 	defer srv.Close()
 	url := "s3://clearhouse?region=us-east-1&use_path_style=true&endpoint=" + srv.URL
-	s := open(t, url, "")
+	checkS3(t, open(t, url, ""))
+}
+
+// TestVersityGW runs the same suite against a real S3 server process
+// (versitygw, built from the module proxy by make versitygw), as replicas
+// use it in production.
+func TestVersityGW(t *testing.T) {
+	s3 := testenv.VersityGW(t)
+	checkS3(t, open(t, s3.BucketURL(t, "clearhouse"), ""))
+}
+
+// checkS3 runs checkStore, then checks that a presigned URL fetches the
+// object without credentials (the 302 download flow on S3).
+func checkS3(t *testing.T, s blob.Store) {
+	t.Helper()
 	checkStore(t, s)
-	// A presigned URL fetches the object without credentials.
 	if err := s.Put(context.Background(), "executions/e1/input", bytes.NewReader([]byte("ISA*00~")), "application/edi-x12"); err != nil {
 		t.Fatal(err)
 	}
