@@ -2,8 +2,10 @@ package guide_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/clearhouse/clearhouse/x12"
@@ -49,17 +51,7 @@ func TestValidatorAccuracy(t *testing.T) {
 				t.Fatalf("%q not in the features file", tt.old)
 			}
 			in := bytes.Replace(clean, []byte(tt.old), []byte(tt.new), 1)
-			rep, err := guide.Validate(bytes.NewReader(in), guide.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := []string{}
-			for _, f := range rep.All() {
-				if k := f.Severity.String() + " " + string(f.Code) + " " + f.SegmentID; !slices.Contains(got, k) {
-					got = append(got, k)
-				}
-			}
-			slices.Sort(got)
+			rep, got := severityCodes(t, in)
 			if tt.want == nil {
 				tt.want = []string{}
 			}
@@ -96,4 +88,65 @@ func TestIK302ForMissingSegment(t *testing.T) {
 	if want := "IK3*N3*8*2010AA*3~"; !bytes.Contains(buf.Bytes(), []byte(want)) {
 		t.Errorf("acknowledgment lacks %s:\n%s", want, buf.String())
 	}
+}
+
+// TestInstitutionalGuide: the 837I guide (005010X223A2) reads our clean
+// inpatient claim without a finding, and each institutional rule fails the
+// claim that breaks it.
+func TestInstitutionalGuide(t *testing.T) {
+	clean, err := os.ReadFile("testdata/837i_institutional.x12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, old, new string
+		want           []string
+	}{
+		{"clean", "", "", []string{}},
+		{"A3 accepted", "X*005010X223A2~\nST*837*0001*005010X223A2~", "X*005010X223A3~\nST*837*0001*005010X223A3~", []string{}},
+		{"statement dates missing", "DTP*434*RD8*20251201-20251203~\n", "", []string{"error guide.segment-missing DTP"}},
+		{"institutional claim code missing", "CL1*1*7*01~\n", "", []string{"error guide.segment-missing CL1"}},
+		{"patient status missing", "CL1*1*7*01~", "CL1*1*7~", []string{"error guide.element-missing CL1"}},
+		{"principal diagnosis missing", "HI*ABK:K358~\n", "", []string{"error guide.segment-missing HI"}},
+		{"place of service instead of facility code qualifier", "CLM*INPT001*1500***11:A:1", "CLM*INPT001*1500***11:B:1", []string{"error guide.element-invalid-code CLM"}},
+		{"professional signature indicator", "11:A:1**A*Y*Y~", "11:A:1*Y*A*Y*Y~", []string{"error guide.element-not-used CLM"}},
+		{"occurrence without its date", "HI*BH:11:D8:20251130~", "HI*BH:11~", []string{"error guide.element-missing HI"}},
+		{"revenue lines do not add up", "SV2*0360*HC:44970*500*", "SV2*0360*HC:44970*400*", []string{"error guide.balance CLM"}},
+		{"revenue code missing", "SV2*0360*", "SV2**", []string{"error guide.element-missing SV2"}},
+		{"second line numbered 3", "LX*2~", "LX*3~", []string{"error guide.sequence LX"}},
+		{"attending provider NPI check digit", "XX*1987654328~", "XX*1987654320~", []string{"error guide.npi-check-digit NM1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !bytes.Contains(clean, []byte(tt.old)) {
+				t.Fatalf("%q not in the claim", tt.old)
+			}
+			in := bytes.Replace(clean, []byte(tt.old), []byte(tt.new), 1)
+			if n := strings.Count(tt.old, "~") - strings.Count(tt.new, "~"); n != 0 {
+				in = bytes.Replace(in, []byte("SE*41*"), []byte(fmt.Sprintf("SE*%d*", 41-n)), 1)
+			}
+			_, got := severityCodes(t, in)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("findings %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// severityCodes validates in and returns the report with its distinct
+// "severity code SEGMENT" findings, sorted.
+func severityCodes(t *testing.T, in []byte) (*x12.Report, []string) {
+	t.Helper()
+	rep, err := guide.Validate(bytes.NewReader(in), guide.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{}
+	for _, f := range rep.All() {
+		if k := f.Severity.String() + " " + string(f.Code) + " " + f.SegmentID; !slices.Contains(got, k) {
+			got = append(got, k)
+		}
+	}
+	slices.Sort(got)
+	return rep, got
 }

@@ -23,6 +23,8 @@ var goldenInputs = []struct{ name, input string }{
 	{"835", "corpus:835/5010_pyx12_835_mult_loops.txt"},
 	{"837D", "testdata/837d_dental_features.x12"},
 	{"837D-moov", "corpus:837D/5010_moov_sample_TOO-surfaces.txt"},
+	{"837I", "testdata/837i_institutional.x12"},
+	{"837I-lfh", "corpus:837I/5010_lfh_two-claims-single-provider.x12"},
 	{"837P", "corpus:837P/5010_lfh_example1.x12"},
 	{"999", "corpus:999/5010_staedi_simple999_partial.edi"},
 }
