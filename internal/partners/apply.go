@@ -26,6 +26,9 @@ type ApplyOptions struct {
 	Prune bool
 	// DryRun checks and reports the changes without making them.
 	DryRun bool
+	// Expect, when set, is checked before anything else (the API's create
+	// and update of one record).
+	Expect *Expectation
 }
 
 // Change is one record Apply created, updated or deleted.
@@ -75,6 +78,11 @@ func apply(ctx context.Context, tx store.Queries, doc Document, opts ApplyOption
 	before, err := loadWorld(ctx, tx, opts.AccountID, opts.Mode)
 	if err != nil {
 		return Result{}, err
+	}
+	if opts.Expect != nil {
+		if err := opts.Expect.check(before); err != nil {
+			return Result{}, err
+		}
 	}
 	after, o, ps := desired(before, doc, opts)
 	if err := ps.err(); err != nil {
