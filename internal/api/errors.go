@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
+	"os"
+	"reflect"
 	"strings"
 
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -28,6 +31,7 @@ const (
 	CodeInternal           = "INTERNAL_ERROR"
 	CodeServiceUnavailable = "SERVICE_UNAVAILABLE"
 	CodeGatewayTimeout     = "GATEWAY_TIMEOUT"
+	CodeRequestTimeout     = "REQUEST_TIMEOUT"
 )
 
 // FieldError names one invalid field of a request body by JSON Pointer
@@ -111,7 +115,14 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 
 // DecodeJSON reads the request body as one JSON value into v. Failures are
 // *Error values ready for WriteError: 415 for a non-JSON content type, 413
-// past the server's body limit, 400 for malformed JSON or trailing data.
+// past the server's body limit, 408 for a body that does not arrive in
+// time, 400 for malformed JSON or trailing data; a wrong type is a 400
+// whose fieldList names the field by its JSON Pointer.
+//
+// The body is read whole into a buffer of its own size and decoded from
+// there, so values that decode in place (eligibility.RawX12) may keep views
+// of it: a large body costs itself and little more, where json.Decoder's
+// doubling buffer and a string copy cost three times that.
 func DecodeJSON(r *http.Request, v any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
@@ -120,23 +131,120 @@ func DecodeJSON(r *http.Request, v any) error {
 				"Content-Type must be application/json, not %q.", ct)
 		}
 	}
-	dec := json.NewDecoder(r.Body)
-	if err := dec.Decode(v); err != nil {
+	body, err := readBody(r)
+	if err != nil {
 		return decodeError(err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		if err != nil {
-			return decodeError(err)
+	if len(bytes.TrimSpace(body)) == 0 {
+		return decodeError(io.EOF)
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		var syntax *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syntax) && strings.HasSuffix(syntax.Error(), "after top-level value"):
+			return Errorf(http.StatusBadRequest, CodeBadRequest, "The request body must hold one JSON value; found more after it.")
+		case errors.As(err, &syntax) && syntax.Offset >= int64(len(body)):
+			return decodeError(io.ErrUnexpectedEOF)
+		case errors.As(err, &typ):
+			typ.Field = jsonPointer(reflect.TypeOf(v), typ.Field)
 		}
-		return Errorf(http.StatusBadRequest, CodeBadRequest, "The request body must hold one JSON value; found more after it.")
+		return decodeError(err)
 	}
 	return nil
+}
+
+// readBody reads the whole body into a buffer sized by Content-Length (the
+// server's MaxBytesReader bounds it either way).
+func readBody(r *http.Request) ([]byte, error) {
+	if r.ContentLength < 0 || r.ContentLength > 64<<20 {
+		return io.ReadAll(r.Body)
+	}
+	// One byte more than announced, so that reaching EOF needs no growth.
+	buf := make([]byte, 0, r.ContentLength+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // longer than announced
+		}
+		n, err := r.Body.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
+
+// jsonPointer turns encoding/json's dotted field path into a JSON Pointer
+// of JSON names only: the path names embedded structs by their Go type
+// ("subscriber.Patient.dateOfBirth"), whose fields sit at the parent's
+// level in the JSON ("/subscriber/dateOfBirth").
+func jsonPointer(t reflect.Type, dotted string) string {
+	if dotted == "" {
+		return "/"
+	}
+	var b strings.Builder
+	for _, name := range strings.Split(dotted, ".") {
+		for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map) {
+			t = t.Elem()
+		}
+		if t != nil && t.Kind() == reflect.Struct {
+			if f, ok := t.FieldByName(name); ok && f.Anonymous && !strings.Contains(string(f.Tag), "json:") {
+				t = f.Type
+				continue
+			}
+			t = jsonFieldType(t, name)
+		} else {
+			t = nil
+		}
+		b.WriteByte('/')
+		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1"))
+	}
+	return b.String()
+}
+
+// jsonFieldType is the type of the field of struct t whose JSON name is
+// name, or nil.
+func jsonFieldType(t reflect.Type, name string) reflect.Type {
+	for _, f := range reflect.VisibleFields(t) {
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tag == name || (tag == "" && f.Name == name) {
+			return f.Type
+		}
+	}
+	return nil
+}
+
+// jsonKind names a Go type the way the JSON it takes is called.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "value"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return "string"
+		}
+		return "array"
+	case reflect.Map, reflect.Struct:
+		return "object"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "number"
 }
 
 func decodeError(err error) *Error {
 	var tooBig *http.MaxBytesError
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var netErr net.Error
 	switch {
 	case errors.As(err, &tooBig):
 		return tooLarge(tooBig.Limit)
@@ -145,12 +253,18 @@ func decodeError(err error) *Error {
 	case errors.As(err, &syntax):
 		return Errorf(http.StatusBadRequest, CodeBadRequest, "The request body is not valid JSON at byte %d: %v.", syntax.Offset, err)
 	case errors.As(err, &typ):
-		path := "/" + strings.ReplaceAll(typ.Field, ".", "/")
 		return &Error{Status: http.StatusBadRequest, Code: CodeValidation,
 			Message:   "The request is invalid: 1 problem; see fieldList.",
-			FieldList: []FieldError{{Path: path, Message: fmt.Sprintf("must be a JSON %s, not %s", typ.Type.Kind(), typ.Value)}}}
+			FieldList: []FieldError{{Path: typ.Field, Message: fmt.Sprintf("must be a JSON %s, not %s", jsonKind(typ.Type), typ.Value)}}}
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return Errorf(http.StatusBadRequest, CodeBadRequest, "The request body ends in the middle of a JSON value.")
+	case errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()):
+		// The read deadline passed. The error's text names the sockets;
+		// the caller needs only what happened.
+		return Errorf(http.StatusRequestTimeout, CodeRequestTimeout,
+			"The request body did not arrive in time; send it whole and promptly.")
+	case errors.As(err, &netErr):
+		return Errorf(http.StatusBadRequest, CodeBadRequest, "The request body could not be read: the connection failed while sending it.")
 	}
 	return Errorf(http.StatusBadRequest, CodeBadRequest, "The request body could not be read as JSON: %v.", err)
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"path"
 	"regexp"
 	"runtime/debug"
 	"time"
@@ -43,6 +44,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.observe(r, rec, info, time.Since(start))
 	}()
 
+	if clean := cleanPath(r.URL.Path); clean != r.URL.Path && r.Method != http.MethodConnect {
+		// ServeMux would redirect with an HTML body; an API client gets the
+		// contract's JSON and the path it probably meant.
+		WriteError(rec, r, Errorf(http.StatusNotFound, CodeNotFound,
+			"No endpoint %s %s: paths have no empty, '.' or '..' segments; did you mean %s?", r.Method, r.URL.Path, clean))
+		return
+	}
 	_, pattern := s.mux.Handler(r)
 	limit := s.maxBody
 	if l, ok := s.bodyLimits[pattern]; ok {
@@ -135,3 +143,19 @@ type probeWriter struct {
 func (p *probeWriter) Header() http.Header         { return p.header }
 func (p *probeWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (p *probeWriter) WriteHeader(code int)        { p.status = code }
+
+// cleanPath is the canonical form ServeMux redirects to: path.Clean, with a
+// trailing slash kept.
+func cleanPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	if p[0] != '/' {
+		p = "/" + p
+	}
+	np := path.Clean(p)
+	if p[len(p)-1] == '/' && np != "/" {
+		np += "/"
+	}
+	return np
+}

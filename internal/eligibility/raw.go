@@ -18,7 +18,7 @@ import (
 // RawRequest is the body of the raw-X12 sibling endpoint
 // (…/eligibility/v3/raw-x12).
 type RawRequest struct {
-	X12                 string `json:"x12"`
+	X12                 RawX12 `json:"x12"`
 	ExternalPatientID   string `json:"externalPatientId,omitempty"`
 	EligibilitySearchID string `json:"eligibilitySearchId,omitempty"`
 }
@@ -36,7 +36,7 @@ type rawInquiry struct {
 // the caller's), and answers like Check. The response carries the 271 in
 // x12 as always.
 func (s *Service) CheckRawX12(ctx context.Context, caller Caller, raw *RawRequest) (*Result, error) {
-	requestJSON, _ := json.Marshal(raw)
+	requestJSON := storedRawRequest(raw)
 	res, started := s.begin("")
 	err := s.checkRawX12(ctx, caller, raw, res)
 	s.finish(ctx, caller, res, requestJSON, started)
@@ -73,18 +73,50 @@ func (s *Service) checkRawX12(ctx context.Context, caller Caller, raw *RawReques
 	return nil
 }
 
+// Limits on a caller's raw X12. A real-time 270 is a few dozen segments of
+// at most a few hundred bytes; without these a body of tiny segments (each
+// kept with its element index) cost a hundred times its size in memory.
+const (
+	// MaxRawSegments caps the segments of the whole X12 (envelope included).
+	MaxRawSegments = 1000
+	// MaxRawSegmentBytes caps one segment.
+	MaxRawSegmentBytes = 4096
+	// rawDelimiterScan is how much of the text readerOptions looks at.
+	rawDelimiterScan = 64 << 10
+)
+
+// maxStoredRawX12 is how much of a caller's X12 history keeps: all of any
+// real 270, while a body of megabytes (refused for its size) costs neither
+// megabytes of disk per request nor another copy of it in memory.
+const maxStoredRawX12 = 64 << 10
+
+// storedRawRequest is the request as history keeps it.
+func storedRawRequest(raw *RawRequest) []byte {
+	if len(raw.X12) <= maxStoredRawX12 {
+		b, _ := json.Marshal(raw)
+		return b
+	}
+	b, _ := json.Marshal(struct {
+		RawRequest
+		X12Bytes int `json:"x12Bytes"`
+	}{RawRequest{X12: raw.X12[:maxStoredRawX12], ExternalPatientID: raw.ExternalPatientID,
+		EligibilitySearchID: raw.EligibilitySearchID}, len(raw.X12)})
+	return b
+}
+
 // readRawInquiry finds the single 270 in the caller's X12.
-func readRawInquiry(text string) (*rawInquiry, *FieldError) {
+func readRawInquiry(text []byte) (*rawInquiry, *FieldError) {
 	bad := func(format string, args ...any) (*rawInquiry, *FieldError) {
 		return nil, &FieldError{Path: "/x12", Message: fmt.Sprintf(format, args...)}
 	}
-	if strings.TrimSpace(text) == "" {
+	if len(bytes.TrimSpace(text)) == 0 {
 		return bad("is required: one 005010X279A1 270 transaction set, enveloped (ISA…IEA) or bare (ST…SE)")
 	}
-	data := []byte(text)
-	rd := x12.NewReader(bytes.NewReader(data), readerOptions(data)...)
+	// The delimiters are told by the start of the text.
+	head := text[:min(len(text), rawDelimiterScan)]
+	rd := x12.NewReader(bytes.NewReader(text), append(readerOptions(head), x12.WithMaxSegmentSize(MaxRawSegmentBytes))...)
 	inq := &rawInquiry{}
-	sets, in, level := 0, false, ""
+	sets, in, level, count := 0, false, "", 0
 	for {
 		seg, err := rd.Next()
 		if err == io.EOF {
@@ -92,6 +124,9 @@ func readRawInquiry(text string) (*rawInquiry, *FieldError) {
 		}
 		if err != nil {
 			return bad("could not be read as X12: %v", err)
+		}
+		if count++; count > MaxRawSegments {
+			return bad("holds more than %d segments; a real-time 270 asks about one subscriber (or dependent) in a few dozen segments, so send one inquiry per request", MaxRawSegments)
 		}
 		switch seg.ID() {
 		case "ST":

@@ -332,7 +332,7 @@ func TestCheckRawX12(t *testing.T) {
 	theirs = strings.Replace(theirs, "|`|", "|^|", 1) // keep ISA11 a valid repetition separator: "`"
 	theirs = strings.Replace(theirs, "|^|00501", "|`|00501", 1)
 
-	res, err := f.svc.CheckRawX12(context.Background(), testKey, &RawRequest{X12: theirs})
+	res, err := f.svc.CheckRawX12(context.Background(), testKey, &RawRequest{X12: RawX12(theirs)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +355,7 @@ func TestCheckRawX12(t *testing.T) {
 		{"no payer", "ST*270*1*005010X279A1~BHT*0022*13*1*20240101*1200~HL*1**20*1~SE*4*1~", "names no payer"},
 	}
 	for _, tt := range bad {
-		res, err := f.svc.CheckRawX12(context.Background(), testKey, &RawRequest{X12: tt.x12})
+		res, err := f.svc.CheckRawX12(context.Background(), testKey, &RawRequest{X12: RawX12(tt.x12)})
 		if err != nil {
 			t.Fatal(err)
 		}
