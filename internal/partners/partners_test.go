@@ -164,7 +164,7 @@ func TestApplyRefuses(t *testing.T) {
 		{"unknown field", `{"profiles":[{"profileId":"x","profileType":"local","interchangeQualifier":"ZZ","interchangeId":"X1","isaId":"X"}]}`,
 			"", "/profiles/0/isaId", `unknown field "isaId" in the entry with profileId "x"`},
 		{"unknown nested field", strings.Replace(productionDoc, `"enabled": true`, `"enable": true`, 1),
-			"", "/partnerships/0/inboundTransactions/0/fragments/enable", `unknown field "enable"`},
+			"", "/partnerships/0/inboundTransactions/0/fragments/enable", `unknown field "enable" in the entry with partnershipId "clinic_delta-dental", transactionSetIdentifier "835"`},
 		{"unknown top-level field", `{"profile":[]}`, "", "/profile", `unknown field "profile"`},
 		{"dangling partner profile", strings.Replace(productionDoc, `"partnerProfileId": "delta-dental"`, `"partnerProfileId": "delta"`, 1),
 			"", "/partnerships/0/partnerProfileId", `partnership "clinic_delta-dental": partnerProfileId "delta" names no profile`},

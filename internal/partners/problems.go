@@ -156,7 +156,10 @@ func checkFields(v any, t reflect.Type, path, entry string, ps *problems) {
 		}
 		for _, f := range idFields {
 			if id, ok := obj[f].(string); ok && id != "" {
-				entry = fmt.Sprintf("%s %q", f, id)
+				if entry != "" {
+					entry += ", "
+				}
+				entry += fmt.Sprintf("%s %q", f, id)
 				break
 			}
 		}
