@@ -97,7 +97,13 @@ func New(st store.Store, opts Options) *Queue {
 	if opts.Lease <= 0 {
 		opts.Lease = DefaultLease
 	}
-	return &Queue{store: st, opts: opts, kinds: map[string]kind{}, wake: make(chan struct{}, 1), stats: newQueueMetrics(opts.Metrics)}
+	q := &Queue{store: st, opts: opts, kinds: map[string]kind{}, wake: make(chan struct{}, 1), stats: newQueueMetrics(opts.Metrics)}
+	// Wake on every commit that enqueues a job, however it was enqueued
+	// (events.Emit writes its dispatch job straight through the store).
+	if h, ok := st.(interface{ OnJobsCommitted(func()) }); ok {
+		h.OnJobsCommitted(q.Notify)
+	}
+	return q
 }
 
 // Register sets the handler and retry policy of a kind. Register every kind

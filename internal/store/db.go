@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -101,6 +102,8 @@ type sqlStore struct {
 	// checks group-commits eligibility checks on SQLite (nil on PostgreSQL,
 	// whose many writers need no queue).
 	checks *checkBatcher
+	// jobHooks run after a commit that enqueued jobs (see OnJobsCommitted).
+	jobHooks atomic.Pointer[[]func()]
 }
 
 // InsertEligibilityCheck goes through the group commit on SQLite. Inside a
@@ -118,6 +121,8 @@ type queries struct {
 	w, r  conn
 	store *sqlStore
 	inTx  bool
+	// enqueued: this transaction enqueued a job (its hooks run on commit).
+	enqueued bool
 }
 
 func newSQLStore(engine string, writer, reader *sql.DB) *sqlStore {
@@ -190,6 +195,8 @@ func (s *sqlStore) inTx(ctx context.Context, fn func(q *queries) error) (err err
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
 	}
+	c := conn{e: tx, sqlite: s.engine == EngineSQLite, stmts: s.writerStmts, tx: tx}
+	q := &queries{w: c, r: c, store: s, inTx: true}
 	defer func() {
 		if p := recover(); p != nil {
 			_ = tx.Rollback()
@@ -201,10 +208,37 @@ func (s *sqlStore) inTx(ctx context.Context, fn func(q *queries) error) (err err
 		}
 		if err = tx.Commit(); err != nil {
 			err = fmt.Errorf("store: commit: %w", err)
+		} else if q.enqueued {
+			s.jobsCommitted()
 		}
 	}()
-	c := conn{e: tx, sqlite: s.engine == EngineSQLite, stmts: s.writerStmts, tx: tx}
-	return fn(&queries{w: c, r: c, store: s, inTx: true})
+	return fn(q)
+}
+
+// OnJobsCommitted registers fn to run (quickly, without blocking) after
+// every commit that enqueued a job, whoever enqueued it: the queue of this
+// process uses it to wake its workers once the job is visible, instead of
+// finding it at its next poll.
+func (s *sqlStore) OnJobsCommitted(fn func()) {
+	for {
+		old := s.jobHooks.Load()
+		var hooks []func()
+		if old != nil {
+			hooks = append(hooks, *old...)
+		}
+		hooks = append(hooks, fn)
+		if s.jobHooks.CompareAndSwap(old, &hooks) {
+			return
+		}
+	}
+}
+
+func (s *sqlStore) jobsCommitted() {
+	if hooks := s.jobHooks.Load(); hooks != nil {
+		for _, fn := range *hooks {
+			fn()
+		}
+	}
 }
 
 // atomic runs fn in the current transaction, or in a new one.

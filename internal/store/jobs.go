@@ -34,6 +34,11 @@ func (q *queries) EnqueueJob(ctx context.Context, n NewJob) (Job, error) {
 	if err != nil {
 		return Job{}, mapErr(err)
 	}
+	if q.inTx {
+		q.enqueued = true
+	} else {
+		q.store.jobsCommitted()
+	}
 	return Job{
 		ID: n.ID, Kind: n.Kind, AccountID: n.AccountID, Payload: n.Payload, State: JobAvailable,
 		MaxAttempts: n.MaxAttempts, RunAt: fromUS(toUS(n.RunAt)),

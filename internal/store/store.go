@@ -114,6 +114,7 @@ type Queries interface {
 	Idempotency
 	DentalClaims
 	Executions
+	Webhooks
 }
 
 // Store is an open database.

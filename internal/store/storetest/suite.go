@@ -52,6 +52,10 @@ func Run(t *testing.T, open Opener) {
 		{"ExecutionLifecycle", testExecutionLifecycle},
 		{"ExecutionList", testExecutionList},
 		{"Transactions", testTransactions},
+		{"WebhooksCRUD", testWebhooksCRUD},
+		{"WebhookDeliveries", testWebhookDeliveries},
+		{"WebhookSlots", testWebhookSlots},
+		{"WebhookDispatchConcurrent", testWebhookDispatchConcurrent},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
