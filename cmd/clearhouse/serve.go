@@ -52,6 +52,7 @@ type serveConfig struct {
 	connections     connectionFlags
 	maxFileBytes    int64
 	processTimeout  time.Duration
+	webhooks        webhookFlags
 }
 
 // defaultGCPercent is serve's GOGC unless the environment sets one.
@@ -82,6 +83,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg.connections.register(fs)
 	fs.Int64Var(&cfg.maxFileBytes, "max-file-bytes", core.DefaultMaxFileBytes, "largest inbound file accepted (upload, directory, SFTP); larger ones are refused")
 	fs.DurationVar(&cfg.processTimeout, "process-timeout", core.DefaultProcessTimeout, "time allowed to process one inbound file before the attempt is retried")
+	cfg.webhooks.register(fs)
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -137,6 +139,9 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	}
 	if env.Core, err = core.New(core.Options{Store: st, Blob: blobs, Jobs: queue, Clock: clk, Logger: logger,
 		MaxFileBytes: cfg.maxFileBytes, ProcessTimeout: cfg.processTimeout, DownloadSecret: downloadSecret}); err != nil {
+		return err
+	}
+	if env.Webhooks, err = webhooksService(env, cfg, logger); err != nil {
 		return err
 	}
 	// One eligibility service for the API and the console: one set of

@@ -28,6 +28,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
 
 // Env is what modules build their handlers from. Fields are added as the
@@ -53,6 +54,10 @@ type Env struct {
 	// Core is the EDI core (files, transactions, events); New builds one
 	// when nil. Transports hand files to Core.Receive.
 	Core *core.Service
+	// Webhooks delivers events to webhooks (serve builds it with its
+	// secrets key, SSRF guard and retry schedule); when nil the webhooks
+	// module builds one with Secrets, the default guard and schedule.
+	Webhooks *webhooks.Service
 }
 
 // Route is one endpoint. Pattern is a ServeMux pattern with a method:

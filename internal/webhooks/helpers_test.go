@@ -1,0 +1,209 @@
+package webhooks_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/jobs"
+	"github.com/clearhouse/clearhouse/internal/netguard"
+	"github.com/clearhouse/clearhouse/internal/secrets"
+	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/store/storetest"
+	"github.com/clearhouse/clearhouse/internal/webhooks"
+)
+
+// eventBook stands in for the events package: it keeps events in memory
+// and, like events.Emit, enqueues their dispatch job in a transaction.
+type eventBook struct {
+	mu sync.Mutex
+	m  map[string]webhooks.Event
+}
+
+func (b *eventBook) get(_ context.Context, accountID, id string) (webhooks.Event, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ev, ok := b.m[id]
+	if !ok || ev.AccountID != accountID {
+		return webhooks.Event{}, store.ErrNotFound
+	}
+	return ev, nil
+}
+
+// emit stores an event of the spec §2.5 envelope and enqueues its
+// dispatch job.
+func (b *eventBook) emit(t testing.TB, st store.Store, accountID, mode, detailType string, detail any, at time.Time) webhooks.Event {
+	t.Helper()
+	raw, err := json.Marshal(detail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := store.NewID()
+	env, _ := json.Marshal(map[string]any{
+		"version": "0", "id": id, "detail-type": detailType, "source": "clearhouse.core", "account": accountID,
+		"time": at.UTC().Format(time.RFC3339), "region": "local", "resources": []string{}, "detail": json.RawMessage(raw),
+	})
+	ev := webhooks.Event{ID: id, AccountID: accountID, Mode: mode, DetailType: detailType, Envelope: env}
+	b.mu.Lock()
+	b.m[id] = ev
+	b.mu.Unlock()
+	payload, _ := json.Marshal(map[string]string{"eventId": id, "accountId": accountID})
+	err = st.InTx(context.Background(), func(tx store.Queries) error {
+		_, err := tx.EnqueueJob(context.Background(), store.NewJob{Kind: webhooks.DispatchKind, AccountID: accountID,
+			Payload: payload, MaxAttempts: 10, CreatedAt: at})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev
+}
+
+// env is a webhooks service on a fresh store, its queue running.
+type env struct {
+	st     store.Store
+	svc    *webhooks.Service
+	queue  *jobs.Queue
+	events *eventBook
+	caller webhooks.Caller
+	box    *secrets.Box
+}
+
+type envOptions struct {
+	open        storetest.Opener
+	clock       clock.Clock
+	schedule    []time.Duration
+	workers     int
+	noRun       bool
+	disableAfer time.Duration
+}
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+func newEnv(t testing.TB, o envOptions) *env {
+	t.Helper()
+	if o.open == nil {
+		o.open = storetest.SQLite
+	}
+	if o.clock == nil {
+		o.clock = clock.System{}
+	}
+	if o.schedule == nil {
+		o.schedule = []time.Duration{0, 20 * time.Millisecond, 20 * time.Millisecond}
+	}
+	st := o.open(t)
+	key, _ := secrets.ParseKey(secrets.NewKey())
+	box, _ := secrets.New(key)
+	q := jobs.New(st, jobs.Options{Clock: o.clock, Logger: quiet, PollInterval: 20 * time.Millisecond, Concurrency: max(o.workers, 4)})
+	e := &env{st: st, queue: q, events: &eventBook{m: map[string]webhooks.Event{}}, box: box}
+	svc, err := webhooks.New(webhooks.Config{
+		Store: st, Queue: q, Events: e.events.get, Secrets: box, Guard: netguard.New(netguard.Options{AllowPrivate: true}),
+		Clock: o.clock, Logger: quiet, Schedule: o.schedule, Jitter: -1, DisableAfter: o.disableAfer,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.svc = svc
+	acct, _ := storetest.Seed(t, st, store.ModeTest)
+	e.caller = webhooks.Caller{AccountID: acct.ID, Mode: store.ModeTest}
+	if !o.noRun {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { q.Run(ctx); close(done) }()
+		t.Cleanup(func() { cancel(); <-done })
+	}
+	return e
+}
+
+// create adds a webhook to url and returns it with its secret.
+func (e *env) create(t testing.TB, url string, in webhooks.Input) (store.Webhook, string) {
+	t.Helper()
+	in.URL = &url
+	w, secret, err := e.svc.Create(context.Background(), e.caller, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, secret
+}
+
+func (e *env) emit(t testing.TB, detailType string, detail any) webhooks.Event {
+	t.Helper()
+	return e.events.emit(t, e.st, e.caller.AccountID, e.caller.Mode, detailType, detail, time.Now())
+}
+
+// received is one request a receiver got.
+type received struct {
+	header http.Header
+	body   []byte
+	at     time.Time
+}
+
+// receiver is a local webhook endpoint answering with status(n) to its
+// n-th call (1-based).
+type receiver struct {
+	*httptest.Server
+	mu    sync.Mutex
+	calls []received
+	got   chan received
+}
+
+func newReceiver(t testing.TB, status func(n int) int) *receiver {
+	r := &receiver{got: make(chan received, 100000)}
+	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		rec := received{header: req.Header.Clone(), body: body, at: time.Now()}
+		r.mu.Lock()
+		r.calls = append(r.calls, rec)
+		n := len(r.calls)
+		r.mu.Unlock()
+		code := status(n)
+		w.WriteHeader(code)
+		if code >= 300 {
+			io.WriteString(w, "receiver says no")
+		}
+		r.got <- rec
+	}))
+	t.Cleanup(r.Close)
+	return r
+}
+
+func (r *receiver) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.calls)
+}
+
+// next waits for the receiver's next request.
+func (r *receiver) next(t testing.TB) received {
+	t.Helper()
+	select {
+	case rec := <-r.got:
+		return rec
+	case <-time.After(10 * time.Second):
+		t.Fatal("the receiver got nothing within 10 s")
+		return received{}
+	}
+}
+
+func always(code int) func(int) int { return func(int) int { return code } }
+
+// waitFor polls cond until it holds or 10 s pass.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
