@@ -8,14 +8,10 @@ import (
 	"slices"
 	"time"
 
+	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
-
-type dispatchPayload struct {
-	EventID   string `json:"eventId"`
-	AccountID string `json:"accountId"`
-}
 
 type deliverPayload struct {
 	DeliveryID string `json:"deliveryId"`
@@ -26,7 +22,7 @@ type deliverPayload struct {
 // dispatch fans one event out to the account's matching webhooks: a
 // delivery row and its first job each, in one transaction.
 func (s *Service) dispatch(ctx context.Context, job store.Job) error {
-	var p dispatchPayload
+	var p events.DispatchPayload
 	if err := jobs.Decode(job, &p); err != nil {
 		return jobs.Permanent(err)
 	}

@@ -6,8 +6,14 @@ import (
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
-// StoreEvents reads events from the store's events table (written by
-// events.Emit). Until that table lands this source finds none.
-func StoreEvents(store.Store) EventSource {
-	return func(context.Context, string, string) (Event, error) { return Event{}, store.ErrNotFound }
+// StoreEvents reads events from the store's events table (events.Emit
+// writes them).
+func StoreEvents(st store.Events) EventSource {
+	return func(ctx context.Context, accountID, id string) (Event, error) {
+		e, err := st.GetEvent(ctx, accountID, id)
+		if err != nil {
+			return Event{}, err
+		}
+		return Event{ID: e.ID, AccountID: e.AccountID, Mode: e.Mode, DetailType: e.DetailType, Envelope: e.Envelope}, nil
+	}
 }

@@ -2,7 +2,6 @@ package webhooks_test
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/netguard"
 	"github.com/clearhouse/clearhouse/internal/secrets"
@@ -20,59 +20,13 @@ import (
 	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
 
-// eventBook stands in for the events package: it keeps events in memory
-// and, like events.Emit, enqueues their dispatch job in a transaction.
-type eventBook struct {
-	mu sync.Mutex
-	m  map[string]webhooks.Event
-}
-
-func (b *eventBook) get(_ context.Context, accountID, id string) (webhooks.Event, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	ev, ok := b.m[id]
-	if !ok || ev.AccountID != accountID {
-		return webhooks.Event{}, store.ErrNotFound
-	}
-	return ev, nil
-}
-
-// emit stores an event of the spec §2.5 envelope and enqueues its
-// dispatch job.
-func (b *eventBook) emit(t testing.TB, st store.Store, accountID, mode, detailType string, detail any, at time.Time) webhooks.Event {
-	t.Helper()
-	raw, err := json.Marshal(detail)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := store.NewID()
-	env, _ := json.Marshal(map[string]any{
-		"version": "0", "id": id, "detail-type": detailType, "source": "clearhouse.core", "account": accountID,
-		"time": at.UTC().Format(time.RFC3339), "region": "local", "resources": []string{}, "detail": json.RawMessage(raw),
-	})
-	ev := webhooks.Event{ID: id, AccountID: accountID, Mode: mode, DetailType: detailType, Envelope: env}
-	b.mu.Lock()
-	b.m[id] = ev
-	b.mu.Unlock()
-	payload, _ := json.Marshal(map[string]string{"eventId": id, "accountId": accountID})
-	err = st.InTx(context.Background(), func(tx store.Queries) error {
-		_, err := tx.EnqueueJob(context.Background(), store.NewJob{Kind: webhooks.DispatchKind, AccountID: accountID,
-			Payload: payload, MaxAttempts: 10, CreatedAt: at})
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ev
-}
-
 // env is a webhooks service on a fresh store, its queue running.
 type env struct {
 	st     store.Store
 	svc    *webhooks.Service
 	queue  *jobs.Queue
-	events *eventBook
 	caller webhooks.Caller
+	clock  clock.Clock
 	box    *secrets.Box
 }
 
@@ -102,9 +56,9 @@ func newEnv(t testing.TB, o envOptions) *env {
 	key, _ := secrets.ParseKey(secrets.NewKey())
 	box, _ := secrets.New(key)
 	q := jobs.New(st, jobs.Options{Clock: o.clock, Logger: quiet, PollInterval: 20 * time.Millisecond, Concurrency: max(o.workers, 4)})
-	e := &env{st: st, queue: q, events: &eventBook{m: map[string]webhooks.Event{}}, box: box}
+	e := &env{st: st, queue: q, box: box, clock: o.clock}
 	svc, err := webhooks.New(webhooks.Config{
-		Store: st, Queue: q, Events: e.events.get, Secrets: box, Guard: netguard.New(netguard.Options{AllowPrivate: true}),
+		Store: st, Queue: q, Events: webhooks.StoreEvents(st), Secrets: box, Guard: netguard.New(netguard.Options{AllowPrivate: true}),
 		Clock: o.clock, Logger: quiet, Schedule: o.schedule, Jitter: -1, DisableAfter: o.disableAfer,
 	})
 	if err != nil {
@@ -135,7 +89,21 @@ func (e *env) create(t testing.TB, url string, in webhooks.Input) (store.Webhook
 
 func (e *env) emit(t testing.TB, detailType string, detail any) webhooks.Event {
 	t.Helper()
-	return e.events.emit(t, e.st, e.caller.AccountID, e.caller.Mode, detailType, detail, time.Now())
+	var env events.Envelope
+	err := e.st.InTx(context.Background(), func(tx store.Queries) error {
+		var err error
+		env, err = events.Emit(context.Background(), tx, events.Event{AccountID: e.caller.AccountID, Mode: e.caller.Mode,
+			DetailType: detailType, Detail: detail, Time: e.clock.Now()})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := webhooks.StoreEvents(e.st)(context.Background(), e.caller.AccountID, env.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev
 }
 
 // received is one request a receiver got.

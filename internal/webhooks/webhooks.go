@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/netguard"
 	"github.com/clearhouse/clearhouse/internal/secrets"
@@ -39,8 +40,8 @@ import (
 // Job kinds.
 const (
 	// DispatchKind is enqueued with every stored event (events.Emit); its
-	// payload is {"eventId", "accountId"}.
-	DispatchKind = "events.dispatch"
+	// payload is events.DispatchPayload.
+	DispatchKind = events.DispatchKind
 	// DeliverKind makes one attempt of one delivery.
 	DeliverKind = "webhooks.deliver"
 )
