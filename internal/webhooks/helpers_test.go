@@ -28,6 +28,7 @@ type env struct {
 	caller webhooks.Caller
 	clock  clock.Clock
 	box    *secrets.Box
+	guard  *netguard.Guard
 }
 
 type envOptions struct {
@@ -37,6 +38,9 @@ type envOptions struct {
 	workers     int
 	noRun       bool
 	disableAfer time.Duration
+	// guardPrivate keeps the SSRF guard's refusal of private addresses
+	// (tests otherwise lift it to reach their local receivers).
+	guardPrivate bool
 }
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -56,9 +60,9 @@ func newEnv(t testing.TB, o envOptions) *env {
 	key, _ := secrets.ParseKey(secrets.NewKey())
 	box, _ := secrets.New(key)
 	q := jobs.New(st, jobs.Options{Clock: o.clock, Logger: quiet, PollInterval: 20 * time.Millisecond, Concurrency: max(o.workers, 4)})
-	e := &env{st: st, queue: q, box: box, clock: o.clock}
+	e := &env{st: st, queue: q, box: box, clock: o.clock, guard: netguard.New(netguard.Options{AllowPrivate: !o.guardPrivate})}
 	svc, err := webhooks.New(webhooks.Config{
-		Store: st, Queue: q, Events: webhooks.StoreEvents(st), Secrets: box, Guard: netguard.New(netguard.Options{AllowPrivate: true}),
+		Store: st, Queue: q, Events: webhooks.StoreEvents(st), Secrets: box, Guard: e.guard,
 		Clock: o.clock, Logger: quiet, Schedule: o.schedule, Jitter: -1, DisableAfter: o.disableAfer,
 	})
 	if err != nil {
