@@ -10,7 +10,6 @@ require (
 	github.com/johannesboyne/gofakes3 v1.2.0
 	github.com/pressly/goose/v3 v3.29.0
 	github.com/prometheus/client_golang v1.25.0
-	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1
 	gocloud.dev v0.47.0
 	modernc.org/sqlite v1.60.1
 	pgregory.net/rapid v1.3.0

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
-
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
@@ -35,10 +33,7 @@ func TestFailedFirstCallIsRetriedThenReemitted(t *testing.T) {
 	if !strings.HasPrefix(secret, "whsec_") {
 		t.Fatalf("secret %q does not start with whsec_", secret)
 	}
-	ref, err := standardwebhooks.NewWebhook(secret)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := reference(t, secret)
 	ev := e.emit(t, "transaction.processed.v2", transactionDetail)
 
 	first, second := rcv.next(t), rcv.next(t)
@@ -68,6 +63,7 @@ func TestFailedFirstCallIsRetriedThenReemitted(t *testing.T) {
 
 	ctx := context.Background()
 	var log []webhooks.Delivery
+	var err error
 	waitFor(t, "the delivery to be DELIVERED", func() bool {
 		log, _, err = e.svc.Deliveries(ctx, e.caller, store.WebhookDeliveryFilter{WebhookID: w.ID})
 		return err == nil && len(log) == 1 && log[0].Status == store.DeliveryDelivered

@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
-
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -52,7 +50,7 @@ func TestReceiverDownForAnHour(t *testing.T) {
 		return 200
 	})
 	w, secret := e.create(t, rcv.URL, webhooks.Input{})
-	ref, _ := standardwebhooks.NewWebhook(secret)
+	ref := reference(t, secret)
 	const n = 25
 	sent := map[string]bool{}
 	for range n {

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
-
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -35,7 +33,7 @@ func TestRotationSignsWithBothSecrets(t *testing.T) {
 		t.Errorf("%d signatures during the grace period, want 2", n)
 	}
 	for _, s := range []string{oldSecret, newSecret} {
-		ref, _ := standardwebhooks.NewWebhook(s)
+		ref := reference(t, s)
 		if err := ref.Verify(got.body, got.header); err != nil {
 			t.Errorf("secret %s…: %v", s[:10], err)
 		}
