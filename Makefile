@@ -13,7 +13,7 @@ RACE_PKGS   ?= ./internal/store/... ./internal/jobs/...
 # PostgreSQL is reachable now.
 TESTFLAGS   ?=
 
-.PHONY: run test vet lint unit race build clean bench-load versitygw
+.PHONY: run test vet lint unit race build clean bench-load versitygw chaos
 
 run:
 	$(GO) run ./cmd/clearhouse serve
@@ -45,6 +45,13 @@ build:
 # (wrk; see bench/load.sh for DURATION, CONNECTIONS and the request mix).
 bench-load: build
 	bench/load.sh
+
+# chaos: replicas on PostgreSQL + S3 (versitygw) killed at random under load,
+# then every answer checked against the database (internal/chaos). make test
+# runs a 20 s variant; this one runs CHAOS_DURATION (default 2m).
+CHAOS_DURATION ?= 2m
+chaos: versitygw
+	CI=true CHAOS_DURATION=$(CHAOS_DURATION) $(GO) test -count=1 -v -timeout 30m -run TestChaos ./internal/chaos/
 
 # versitygw: the S3 server the blob and scale-out tests run against, built
 # from the module proxy at the version pinned in tools/versitygw/go.mod.

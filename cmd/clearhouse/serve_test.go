@@ -233,8 +233,10 @@ func TestServeProcessSIGTERM(t *testing.T) {
 	if addr == "" {
 		t.Fatalf("no 'listening' log line; stderr:\n%s", strings.Join(logged, "\n"))
 	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("listening %s after process start, want < 1s", d)
+	// Well under a second on an idle machine; the bound leaves room for a
+	// CI machine whose two cores also build and test other packages.
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("listening %s after process start, want < 3s", d)
 	}
 	if code, _ := get(t, "http://"+addr+"/healthz", ""); code != 200 {
 		t.Errorf("healthz %d", code)

@@ -1,0 +1,278 @@
+package chaos
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/core/coretest"
+	"github.com/clearhouse/clearhouse/internal/testenv"
+)
+
+// settings of one run, from the environment (make chaos sets longer ones).
+type settings struct {
+	duration time.Duration // load and kills
+	replicas int
+	kill     time.Duration // mean time between kills
+	workers  int           // concurrent clients
+}
+
+func loadSettings() settings {
+	s := settings{duration: 20 * time.Second, replicas: 3, kill: 3 * time.Second, workers: 6}
+	if d, err := time.ParseDuration(os.Getenv("CHAOS_DURATION")); err == nil && d > 0 {
+		s.duration = d
+	}
+	if n, err := strconv.Atoi(os.Getenv("CHAOS_REPLICAS")); err == nil && n > 0 {
+		s.replicas = n
+	}
+	if d, err := time.ParseDuration(os.Getenv("CHAOS_KILL_EVERY")); err == nil && d > 0 {
+		s.kill = d
+	}
+	return s
+}
+
+// outcome is what the clients saw answered 2xx, to be found afterwards.
+type outcome struct {
+	mu       sync.Mutex
+	checks   []string // eligibility check ids
+	uploads  []string // inbound execution ids
+	claims   []string // claim control numbers
+	attempts atomic.Int64
+	failures atomic.Int64 // requests that got no 2xx (a replica died mid-call, 503…)
+}
+
+func (o *outcome) add(list *[]string, id string) {
+	o.mu.Lock()
+	*list = append(*list, id)
+	o.mu.Unlock()
+}
+
+// TestChaos is the scale-out proof of issue 16 on PostgreSQL + S3.
+func TestChaos(t *testing.T) {
+	if testing.Short() {
+		t.Skip("chaos run skipped in -short mode")
+	}
+	cfg := loadSettings()
+	bin := buildBinary(t)
+	dbURL := freshPostgres(t)
+	s3 := testenv.VersityGW(t)
+	blobURL := s3.BucketURL(t, "chaos")
+	dir := t.TempDir()
+
+	// An account with a test key (keys create also gives it the test-mode
+	// partnerships with the mock payers).
+	out, err := exec.Command(bin, "keys", "create", "--database", dbURL, "--account", "Chaos Clinic", "--mode", "test").CombinedOutput()
+	if err != nil {
+		t.Fatalf("keys create: %v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	key := strings.TrimSpace(lines[len(lines)-1])
+
+	var rs []*replica
+	for i := range cfg.replicas {
+		logf, err := os.Create(filepath.Join(dir, fmt.Sprintf("replica%d.log", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &replica{name: fmt.Sprintf("replica%d", i), addr: freePort(t), log: logf,
+			args: []string{"--data", filepath.Join(dir, fmt.Sprintf("data%d", i)), "--database", dbURL, "--blob", blobURL,
+				"--workers", "4", "--log-level", "warn"},
+			env: []string{"AWS_ACCESS_KEY_ID=" + s3.AccessKey, "AWS_SECRET_ACCESS_KEY=" + s3.SecretKey, "AWS_EC2_METADATA_DISABLED=true"}}
+		rs = append(rs, r)
+	}
+	for _, r := range rs {
+		r.start(t, bin)
+	}
+	t.Cleanup(func() {
+		for _, r := range rs {
+			r.stop()
+			r.log.Close()
+		}
+	})
+	for _, r := range rs {
+		r.waitReady(t, 60*time.Second)
+	}
+
+	var res outcome
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.duration)
+	defer cancel()
+	var wg sync.WaitGroup
+	for w := range cfg.workers {
+		wg.Go(func() { client(ctx, rs, key, w, &res) })
+	}
+	kills := killer(ctx, t, bin, rs, cfg.kill)
+	wg.Wait()
+	for _, r := range rs {
+		r.waitReady(t, 60*time.Second)
+	}
+
+	db, err := sql.Open("pgx", dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	quiesce(t, db, 3*time.Minute)
+
+	t.Logf("chaos: %d replicas, %s, %d kills; %d requests, %d answered 2xx (%d checks, %d uploads, %d claims), %d not",
+		cfg.replicas, cfg.duration, kills, res.attempts.Load(),
+		len(res.checks)+len(res.uploads)+len(res.claims), len(res.checks), len(res.uploads), len(res.claims), res.failures.Load())
+	verify(t, db, &res, filepath.Join(s3.Root, "chaos"))
+}
+
+// client sends a mix of requests to random replicas until ctx ends.
+func client(ctx context.Context, rs []*replica, key string, w int, res *outcome) {
+	hc := &http.Client{Timeout: 30 * time.Second}
+	eligibility := []byte(`{"tradingPartnerServiceId":"87726",
+		"provider":{"organizationName":"Provider Name","npi":"1999999984"},
+		"subscriber":{"memberId":"UHC123456","firstName":"Jane","lastName":"Doe","dateOfBirth":"19710101"},
+		"encounter":{"serviceTypeCodes":["30"]}}`)
+	for n := 0; ctx.Err() == nil; n++ {
+		r := rs[rand.IntN(len(rs))]
+		res.attempts.Add(1)
+		var ok bool
+		switch n % 2 {
+		case 0:
+			var id string
+			id, ok = post(hc, r.url()+"/2024-04-01/change/medicalnetwork/eligibility/v3", key, "application/json", eligibility, func(h http.Header, body []byte) string {
+				return h.Get("X-Eligibility-Check-Id")
+			})
+			if ok {
+				res.add(&res.checks, id)
+			}
+		case 1:
+			file := inbound835(w, n)
+			var id string
+			id, ok = post(hc, r.url()+fmt.Sprintf("/2023-08-01/files/inbound?name=chaos-%d-%d.835", w, n), key, "application/edi-x12", []byte(file), func(_ http.Header, body []byte) string {
+				var v struct{ ExecutionID string }
+				json.Unmarshal(body, &v)
+				return v.ExecutionID
+			})
+			if ok {
+				res.add(&res.uploads, id)
+			}
+		}
+		if !ok {
+			res.failures.Add(1)
+			time.Sleep(20 * time.Millisecond) // a replica is down; try another
+		}
+	}
+}
+
+// post sends body and, on a 2xx, returns what id extracts from the answer.
+func post(hc *http.Client, url, key, contentType string, body []byte, id func(http.Header, []byte) string) (string, bool) {
+	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
+	req.Header.Set("Authorization", "Key "+key)
+	req.Header.Set("Content-Type", contentType)
+	resp, err := hc.Do(req)
+	if err != nil {
+		return "", false
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode/100 != 2 {
+		return "", false
+	}
+	v := id(resp.Header, b)
+	return v, v != ""
+}
+
+// inbound835 is an 835 from the UnitedHealthcare mock payer (87726) to the
+// account's test identity, two sets of three claim payments, its trace
+// numbers unique to the client and iteration.
+func inbound835(w, n int) string {
+	f := coretest.Gen835([]int{2}, 3, 0)
+	f = strings.Replace(f, "ZZ*PAYERSENDER    *ZZ*CLINICRECV     ", "ZZ*87726          *ZZ*CLEARHOUSE     ", 1)
+	return strings.ReplaceAll(f, "TRN*1*TRACE", fmt.Sprintf("TRN*1*C%d-%d-", w, n))
+}
+
+// verify checks the database against what clients were told.
+// bucketDir is the S3 bucket's directory on disk (versitygw's posix
+// backend), where every stored document must be found whole.
+func verify(t *testing.T, db *sql.DB, res *outcome, bucketDir string) {
+	t.Helper()
+	var problems []string
+	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	count := func(q string, args ...any) int {
+		var n int
+		if err := db.QueryRow(q, args...).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return n
+	}
+
+	// Every eligibility check answered 200 is recorded, with its usage row.
+	for _, id := range res.checks {
+		if count(`SELECT count(*) FROM eligibility_checks WHERE id = $1`, id) != 1 {
+			fail("eligibility check %s answered 200 but not recorded", id)
+		}
+		if count(`SELECT count(*) FROM usage WHERE ref_id = $1`, id) != 1 {
+			fail("eligibility check %s has no single usage row", id)
+		}
+	}
+	// ISA13 of the 270s never repeats.
+	if n := count(`SELECT count(*) FROM (SELECT control_number FROM eligibility_checks WHERE x12_request <> ''
+		GROUP BY control_number HAVING count(*) > 1) d`); n > 0 {
+		fail("%d eligibility control numbers used twice", n)
+	}
+
+	// Every accepted upload was processed exactly once: completed, two
+	// transactions, one file.processed.v2, one transaction.processed.v2
+	// per transaction.
+	for _, id := range res.uploads {
+		var status, inputKey string
+		var txs int
+		var size int64
+		if err := db.QueryRow(`SELECT status, transaction_count, input_key, input_size FROM executions WHERE id = $1`, id).Scan(&status, &txs, &inputKey, &size); err != nil {
+			fail("upload %s answered 202 but its execution is missing: %v", id, err)
+			continue
+		}
+		if fi, err := os.Stat(filepath.Join(bucketDir, inputKey)); err != nil || fi.Size() != size {
+			fail("upload %s: its input %q is not in the bucket whole (%v)", id, inputKey, err)
+		}
+		if n := count(`SELECT count(*) FROM transactions WHERE execution_id = $1`, id); n != 2 || txs != 2 {
+			fail("upload %s: %d transaction rows (count column %d), want 2", id, n, txs)
+		}
+		if n := count(`SELECT count(*) FROM events WHERE execution_id = $1 AND detail_type = 'file.processed.v2'`, id); n != 1 {
+			fail("upload %s (%s): %d file.processed.v2 events, want 1", id, status, n)
+		}
+		if n := count(`SELECT count(*) FROM events WHERE execution_id = $1 AND detail_type = 'transaction.processed.v2'`, id); n != 2 {
+			fail("upload %s: %d transaction.processed.v2 events, want 2", id, n)
+		}
+	}
+
+	// No job is stuck or was given up on.
+	if n := count(`SELECT count(*) FROM jobs WHERE state = 'running' AND kind <> 'events.dispatch'`); n > 0 {
+		fail("%d jobs still running", n)
+	}
+	rows, err := db.Query(`SELECT kind, last_error FROM jobs WHERE state = 'failed'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var kind, why string
+		rows.Scan(&kind, &why)
+		fail("job %s failed for good: %s", kind, why)
+	}
+	rows.Close()
+
+	if len(problems) > 0 {
+		if len(problems) > 50 {
+			problems = append(problems[:50], fmt.Sprintf("… and %d more", len(problems)-50))
+		}
+		t.Fatalf("chaos found %d problems:\n%s", len(problems), joinLines(problems))
+	}
+}
