@@ -240,3 +240,17 @@ func readClaims(file []byte) (*claimBatch, error) {
 	}
 	return b, nil
 }
+
+// CheckReachable says whether the mock payer an 837D names can be reached:
+// ErrUnreachable for UnreachablePayerID, ErrNotAClaim for input that is not
+// an interchange. It reads only names, so it is cheap.
+func CheckReachable(file []byte) error {
+	batch, err := readClaims(file)
+	if err != nil {
+		return err
+	}
+	if strings.EqualFold(batch.payerID, UnreachablePayerID) || strings.EqualFold(batch.isaReceiver, UnreachablePayerID) {
+		return ErrUnreachable
+	}
+	return nil
+}

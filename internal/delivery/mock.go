@@ -1,0 +1,143 @@
+package delivery
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/clearhouse/clearhouse/internal/blob"
+	"github.com/clearhouse/clearhouse/internal/core"
+	"github.com/clearhouse/clearhouse/internal/jobs"
+	"github.com/clearhouse/clearhouse/internal/mockpayer"
+	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/x12"
+)
+
+// AnswerKind is the job in which the mock payer answers a delivered file.
+const AnswerKind = "delivery.mock-answer"
+
+// Mock is the MOCK connection: test mode's trading partner. A delivery
+// succeeds unless the mock rules say the payer is unreachable; once it is
+// recorded, the mock payer reads the 837D and its 999 and 277CA come back
+// as inbound files on the same account, through core.Receive, in their
+// own job (so a delivery is never reported before the file arrived, and
+// the answers exist exactly when the delivery does).
+type Mock struct {
+	payer  *mockpayer.Payer
+	core   *core.Service
+	store  store.Store
+	blob   blob.Store
+	jobs   *jobs.Queue
+	logger *slog.Logger
+}
+
+// MockOptions configure the MOCK transport.
+type MockOptions struct {
+	Payer  *mockpayer.Payer
+	Core   *core.Service
+	Store  store.Store
+	Blob   blob.Store
+	Jobs   *jobs.Queue
+	Logger *slog.Logger
+}
+
+// NewMock builds the MOCK transport and registers AnswerKind.
+func NewMock(o MockOptions) (*Mock, error) {
+	if o.Payer == nil || o.Core == nil || o.Store == nil || o.Blob == nil || o.Jobs == nil {
+		return nil, errors.New("delivery: the MOCK transport needs Payer, Core, Store, Blob and Jobs")
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	m := &Mock{payer: o.Payer, core: o.Core, store: o.Store, blob: o.Blob, jobs: o.Jobs, logger: o.Logger}
+	o.Jobs.Register(AnswerKind, jobs.Policy{MaxAttempts: 5, Backoff: jobs.Exponential(5e9, 6e10)}, m.answerJob)
+	return m, nil
+}
+
+// Deliver hands the file to the mock payer. Test files only: a production
+// file never reaches a mock.
+func (m *Mock) Deliver(ctx context.Context, f File) (string, error) {
+	if f.Execution.Mode != store.ModeTest {
+		return "", errors.New("the MOCK connection takes test-mode files only")
+	}
+	if err := mockpayer.CheckReachable(f.Body); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("File was delivered to the mock payer '%s'", f.Execution.SourceName), nil
+}
+
+// Delivered queues the mock payer's answer in the delivery's transaction.
+// Only claim files (GS01 HC) get an answer: a 999 we send the mock is
+// taken without reply, as payers do.
+func (m *Mock) Delivered(ctx context.Context, tx store.Queries, f File) error {
+	if !claimFile(f.Body) {
+		return nil
+	}
+	_, err := m.jobs.Enqueue(ctx, tx, AnswerKind, payload{ExecutionID: f.Execution.ID, AccountID: f.Execution.AccountID},
+		jobs.ForAccount(f.Execution.AccountID))
+	return err
+}
+
+func (m *Mock) answerJob(ctx context.Context, job store.Job) error {
+	var p payload
+	if err := jobs.Decode(job, &p); err != nil {
+		return jobs.Permanent(err)
+	}
+	e, err := m.store.GetExecution(ctx, p.AccountID, p.ExecutionID)
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return jobs.Permanent(err)
+		}
+		return err
+	}
+	rc, err := m.blob.Get(ctx, e.Output.Key)
+	if err != nil {
+		return err
+	}
+	body, err := io.ReadAll(io.LimitReader(rc, MaxFileBytes))
+	rc.Close()
+	if err != nil {
+		return err
+	}
+	ans, err := m.payer.AnswerClaims(ctx, body)
+	if err != nil {
+		return jobs.Permanent(fmt.Errorf("mock payer: %w", err))
+	}
+	files := []struct {
+		name string
+		body []byte
+	}{{"999-" + e.ID + ".x12", ans.Ack999}, {"277CA-" + e.ID + ".x12", ans.Ack277CA}}
+	for _, f := range files {
+		if f.body == nil {
+			continue
+		}
+		// A rerun after a crash between the two receipts could receive the
+		// first answer twice; the attempt number tells the log reader.
+		if _, err := m.core.Receive(ctx, core.ReceiveParams{AccountID: e.AccountID, Mode: e.Mode, Name: f.name,
+			Dirname: "mock", ConnectionID: e.ConnectionID, Body: bytes.NewReader(f.body)}); err != nil {
+			return err
+		}
+	}
+	m.logger.Info("delivery: the mock payer answered", "execution", e.ID, "account", e.AccountID, "rejectedClaims", ans.Rejected,
+		"attempt", job.Attempt)
+	return nil
+}
+
+// claimFile reports whether a file's first functional group holds claims
+// (GS01 "HC").
+func claimFile(b []byte) bool {
+	r := x12.NewReader(bytes.NewReader(b))
+	for range 4 {
+		seg, err := r.Next()
+		if err != nil {
+			return false
+		}
+		if seg.Is("GS") {
+			return seg.Element(1) == "HC"
+		}
+	}
+	return false
+}
