@@ -20,6 +20,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/core"
+	"github.com/clearhouse/clearhouse/internal/delivery"
 	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/partners"
@@ -53,6 +54,8 @@ type serveConfig struct {
 	maxFileBytes    int64
 	processTimeout  time.Duration
 	webhooks        webhookFlags
+	deliveryRetry   time.Duration
+	deliveryTries   int
 }
 
 // defaultGCPercent is serve's GOGC unless the environment sets one.
@@ -84,6 +87,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Int64Var(&cfg.maxFileBytes, "max-file-bytes", core.DefaultMaxFileBytes, "largest inbound file accepted (upload, directory, SFTP); larger ones are refused")
 	fs.DurationVar(&cfg.processTimeout, "process-timeout", core.DefaultProcessTimeout, "time allowed to process one inbound file before the attempt is retried")
 	cfg.webhooks.register(fs)
+	fs.DurationVar(&cfg.deliveryRetry, "delivery-retry-interval", delivery.DefaultRetryInterval, "wait between attempts to deliver an outbound file (spec: 6 minutes)")
+	fs.IntVar(&cfg.deliveryTries, "delivery-attempts", delivery.DefaultAttempts, "attempts to deliver an outbound file before it is FAILED (spec: 3)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -133,6 +138,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	metrics := prometheus.NewRegistry()
 	queue := jobs.New(st, jobs.Options{Clock: clk, Logger: logger, Concurrency: max(cfg.workers, 1), Metrics: metrics})
 	env := api.Env{Store: st, Blob: blobs, Clock: clk, Logger: logger, Jobs: queue, Metrics: metrics, Secrets: box}
+	env.DeliveryAttempts, env.DeliveryRetryInterval = cfg.deliveryTries, cfg.deliveryRetry
 	downloadSecret, err := web.LoadOrCreateSecret(filepath.Join(cfg.dataDir, "download-secret"))
 	if err != nil {
 		return err

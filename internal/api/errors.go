@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -49,6 +50,8 @@ type Error struct {
 	Code      string       `json:"code"`
 	Message   string       `json:"message"`
 	FieldList []FieldError `json:"fieldList,omitempty"`
+	// RetryAfter, in seconds, is sent as the Retry-After header (409, 429).
+	RetryAfter int `json:"-"`
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message) }
@@ -106,6 +109,9 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		Logger(r.Context()).Error("internal error", "error", err.Error())
 		e = Errorf(http.StatusInternalServerError, CodeInternal,
 			"Internal error; quote request id %s when reporting it.", RequestID(r.Context()))
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
 	}
 	if e.Status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Key realm="clearhouse"`)

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -24,6 +25,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/core"
+	"github.com/clearhouse/clearhouse/internal/delivery"
 	"github.com/clearhouse/clearhouse/internal/eligibility"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/secrets"
@@ -58,6 +60,12 @@ type Env struct {
 	// secrets key, SSRF guard and retry schedule); when nil the webhooks
 	// module builds one with Secrets, the default guard and schedule.
 	Webhooks *webhooks.Service
+	// DeliveryAttempts and DeliveryRetryInterval schedule outbound file
+	// delivery (0: 3 attempts, 6 minutes apart); Transports adds delivery
+	// transports by connection type to the MOCK one (see package delivery).
+	DeliveryAttempts      int
+	DeliveryRetryInterval time.Duration
+	Transports            map[string]delivery.Transport
 }
 
 // Route is one endpoint. Pattern is a ServeMux pattern with a method:

@@ -128,9 +128,17 @@ func (e *KeyReusedError) Error() string {
 
 // Submit validates and submits one claim (see Service).
 func (s *Service) Submit(ctx context.Context, sub Submission) (*Result, error) {
-	now := s.opts.Clock.Now().UTC()
+	return s.withIdempotency(ctx, sub, s.opts.Clock.Now().UTC(), s.submit)
+}
+
+type submitFunc func(ctx context.Context, sub Submission, now time.Time, idem *store.IdempotencyRecord) (*Result, error)
+
+// withIdempotency runs do under the submission's Idempotency-Key: the same
+// key and body within 24 hours answer the stored response, a key in flight
+// is 409, a key with another body 422; a failed call forgets the key.
+func (s *Service) withIdempotency(ctx context.Context, sub Submission, now time.Time, do submitFunc) (*Result, error) {
 	if sub.IdempotencyKey == "" {
-		return s.submit(ctx, sub, now, nil)
+		return do(ctx, sub, now, nil)
 	}
 	if n := len(sub.IdempotencyKey); n > 255 {
 		return nil, &ValidationError{Fields: []FieldError{{Path: "Idempotency-Key", Message: fmt.Sprintf("must be 1 to 255 characters; got %d", n)}}}
@@ -144,19 +152,19 @@ func (s *Service) Submit(ctx context.Context, sub Submission) (*Result, error) {
 	}
 	if !started {
 		switch {
-		case existing.RequestHash != rec.RequestHash:
-			return nil, &KeyReusedError{}
 		case existing.State == store.IdempotencyInFlight:
 			wait := existing.LeaseUntil.Sub(now)
 			if wait > 5*time.Second || wait <= 0 {
 				wait = 5 * time.Second
 			}
 			return nil, &InFlightError{RetryAfter: wait}
+		case existing.RequestHash != rec.RequestHash:
+			return nil, &KeyReusedError{}
 		default:
 			return &Result{Status: existing.ResponseStatus, Body: existing.ResponseBody, Replayed: true}, nil
 		}
 	}
-	res, err := s.submit(ctx, sub, now, &rec)
+	res, err := do(ctx, sub, now, &rec)
 	if err != nil {
 		// Nothing was committed: forget the key so the caller can retry.
 		if rerr := s.opts.Store.ReleaseIdempotentRequest(context.WithoutCancel(ctx), rec.AccountID, rec.Key, rec.Owner); rerr != nil {
@@ -171,7 +179,7 @@ func (s *Service) submit(ctx context.Context, sub Submission, now time.Time, ide
 	if err := Validate(req); err != nil {
 		return nil, err
 	}
-	route, err := s.route(ctx, sub.Caller, req.TradingPartnerServiceID, sub.TransactionSettingID)
+	r, err := s.route(ctx, sub.Caller, req.TradingPartnerServiceID, sub.TransactionSettingID)
 	if err != nil {
 		return nil, err
 	}
@@ -183,28 +191,33 @@ func (s *Service) submit(ctx context.Context, sub Submission, now time.Time, ide
 	if traceID == "" {
 		traceID = store.NewUUID()
 	}
-	lineIDs := 0
 	built, err := Build837D(req, BuildOptions{
-		Envelope: route.envelope(), Numbers: &shipNumbers{ctx: ctx, c: s.numbers, p: route.ship},
-		PayerID: route.payer.ID, PayerName: route.payer.Name, CorrelationID: correlationID, Now: now,
-		LineID: func(int) string { lineIDs++; return store.NewID() },
+		Envelope: r.envelope(), Numbers: &shipNumbers{ctx: ctx, c: s.numbers, p: r.ship},
+		PayerID: r.payer.ID, PayerName: r.payer.Name, CorrelationID: correlationID, Now: now,
+		LineID: func(int) string { return store.NewID() },
 	})
 	if err != nil {
 		return nil, fmt.Errorf("claims: build the 837D: %w", err)
 	}
-	info := ResponseInfo{CorrelationID: correlationID, TraceID: traceID, Mode: sub.Caller.Mode, PayerID: route.payer.ID,
-		PayerName: route.payer.Name, SenderID: route.local.ISAID, Now: now}
+	info := ResponseInfo{CorrelationID: correlationID, TraceID: traceID, Mode: sub.Caller.Mode, PayerID: r.payer.ID,
+		PayerName: r.payer.Name, SenderID: r.local.ISAID, Now: now}
 	ack, err := ClearinghouseAck(req, built, info, Ack277Options{Numbers: &x12.SequentialControlNumbers{}, Now: now})
 	if err != nil {
 		return nil, fmt.Errorf("claims: write our 277CA: %w", err)
 	}
 	info.Ack277 = ack
+	return s.finish(ctx, sub.Caller, req, built, r, info, now, idem)
+}
+
+// finish records a built claim and answers its response.
+func (s *Service) finish(ctx context.Context, c Caller, req *Request, built *Built, r *route, info ResponseInfo, now time.Time,
+	idem *store.IdempotencyRecord) (*Result, error) {
 	resp := NewResponse(req, built, info)
 	body, err := json.Marshal(resp)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.record(ctx, sub.Caller, req, built, route, resp, body, now, idem); err != nil {
+	if err := s.record(ctx, c, req, built, r, resp, body, now, idem); err != nil {
 		return nil, err
 	}
 	return &Result{Status: 200, Body: body, Response: resp}, nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/claims"
+	"github.com/clearhouse/clearhouse/internal/claims/claimstest"
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/delivery"
@@ -98,31 +99,8 @@ func newWorld(t *testing.T) *world {
 	return w
 }
 
-// partners gives the account the test setup's shape: a local profile
-// ZZ/CLEARHOUSE, the MOCK connection, and per payer a partner profile
-// ZZ/<payer id>, a partnership, inbound 999 and 277 settings and an
-// outbound 837 setting.
 func (w *world) partners(payerIDs ...string) {
-	ctx, st, now, a, m := context.Background(), w.st, w.clock.Now(), w.account, store.ModeTest
-	must(w.t, st.CreateProfile(ctx, store.Profile{ID: "clearhouse", AccountID: a, Mode: m, Type: store.ProfileLocal,
-		ISAQualifier: "ZZ", ISAID: "CLEARHOUSE", ApplicationCode: "CLEARHOUSE", CreatedAt: now}))
-	must(w.t, st.CreateConnection(ctx, store.Connection{ID: "mock", AccountID: a, Mode: m, Type: store.ConnectionMock,
-		Name: "Mock payers", Settings: []byte("{}"), CreatedAt: now}))
-	for _, id := range payerIDs {
-		prof, ship := "mock-"+strings.ToLower(id), "clearhouse_mock-"+strings.ToLower(id)
-		must(w.t, st.CreateProfile(ctx, store.Profile{ID: prof, AccountID: a, Mode: m, Type: store.ProfilePartner,
-			ISAQualifier: "ZZ", ISAID: id, ApplicationCode: id, CreatedAt: now}))
-		must(w.t, st.CreatePartnership(ctx, store.Partnership{ID: ship, AccountID: a, Mode: m, LocalProfileID: "clearhouse",
-			PartnerProfileID: prof, ConnectionID: "mock", CreatedAt: now}))
-		for _, s := range []store.TransactionSetting{
-			{ID: ship + "-in-999", Direction: store.DirectionInbound, TransactionSetIdentifier: "999", GuideID: "005010X231A1"},
-			{ID: ship + "-in-277", Direction: store.DirectionInbound, TransactionSetIdentifier: "277", GuideID: "005010X214"},
-			{ID: ship + "-out-837", Direction: store.DirectionOutbound, TransactionSetIdentifier: "837", GuideID: "005010X224A2", ConnectionID: "mock"},
-		} {
-			s.AccountID, s.Mode, s.PartnershipID, s.CreatedAt = a, m, ship, now
-			must(w.t, st.CreateTransactionSetting(ctx, s))
-		}
-	}
+	must(w.t, claimstest.SetupMockPartners(context.Background(), w.st, w.account, store.ModeTest, payerIDs...))
 }
 
 func must(t *testing.T, err error) {

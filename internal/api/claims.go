@@ -1,0 +1,136 @@
+package api
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/clearhouse/clearhouse/internal/claims"
+	"github.com/clearhouse/clearhouse/internal/delivery"
+	"github.com/clearhouse/clearhouse/internal/mockpayer"
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// Dental claim routes (api-contract.md §4): the JSON submission and its
+// raw-X12 sibling. The module also builds outbound delivery (with the MOCK
+// connection) and hooks it to the core's outbound files.
+func init() { RegisterModule("claims", claimsModule) }
+
+func claimsModule(env Env) ([]Route, error) {
+	mock, err := delivery.NewMock(delivery.MockOptions{Payer: mockpayer.New(mockpayer.WithClock(env.Clock.Now)), Core: env.Core,
+		Store: env.Store, Blob: env.Blob, Jobs: env.Jobs, Logger: env.Logger})
+	if err != nil {
+		return nil, err
+	}
+	transports := map[string]delivery.Transport{store.ConnectionMock: mock}
+	for typ, t := range env.Transports {
+		transports[typ] = t
+	}
+	d, err := delivery.New(delivery.Options{Store: env.Store, Blob: env.Blob, Jobs: env.Jobs, Clock: env.Clock, Logger: env.Logger,
+		Attempts: env.DeliveryAttempts, RetryInterval: env.DeliveryRetryInterval, Transports: transports})
+	if err != nil {
+		return nil, err
+	}
+	env.Core.OnOutbound(d.Enqueue)
+	svc, err := claims.NewService(claims.Options{Store: env.Store, Blob: env.Blob, Clock: env.Clock, Logger: env.Logger,
+		Outbound: d.Enqueue, TestOnlyPayers: []string{mockpayer.UnreachablePayerID}})
+	if err != nil {
+		return nil, err
+	}
+	h := &claimHandlers{svc: svc}
+	return []Route{
+		{Pattern: "POST /2024-04-01/dental-claims/submission", Handler: http.HandlerFunc(h.submit)},
+		{Pattern: "POST /2024-04-01/dental-claims/raw-x12-submission", Handler: http.HandlerFunc(h.submitRaw)},
+	}, nil
+}
+
+type claimHandlers struct{ svc *claims.Service }
+
+func claimCaller(r *http.Request) claims.Caller {
+	p := PrincipalFrom(r.Context())
+	return claims.Caller{AccountID: p.AccountID, KeyID: p.KeyID, Mode: p.Mode}
+}
+
+// readClaimBody keeps the body's bytes (the Idempotency-Key's request
+// hash) and decodes it into v.
+func readClaimBody(r *http.Request, v any) ([]byte, error) {
+	body, err := readBody(r)
+	if err != nil {
+		return nil, decodeError(err)
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return body, DecodeJSON(r, v)
+}
+
+// submit is POST /2024-04-01/dental-claims/submission.
+func (h *claimHandlers) submit(w http.ResponseWriter, r *http.Request) {
+	var req claims.Request
+	body, err := readClaimBody(r, &req)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	res, err := h.svc.Submit(r.Context(), claims.Submission{Caller: claimCaller(r), Request: &req, Body: body,
+		Route: "dental-claims/submission", IdempotencyKey: r.Header.Get("Idempotency-Key"),
+		TransactionSettingID: r.Header.Get("Service-Transaction-Setting-Id")})
+	writeClaimResult(w, r, res, err)
+}
+
+// submitRaw is POST /2024-04-01/dental-claims/raw-x12-submission.
+func (h *claimHandlers) submitRaw(w http.ResponseWriter, r *http.Request) {
+	var req claims.RawRequest
+	body, err := readClaimBody(r, &req)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	res, err := h.svc.SubmitRaw(r.Context(), claims.RawSubmission{Caller: claimCaller(r), X12: req.X12, Body: body,
+		IdempotencyKey: r.Header.Get("Idempotency-Key"), TransactionSettingID: r.Header.Get("Service-Transaction-Setting-Id")})
+	writeClaimResult(w, r, res, err)
+}
+
+func writeClaimResult(w http.ResponseWriter, r *http.Request, res *claims.Result, err error) {
+	if err != nil {
+		WriteError(w, r, claimError(err))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(res.Body)))
+	if res.Replayed {
+		w.Header().Set("Idempotent-Replayed", "true")
+	}
+	w.WriteHeader(res.Status)
+	w.Write(res.Body)
+}
+
+// claimError maps the claims service's errors to the contract's statuses.
+func claimError(err error) error {
+	var (
+		ve  *claims.ValidationError
+		fe  *claims.ForbiddenError
+		ne  *claims.NotConfiguredError
+		ife *claims.InFlightError
+		kre *claims.KeyReusedError
+	)
+	switch {
+	case errors.As(err, &ve):
+		fields := make([]FieldError, len(ve.Fields))
+		for i, f := range ve.Fields {
+			fields[i] = FieldError{Path: f.Path, Message: f.Message}
+		}
+		return Validation(fields...)
+	case errors.As(err, &fe):
+		return Errorf(http.StatusForbidden, CodeForbidden, "%s", fe.Message)
+	case errors.As(err, &ne):
+		return Errorf(http.StatusBadRequest, CodeBadRequest, "%s", ne.Message)
+	case errors.As(err, &ife):
+		e := Errorf(http.StatusConflict, CodeConflict, "%s", ife.Error())
+		e.RetryAfter = int(ife.RetryAfter.Seconds() + 0.999)
+		return e
+	case errors.As(err, &kre):
+		return Errorf(http.StatusUnprocessableEntity, "REQUEST_CHANGED", "%s", kre.Error())
+	}
+	return err
+}
