@@ -87,9 +87,9 @@ func TestDentalClaimOverHTTP(t *testing.T) {
 			CorrelationID, RHClaimNumber, PatientControlNumber, PayerID, FormatVersion string
 			ServiceLines                                                               []struct{ LineItemControlNumber string }
 		} `json:"claimReference"`
-		Meta struct{ TraceID, ApplicationMode string } `json:"meta"`
-		Payer struct{ PayerName, PayerID string } `json:"payer"`
-		X12   string `json:"x12"`
+		Meta  struct{ TraceID, ApplicationMode string } `json:"meta"`
+		Payer struct{ PayerName, PayerID string }       `json:"payer"`
+		X12   string                                    `json:"x12"`
 	}
 	if err := json.Unmarshal(body, &r); err != nil {
 		t.Fatal(err)
