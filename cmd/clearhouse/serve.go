@@ -167,7 +167,14 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
 	jobsDone := make(chan struct{})
 	if cfg.workers > 0 {
-		go func() { queue.Run(jobsCtx); close(jobsDone) }()
+		// The DIRECTORY connections' folders are polled with the workers.
+		go func() {
+			done := make(chan struct{})
+			go func() { env.Core.NewDirectoryPoller().Run(jobsCtx); close(done) }()
+			queue.Run(jobsCtx)
+			<-done
+			close(jobsDone)
+		}()
 	} else {
 		close(jobsDone)
 	}

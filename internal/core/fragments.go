@@ -1,8 +1,10 @@
 package core
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/x12"
@@ -19,6 +21,10 @@ const maxFragmentContext = 16 << 20
 // enclosing loops of its first repetition, and, in the last fragment, the
 // trailer). It follows the guide's loops through the main encoder's steps,
 // and streams each fragment into the blob store as it goes.
+//
+// Context segments (outside any repetition) are kept as raw bytes per open
+// loop, and parsed again only when a fragment starts: one append per
+// segment instead of a copy of its parsed form.
 type fragmenter struct {
 	ctx       context.Context
 	blobs     blob.Store
@@ -26,21 +32,22 @@ type fragmenter struct {
 	txID      string
 	keyName   string
 	batchSize int
+	d         x12.Delimiters
 
-	// levels mirrors the open loops of the set (levels[0] is the set):
-	// the segments each contributed outside any repetition of keyName.
+	// levels mirrors the open loops of the set (levels[0] is the set): the
+	// raw segments each contributed outside any repetition of keyName.
 	levels      []fragLevel
 	contextSize int
-	iterDepth   int            // depth of the repetition being read, 0 outside one
-	pending     []*x12.Segment // context read since the last repetition ended
+	iterDepth   int    // depth of the repetition being read, 0 outside one
+	pending     []byte // context read after a full fragment's last repetition
 
 	cur     *fragmentOut
 	results []fragmentResult
 }
 
 type fragLevel struct {
-	segs    []*x12.Segment
-	hasIter bool // holds (or held) a repetition of keyName
+	raw     []byte // segments, each with its terminator
+	hasIter bool   // holds (or held) a repetition of keyName
 }
 
 type fragmentOut struct {
@@ -61,6 +68,7 @@ func newFragmenter(ctx context.Context, blobs blob.Store, g *guide.Guide, txID, 
 
 // begin takes the set's ST.
 func (f *fragmenter) begin(st *x12.Segment) error {
+	f.d = st.Delimiters()
 	f.levels = append(f.levels[:0], fragLevel{})
 	return f.keep(st)
 }
@@ -82,22 +90,33 @@ func (f *fragmenter) segment(seg *x12.Segment, step guide.Step) error {
 	if err := f.keep(seg); err != nil {
 		return err
 	}
-	if f.cur != nil {
-		f.pending = append(f.pending, f.top().segs[len(f.top().segs)-1])
+	switch {
+	case f.cur == nil:
+	case f.cur.iters < f.batchSize:
+		// The next repetition comes into this fragment: so does this.
+		return f.cur.feed(seg)
+	default:
+		// The next repetition opens a new fragment, which replays the
+		// context; only the trailer (if no repetition follows) comes here.
+		f.pending = appendRaw(f.pending, seg)
 	}
 	return nil
+}
+
+func appendRaw(b []byte, seg *x12.Segment) []byte {
+	return append(append(b, seg.Raw()...), seg.Delimiters().Segment)
 }
 
 func (f *fragmenter) top() *fragLevel { return &f.levels[len(f.levels)-1] }
 
 // keep records a context segment in the innermost open loop.
 func (f *fragmenter) keep(seg *x12.Segment) error {
-	f.contextSize += len(seg.Raw())
+	f.contextSize += len(seg.Raw()) + 1
 	if f.contextSize > maxFragmentContext {
 		return fmt.Errorf("the segments around the %s loops exceed %d bytes; fragments cannot repeat them", f.keyName, maxFragmentContext)
 	}
 	top := f.top()
-	top.segs = append(top.segs, seg.Clone())
+	top.raw = appendRaw(top.raw, seg)
 	return nil
 }
 
@@ -114,15 +133,12 @@ func (f *fragmenter) closeLevel() {
 	closed := f.levels[n-1]
 	f.levels = f.levels[:n-1]
 	parent := f.top()
-	switch {
-	case closed.hasIter:
+	if closed.hasIter {
 		parent.hasIter = true
-		for _, s := range closed.segs {
-			f.contextSize -= len(s.Raw())
-		}
-	default:
-		parent.segs = append(parent.segs, closed.segs...)
+		f.contextSize -= len(closed.raw)
+		return
 	}
+	parent.raw = append(parent.raw, closed.raw...)
 }
 
 // startRepetition opens a repetition of keyName, in the current fragment
@@ -132,6 +148,7 @@ func (f *fragmenter) startRepetition(seg *x12.Segment, depth int) error {
 		f.levels[i].hasIter = true
 	}
 	f.iterDepth = depth
+	f.pending = f.pending[:0]
 	if f.cur != nil && f.cur.iters >= f.batchSize {
 		if err := f.finish(); err != nil {
 			return err
@@ -141,14 +158,7 @@ func (f *fragmenter) startRepetition(seg *x12.Segment, depth int) error {
 		if err := f.open(); err != nil {
 			return err
 		}
-	} else {
-		for _, p := range f.pending {
-			if err := f.cur.feed(p); err != nil {
-				return err
-			}
-		}
 	}
-	f.pending = f.pending[:0]
 	f.cur.iters++
 	return f.cur.feed(seg)
 }
@@ -163,19 +173,34 @@ func (f *fragmenter) open() error {
 	out := &fragmentOut{w: w}
 	out.n.w = w
 	out.enc = guide.NewJSONEncoder(&out.n)
-	first := true
+	f.cur = out
+	var ctx []byte
 	for _, l := range f.levels {
-		for _, s := range l.segs {
-			if first {
-				out.enc.Begin(f.g, s)
-				first = false
-				continue
-			}
-			out.enc.Segment(s)
+		ctx = append(ctx, l.raw...)
+	}
+	return f.replay(ctx, true)
+}
+
+// replay feeds raw context segments to the current fragment.
+func (f *fragmenter) replay(raw []byte, begin bool) error {
+	r := x12.NewReader(bytes.NewReader(raw), x12.WithDelimiters(f.d))
+	for {
+		seg, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if begin {
+			f.cur.enc.Begin(f.g, seg)
+			begin = false
+			continue
+		}
+		if err := f.cur.feed(seg); err != nil {
+			return err
 		}
 	}
-	f.cur = out
-	return nil
 }
 
 func (o *fragmentOut) feed(seg *x12.Segment) error {
@@ -202,10 +227,8 @@ func (f *fragmenter) finish() error {
 // end closes the set: the trailer goes into the last fragment.
 func (f *fragmenter) end() ([]fragmentResult, error) {
 	if f.cur != nil {
-		for _, p := range f.pending {
-			if err := f.cur.feed(p); err != nil {
-				return nil, err
-			}
+		if err := f.replay(f.pending, false); err != nil {
+			return nil, err
 		}
 		if err := f.finish(); err != nil {
 			return nil, err

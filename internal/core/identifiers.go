@@ -2,7 +2,7 @@ package core
 
 import (
 	"bufio"
-	"encoding/json"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -23,19 +23,12 @@ var trackedElements = map[string]int{
 
 // identifierSpill keeps the business identifiers of a file's sets in a
 // temporary file, so memory stays flat whatever their number; they are read
-// back set by set for the metadata document and the records.
+// back set by set for the metadata document and the records. Records are
+// length-prefixed: the set index, then element, element id, name, value.
 type identifierSpill struct {
 	f   *os.File
 	w   *bufio.Writer
-	enc *json.Encoder
-}
-
-type spilledIdentifier struct {
-	Set int    `json:"s"`
-	E   string `json:"e"`
-	ID  string `json:"i"`
-	N   string `json:"n"`
-	V   string `json:"v"`
+	tmp []byte
 }
 
 func newIdentifierSpill() (*identifierSpill, error) {
@@ -44,8 +37,7 @@ func newIdentifierSpill() (*identifierSpill, error) {
 		return nil, fmt.Errorf("core: identifiers spill: %w", err)
 	}
 	os.Remove(f.Name()) // unlinked: gone with the descriptor, even after a crash
-	w := bufio.NewWriterSize(f, 64<<10)
-	return &identifierSpill{f: f, w: w, enc: json.NewEncoder(w)}, nil
+	return &identifierSpill{f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
 }
 
 // add records seg's identifier, if it is a tracked one.
@@ -58,11 +50,23 @@ func (s *identifierSpill) add(set int, seg *x12.Segment, def *guide.Segment) err
 	if len(v) == 0 {
 		return nil
 	}
-	id := spilledIdentifier{Set: set, E: fmt.Sprintf("%s-%02d", seg.ID(), pos), V: string(v)}
+	b := binary.AppendUvarint(s.tmp[:0], uint64(set))
+	b = appendString(b, fmt.Sprintf("%s-%02d", seg.IDBytes(), pos))
 	if def != nil && pos <= len(def.Elements) {
-		id.ID, id.N = def.Elements[pos-1].DE, def.Elements[pos-1].Name
+		b = appendString(b, def.Elements[pos-1].DE)
+		b = appendString(b, def.Elements[pos-1].Name)
+	} else {
+		b = appendString(appendString(b, ""), "")
 	}
-	return s.enc.Encode(id)
+	b = binary.AppendUvarint(b, uint64(len(v)))
+	b = append(b, v...)
+	s.tmp = b
+	_, err := s.w.Write(b)
+	return err
+}
+
+func appendString(b []byte, v string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(v))), v...)
 }
 
 // reader rewinds the spill for reading set by set.
@@ -73,36 +77,58 @@ func (s *identifierSpill) reader() (*identifierReader, error) {
 	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	return &identifierReader{dec: json.NewDecoder(bufio.NewReaderSize(s.f, 64<<10))}, nil
+	return &identifierReader{r: bufio.NewReaderSize(s.f, 64<<10), at: -1}, nil
 }
 
 func (s *identifierSpill) close() { s.f.Close() }
 
 // identifierReader returns the identifiers of set 0, 1, 2... in turn.
 type identifierReader struct {
-	dec  *json.Decoder
-	next *spilledIdentifier
+	r    *bufio.Reader
+	next store.BusinessIdentifier
+	at   int // set of next; -1 when next is not read yet
 	done bool
+}
+
+func (r *identifierReader) read() error {
+	set, err := binary.ReadUvarint(r.r)
+	if err == io.EOF {
+		r.done = true
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var fields [4]string
+	for i := range fields {
+		n, err := binary.ReadUvarint(r.r)
+		if err != nil {
+			return err
+		}
+		b := make([]byte, n)
+		if _, err := io.ReadFull(r.r, b); err != nil {
+			return err
+		}
+		fields[i] = string(b)
+	}
+	r.at = int(set)
+	r.next = store.BusinessIdentifier{Element: fields[0], ElementID: fields[1], Name: fields[2], Value: fields[3]}
+	return nil
 }
 
 // set returns the identifiers of set i (sets must be asked in order).
 func (r *identifierReader) set(i int) ([]store.BusinessIdentifier, error) {
 	var out []store.BusinessIdentifier
 	for {
-		if r.next == nil && !r.done {
-			var id spilledIdentifier
-			if err := r.dec.Decode(&id); err == io.EOF {
-				r.done = true
-			} else if err != nil {
+		if r.at < 0 && !r.done {
+			if err := r.read(); err != nil {
 				return nil, err
-			} else {
-				r.next = &id
 			}
 		}
-		if r.next == nil || r.next.Set != i {
+		if r.done || r.at != i {
 			return out, nil
 		}
-		out = append(out, store.BusinessIdentifier{Element: r.next.E, ElementID: r.next.ID, Name: r.next.N, Value: r.next.V})
-		r.next = nil
+		out = append(out, r.next)
+		r.at = -1
 	}
 }

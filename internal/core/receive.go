@@ -24,6 +24,11 @@ type ReceiveParams struct {
 	// ConnectionID is the connection the file arrived through, if any.
 	ConnectionID string
 	Body         io.Reader
+	// ExecutionID, when set (a UUID the transport chose before taking the
+	// file), makes Receive idempotent: a second call with the same id
+	// returns the execution the first one recorded. Transports that claim
+	// a file before handing it over use it to survive a crash in between.
+	ExecutionID string
 }
 
 // Errors of Receive that describe the caller's input.
@@ -57,8 +62,13 @@ func (s *Service) Receive(ctx context.Context, p ReceiveParams) (store.Execution
 	}
 	now := s.opts.Clock.Now().UTC()
 	fileType, contentType := fileTypeOf(p.Name)
+	if p.ExecutionID == "" {
+		p.ExecutionID = store.NewUUID()
+	} else if prev, err := s.opts.Store.GetExecution(ctx, p.AccountID, p.ExecutionID); err == nil {
+		return prev, nil // received before a crash
+	}
 	e := store.Execution{
-		ID: store.NewUUID(), AccountID: p.AccountID, Mode: p.Mode, Direction: store.DirectionInbound,
+		ID: p.ExecutionID, AccountID: p.AccountID, Mode: p.Mode, Direction: store.DirectionInbound,
 		Status: store.ExecutionReceived, FileType: fileType, SourceDirname: p.Dirname, SourceName: p.Name,
 		ConnectionID: p.ConnectionID, CreatedAt: now, UpdatedAt: now,
 	}
@@ -84,6 +94,11 @@ func (s *Service) Receive(ctx context.Context, p ReceiveParams) (store.Execution
 			jobs.ForAccount(e.AccountID))
 		return err
 	})
+	if errors.Is(err, store.ErrConflict) {
+		if prev, gerr := s.opts.Store.GetExecution(ctx, p.AccountID, p.ExecutionID); gerr == nil {
+			return prev, nil // a concurrent call with the same id won
+		}
+	}
 	if err != nil {
 		s.discard(e.Input.Key)
 		return store.Execution{}, fmt.Errorf("core: record execution: %w", err)

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -82,6 +83,7 @@ type setRun struct {
 	g        *guide.Guide
 	enc      *guide.JSONEncoder
 	input    blob.Writer
+	inputBuf *bufio.Writer // segments are small: write the blob in large pieces
 	inputN   countingWriter
 	output   blob.Writer
 	outputN  countingWriter
@@ -307,7 +309,8 @@ func (p *pass) BeginSet(h x12.SetHeader, report func(x12.Finding)) {
 		p.storageError(err)
 		return
 	}
-	run.inputN.w, run.outputN.w = run.input, run.output
+	run.inputBuf = bufio.NewWriterSize(run.input, 256<<10)
+	run.inputN.w, run.outputN.w = run.inputBuf, run.output
 	run.enc = guide.NewJSONEncoder(&run.outputN)
 	run.enc.SetValidation(guide.Options{}, report)
 	p.set = run
@@ -378,6 +381,9 @@ func (p *pass) EndSet(report func(x12.Finding)) {
 	iea := fmt.Sprintf("IEA%c1%c%s", p.ic.d.Element, p.ic.d.Element, p.ic.control)
 	p.writeInput(ge)
 	p.writeInput(iea)
+	if run.inputN.err == nil {
+		run.inputN.err = run.inputBuf.Flush()
+	}
 	if run.inputN.err != nil {
 		p.storageError(run.inputN.err)
 		p.abortSet()
