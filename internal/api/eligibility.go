@@ -95,10 +95,13 @@ type eligibilityCheckSummary struct {
 	Mode                    string    `json:"mode"`
 	TradingPartnerServiceID string    `json:"tradingPartnerServiceId,omitempty"`
 	PayerName               string    `json:"payerName,omitempty"`
-	ControlNumber           string    `json:"controlNumber,omitempty"`
-	Status                  string    `json:"status"`
-	HTTPStatus              int       `json:"httpStatus"`
-	DurationMs              float64   `json:"durationMs"`
+	// ControlNumber is the caller's controlNumber (sent to the payer as
+	// BHT03); InterchangeControlNumber is the ISA13 of the 270 we sent.
+	ControlNumber            string  `json:"controlNumber,omitempty"`
+	InterchangeControlNumber string  `json:"interchangeControlNumber,omitempty"`
+	Status                   string  `json:"status"`
+	HTTPStatus               int     `json:"httpStatus"`
+	DurationMs               float64 `json:"durationMs"`
 }
 
 // eligibilityCheckDetail is one check with what was sent and answered.
@@ -113,7 +116,8 @@ type eligibilityCheckDetail struct {
 func summarize(c store.EligibilityCheck) eligibilityCheckSummary {
 	return eligibilityCheckSummary{
 		ID: c.ID, CreatedAt: c.CreatedAt.UTC(), Mode: c.Mode, TradingPartnerServiceID: c.TradingPartnerServiceID,
-		PayerName: c.PayerName, ControlNumber: c.ControlNumber, Status: c.Status, HTTPStatus: c.HTTPStatus,
+		PayerName: c.PayerName, ControlNumber: c.SubmitterControlNumber, InterchangeControlNumber: c.ControlNumber,
+		Status: c.Status, HTTPStatus: c.HTTPStatus,
 		DurationMs: float64(c.DurationMicros) / 1000,
 	}
 }

@@ -107,3 +107,25 @@ func TestStoreOutageIs503(t *testing.T) {
 		})
 	}
 }
+
+// TestHistoryShowsBothControlNumbers: the caller's controlNumber reaches the
+// 270 as BHT03 and the history shows it beside our ISA13, each labelled.
+func TestHistoryShowsBothControlNumbers(t *testing.T) {
+	s := newEligibilityServer(t)
+	m := mockpayer.Requests()[0]
+	var req map[string]any
+	json.Unmarshal(m.RequestJSON(), &req)
+	req["controlNumber"] = "000000042"
+	body, _ := json.Marshal(req)
+	status, h, out := s.call("POST", eligibilityPath, s.testKey, body)
+	if status != 200 {
+		t.Fatalf("%d %s", status, out)
+	}
+	_, _, out = s.call("GET", "/2024-04-01/eligibility-checks/"+h.Get("X-Eligibility-Check-Id"), s.testKey, nil)
+	var got struct{ ControlNumber, InterchangeControlNumber, X12Request string }
+	json.Unmarshal(out, &got)
+	if got.ControlNumber != "000000042" || got.InterchangeControlNumber == "" || got.InterchangeControlNumber == got.ControlNumber ||
+		!strings.Contains(got.X12Request, "~BHT*0022*13*000000042*") || !strings.Contains(got.X12Request, "*00501*"+got.InterchangeControlNumber+"*") {
+		t.Errorf("controlNumber %q, interchangeControlNumber %q, 270 %.200s", got.ControlNumber, got.InterchangeControlNumber, got.X12Request)
+	}
+}

@@ -59,8 +59,13 @@ type Build270Options struct {
 	Envelope Envelope
 	// Numbers hands out the ISA13/GS06/ST02 control numbers.
 	Numbers x12.ControlNumbers
-	// TraceID becomes BHT03 and our TRN02 (meta.outboundTraceId).
+	// TraceID becomes our TRN02 (meta.outboundTraceId), and BHT03 unless
+	// the caller sent a controlNumber.
 	TraceID string
+	// SubmitterControlNumber is the request's controlNumber: the
+	// submitter's transaction identifier, BHT03, so the caller's number
+	// travels with the 270 (ISA13/GS06 stay ours, unique across replicas).
+	SubmitterControlNumber string
 	// Now dates the envelope and the BHT.
 	Now time.Time
 	// Test marks the interchange as test data (ISA15 "T").
@@ -113,7 +118,11 @@ func Build270(req *Request, payer payers.Payer, opts Build270Options) (*Built270
 			ReceiverCode: env.ReceiverID, Date: now, Version: Version270})
 	})
 	b.do(func() error { return iw.BeginTransaction("270", Version270) })
-	b.seg("BHT", "0022", "13", opts.TraceID, now.Format("20060102"), now.Format("1504"))
+	bht03 := opts.TraceID
+	if opts.SubmitterControlNumber != "" {
+		bht03 = opts.SubmitterControlNumber
+	}
+	b.seg("BHT", "0022", "13", bht03, now.Format("20060102"), now.Format("1504"))
 
 	payerName := req.TradingPartnerName
 	if payerName == "" {

@@ -26,6 +26,7 @@ type RawRequest struct {
 // rawInquiry is the caller's 270 transaction set, read and checked.
 type rawInquiry struct {
 	payerID  string
+	bht03    string // the caller's transaction identifier, kept in the 270
 	segments []*x12.Segment // ST..SE exclusive, in the caller's delimiters
 }
 
@@ -68,7 +69,7 @@ func (s *Service) checkRawX12(ctx context.Context, caller Caller, raw *RawReques
 		res.fail(http.StatusInternalServerError, StatusError, &Problem{Code: CodeInternal, Message: "The 270 could not be rewritten; quote " + res.ID + " when reporting it."})
 		return fmt.Errorf("eligibility: raw check %s: %w", res.ID, err)
 	}
-	res.X12Request, res.ControlNumber = out, controls.Interchange
+	res.X12Request, res.ControlNumber, res.SubmitterControlNumber = out, controls.Interchange, inq.bht03
 	s.exchange(ctx, caller, route, res, trace)
 	return nil
 }
@@ -142,6 +143,10 @@ func readRawInquiry(text []byte) (*rawInquiry, *FieldError) {
 		case "SE":
 			in = false
 			continue
+		case "BHT":
+			if in && sets == 1 {
+				inq.bht03 = seg.Element(3)
+			}
 		case "HL":
 			level = seg.Element(3)
 		case "NM1":

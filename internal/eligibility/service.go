@@ -134,8 +134,11 @@ type Result struct {
 	// Status is the history status (StatusActive, ...).
 	Status string
 	Payer  payers.Payer // zero when the payer is unknown
-	// ControlNumber is the ISA13 of the 270 we sent (else the request's).
+	// ControlNumber is the ISA13 of the 270 we sent, if one was built.
 	ControlNumber string
+	// SubmitterControlNumber is the caller's own number: the request's
+	// controlNumber (BHT03 of the 270), or the BHT03 of a raw 270.
+	SubmitterControlNumber string
 	X12Request    []byte // the 270 sent, if any
 	X12Answer     []byte // the payer's 271 or 999, if any
 	CreatedAt     time.Time
@@ -195,7 +198,7 @@ func (s *Service) check(ctx context.Context, caller Caller, req *Request, res *R
 	trace := strings.ToUpper(store.NewID())
 	built, err := Build270(req, route.Payer, Build270Options{
 		Envelope: s.cfg.Envelope, Numbers: s.cfg.Numbers, TraceID: trace,
-		Now: res.CreatedAt, Test: caller.Mode == payers.ModeTest,
+		Now: res.CreatedAt, Test: caller.Mode == payers.ModeTest, SubmitterControlNumber: req.ControlNumber,
 	})
 	if s.storageFailed(res, err) {
 		return nil
@@ -210,8 +213,8 @@ func (s *Service) check(ctx context.Context, caller Caller, req *Request, res *R
 }
 
 // begin starts a Result; finish records it.
-func (s *Service) begin(controlNumber string) (*Result, time.Time) {
-	res := &Result{ID: "ec_" + store.NewID(), CreatedAt: s.cfg.Clock.Now(), ControlNumber: controlNumber}
+func (s *Service) begin(submitterControlNumber string) (*Result, time.Time) {
+	res := &Result{ID: "ec_" + store.NewID(), CreatedAt: s.cfg.Clock.Now(), SubmitterControlNumber: submitterControlNumber}
 	return res, time.Now()
 }
 
@@ -220,7 +223,7 @@ func (s *Service) begin(controlNumber string) (*Result, time.Time) {
 func (s *Service) route(res *Result, caller Caller, payerID string) (payers.Route, bool) {
 	route, err := s.cfg.Router.Route(caller.Mode, payerID, payers.Eligibility)
 	if err != nil {
-		s.notConfigured(res, payerID, res.ControlNumber, err)
+		s.notConfigured(res, payerID, res.SubmitterControlNumber, err)
 		return route, false
 	}
 	res.Payer = route.Payer
@@ -414,7 +417,7 @@ func (s *Service) record(ctx context.Context, caller Caller, res *Result, reques
 	c := store.EligibilityCheck{
 		ID: res.ID, AccountID: caller.AccountID, KeyID: caller.KeyID, Mode: string(caller.Mode),
 		TradingPartnerServiceID: res.Payer.ID, PayerName: res.Payer.Name,
-		ControlNumber: res.ControlNumber, Status: res.Status,
+		ControlNumber: res.ControlNumber, SubmitterControlNumber: res.SubmitterControlNumber, Status: res.Status,
 		RequestJSON: requestJSON, X12Request: res.X12Request, X12Response: res.X12Answer, ResponseJSON: body,
 		HTTPStatus: res.HTTPStatus, CreatedAt: res.CreatedAt, DurationMicros: res.Duration.Microseconds(), CostMicros: cost,
 		PatientName: res.keys.patientName, MemberID: res.keys.memberID,

@@ -299,8 +299,16 @@ func TestCheckProductionEnvelope(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(f.prod.got, []byte("*P*:~")) || bytes.Contains(f.prod.got, []byte("123456789")) {
+	if !bytes.Contains(f.prod.got, []byte("*P*:~")) || bytes.Contains(f.prod.got, []byte("*00501*123456789*")) {
 		t.Errorf("production 270 must be ISA15 P with our own control number: %s", f.prod.got)
+	}
+	// The caller's controlNumber travels as the submitter's transaction
+	// identifier (BHT03), and history keeps both numbers.
+	if !bytes.Contains(f.prod.got, []byte("~BHT*0022*13*123456789*")) {
+		t.Errorf("the request's controlNumber is not BHT03: %s", f.prod.got)
+	}
+	if res.SubmitterControlNumber != "123456789" || res.ControlNumber == "" || res.ControlNumber == "123456789" {
+		t.Errorf("numbers: submitter %q, interchange %q", res.SubmitterControlNumber, res.ControlNumber)
 	}
 	if res.Response.Meta.ApplicationMode != "production" || res.Status != StatusInactive {
 		t.Errorf("meta %+v status %s", res.Response.Meta, res.Status)

@@ -47,6 +47,11 @@ func migrate(ctx context.Context, engine string, db *sql.DB) error {
 		}
 		opts = append(opts, goose.WithSessionLocker(locker))
 	}
+	// Each engineer has a range of numbers, so a database migrated by a
+	// later build may lack a lower-numbered migration that landed after
+	// it: apply such migrations instead of refusing to start (each one
+	// depends only on the tables of lower numbers).
+	opts = append(opts, goose.WithAllowOutofOrder(true))
 	p, err := goose.NewProvider(dialect, db, fsys, opts...)
 	if err != nil {
 		return fmt.Errorf("store: migrations: %w", err)

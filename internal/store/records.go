@@ -32,16 +32,19 @@ type EligibilityCheck struct {
 	Mode                    string // ModeTest or ModeProduction
 	TradingPartnerServiceID string
 	PayerName               string
-	ControlNumber           string
-	Status                  string // "active", "inactive", "error", "rejected", ...
-	RequestJSON             []byte
-	X12Request              []byte
-	X12Response             []byte
-	ResponseJSON            []byte
-	HTTPStatus              int
-	CreatedAt               time.Time
-	DurationMicros          int64
-	CostMicros              int64 // forced to 0 for test mode
+	ControlNumber           string // ISA13 of the 270 we sent
+	// SubmitterControlNumber is the caller's own number for the check (the
+	// request's controlNumber, carried as BHT03).
+	SubmitterControlNumber string
+	Status                 string // "active", "inactive", "error", "rejected", ...
+	RequestJSON            []byte
+	X12Request             []byte
+	X12Response            []byte
+	ResponseJSON           []byte
+	HTTPStatus             int
+	CreatedAt              time.Time
+	DurationMicros         int64
+	CostMicros             int64 // forced to 0 for test mode
 
 	// Search keys of the history, taken from the request: the patient (the
 	// dependent if there is one, else the subscriber), upper case as X12

@@ -14,7 +14,7 @@ import (
 func newCheck(a store.Account, k store.APIKey, at time.Time) store.EligibilityCheck {
 	return store.EligibilityCheck{
 		ID: store.NewID(), AccountID: a.ID, KeyID: k.ID, Mode: k.Mode,
-		TradingPartnerServiceID: "60054", PayerName: "Aetna", ControlNumber: "123456789",
+		TradingPartnerServiceID: "60054", PayerName: "Aetna", ControlNumber: "123456789", SubmitterControlNumber: "000000042",
 		Status: "active", RequestJSON: []byte(`{"tradingPartnerServiceId":"60054"}`),
 		X12Request:   []byte("ISA*00*          *00*~"),
 		X12Response:  []byte("ISA*00*          *00*~EB*1**30~"),
