@@ -26,7 +26,7 @@ type RawRequest struct {
 // rawInquiry is the caller's 270 transaction set, read and checked.
 type rawInquiry struct {
 	payerID  string
-	bht03    string // the caller's transaction identifier, kept in the 270
+	bht03    string         // the caller's transaction identifier, kept in the 270
 	segments []*x12.Segment // ST..SE exclusive, in the caller's delimiters
 }
 

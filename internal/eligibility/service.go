@@ -139,10 +139,10 @@ type Result struct {
 	// SubmitterControlNumber is the caller's own number: the request's
 	// controlNumber (BHT03 of the 270), or the BHT03 of a raw 270.
 	SubmitterControlNumber string
-	X12Request    []byte // the 270 sent, if any
-	X12Answer     []byte // the payer's 271 or 999, if any
-	CreatedAt     time.Time
-	Duration      time.Duration
+	X12Request             []byte // the 270 sent, if any
+	X12Answer              []byte // the payer's 271 or 999, if any
+	CreatedAt              time.Time
+	Duration               time.Duration
 	// NotRecorded is set when the check could not be stored: the answer is
 	// then a 503 Problem and ID is empty.
 	NotRecorded bool
