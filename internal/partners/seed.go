@@ -2,6 +2,7 @@ package partners
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -100,6 +101,17 @@ func applicationID(id string) string {
 // identity already taken) is skipped with what depends on it. Safe to
 // run at every start. It returns how many records it created.
 func Seed(ctx context.Context, st store.Store, accountID string, now time.Time) (int, error) {
+	// Replicas starting together seed the same accounts: the one that
+	// loses a race gets a conflict, and its next try finds the records.
+	for attempt := 1; ; attempt++ {
+		n, err := seedOnce(ctx, st, accountID, now)
+		if !errors.Is(err, store.ErrConflict) || attempt == 3 {
+			return n, err
+		}
+	}
+}
+
+func seedOnce(ctx context.Context, st store.Store, accountID string, now time.Time) (int, error) {
 	now = now.UTC().Truncate(time.Microsecond)
 	created := 0
 	err := st.InTx(ctx, func(tx store.Queries) error {

@@ -131,3 +131,32 @@ func TestStartup(t *testing.T) {
 	}
 	_ = b
 }
+
+// TestSeedConcurrently: replicas starting together seed the same account
+// at once; every one succeeds and the setup exists once.
+func TestSeedConcurrently(t *testing.T) {
+	storetest.ForEachEngine(t, func(t *testing.T, open storetest.Opener) {
+		st := open(t)
+		a, _ := storetest.Seed(t, st, store.ModeTest)
+		const replicas = 4
+		errs := make(chan error, replicas)
+		total := make(chan int, replicas)
+		for range replicas {
+			go func() {
+				n, err := partners.Seed(ctx, st, a.ID, t0)
+				errs <- err
+				total <- n
+			}()
+		}
+		sum := 0
+		for range replicas {
+			if err := <-errs; err != nil {
+				t.Error(err)
+			}
+			sum += <-total
+		}
+		if want := 2 + 6*len(partners.MockPayers()); sum != want {
+			t.Errorf("replicas created %d records in all, want %d", sum, want)
+		}
+	})
+}
