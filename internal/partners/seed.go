@@ -32,8 +32,14 @@ type MockPayer struct{ ID, Name string }
 func MockPayers() []MockPayer {
 	seen := map[string]bool{}
 	var out []MockPayer
+	// The eligibility mock requests name most mock payers; the claim-only
+	// mock (the payer whose connection always fails) is added by hand.
+	ids := [][2]string{{mockpayer.UnreachablePayerID, "Mock dental payer (connection always fails)"}}
 	for _, r := range mockpayer.Requests() {
-		id, name := r.TradingPartnerServiceID, r.PayerName
+		ids = append(ids, [2]string{r.TradingPartnerServiceID, r.PayerName})
+	}
+	for _, r := range ids {
+		id, name := r[0], r[1]
 		if p, ok := payers.Default().Lookup(id); ok {
 			id, name = p.ID, p.Name
 		}
