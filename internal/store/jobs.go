@@ -75,11 +75,22 @@ func (q *queries) ClaimJobs(ctx context.Context, c ClaimParams) ([]Job, error) {
 				args = append(args, k)
 			}
 		}
+		available := "state = 'available' AND run_at <= $1"
+		if q.w.sqlite {
+			// Only the first $4 due jobs in (run_at, id) order can be
+			// claimed: take them from the jobs_due index instead of
+			// sorting every due job (a burst of thousands) on each claim.
+			// SQLite's single writer makes this safe; PostgreSQL's
+			// claimers must each skip the others' locked rows, so there
+			// the whole due set stays a candidate.
+			available = "id IN (SELECT id FROM jobs WHERE state = 'available' AND run_at <= $1" + kindFilter +
+				" ORDER BY run_at, id LIMIT $4)"
+		}
 		rows, err := q.w.query(ctx, `UPDATE jobs SET state = 'running', attempt = attempt + 1,
 				locked_by = $2, locked_until = $3, updated_at = $1
 			WHERE id IN (
 				SELECT id FROM jobs
-				WHERE ((state = 'available' AND run_at <= $1) OR (state = 'running' AND locked_until <= $1))`+kindFilter+`
+				WHERE ((`+available+`) OR (state = 'running' AND locked_until <= $1))`+kindFilter+`
 				ORDER BY run_at, id
 				LIMIT $4 `+skipLocked+`)
 			RETURNING `+jobColumns, args...)
