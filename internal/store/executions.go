@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -93,6 +94,11 @@ type ExecutionFilter struct {
 	From, To  time.Time // CreatedAt in [From, To)
 	Limit     int       // default 100, at most 500
 	Cursor    string
+	// PartnershipID keeps the files of one partnership.
+	PartnershipID string
+	// NameContains keeps files whose source name contains it, in any case
+	// (ASCII), as typed: % and _ are not wildcards.
+	NameContains string
 }
 
 // Transaction is one transaction set of an execution.
@@ -207,6 +213,8 @@ func (q *queries) ListExecutions(ctx context.Context, accountID string, f Execut
 	w.addIf(f.Status != "", "status = $?", f.Status)
 	w.addIf(!f.From.IsZero(), "created_at >= $?", toUS(f.From))
 	w.addIf(!f.To.IsZero(), "created_at < $?", toUS(f.To))
+	w.addIf(f.PartnershipID != "", "partnership_id = $?", f.PartnershipID)
+	w.addIf(f.NameContains != "", `LOWER(source_name) LIKE $? ESCAPE '\'`, likeContains(f.NameContains))
 	if err := w.cursor(f.Cursor, "created_at"); err != nil {
 		return nil, "", err
 	}
@@ -388,4 +396,11 @@ func scanTransaction(row scanner) (Transaction, error) {
 	t.Detail = bytesOrNil(detail)
 	t.ProcessedAt, t.CreatedAt = fromUS(processed), fromUS(created)
 	return t, nil
+}
+
+// likeContains is a LIKE pattern matching s anywhere, lower-cased, with
+// LIKE's own characters escaped with a backslash.
+func likeContains(s string) string {
+	s = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(strings.ToLower(s))
+	return "%" + s + "%"
 }

@@ -91,6 +91,27 @@ func testExecutionList(t *testing.T, s store.Store) {
 	if len(list) != 2 || list[0].ID != want[2] || list[1].ID != want[3] {
 		t.Errorf("status and time window: %d executions", len(list))
 	}
+	// Name: any case, % and _ taken literally; partnership.
+	odd := newExecution(a.ID, 7)
+	odd.SourceName, odd.PartnershipID = "Remit_100%.X12", "p9"
+	must(t, s.InsertExecution(ctx, odd))
+	for _, c := range []struct {
+		f    store.ExecutionFilter
+		want int
+	}{
+		{store.ExecutionFilter{NameContains: "remit_100%"}, 1},
+		{store.ExecutionFilter{NameContains: "F3.X12"}, 1},
+		{store.ExecutionFilter{NameContains: "1_x12"}, 0}, // "f1.x12" if _ were a wildcard
+		{store.ExecutionFilter{NameContains: "%"}, 1},
+		{store.ExecutionFilter{PartnershipID: "p9"}, 1},
+		{store.ExecutionFilter{PartnershipID: "p9", NameContains: "f3"}, 0},
+	} {
+		list, _, err := s.ListExecutions(ctx, a.ID, c.f)
+		must(t, err)
+		if len(list) != c.want {
+			t.Errorf("filter %+v: %d executions, want %d", c.f, len(list), c.want)
+		}
+	}
 }
 
 func testTransactions(t *testing.T, s store.Store) {
