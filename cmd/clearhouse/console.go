@@ -16,12 +16,16 @@ import (
 // numbers, payer routing and history; dir feeds its payer picker. The
 // session-signing secret lives in the data directory (created on first
 // start); replicas must share it.
-func consoleRoutes(st store.Store, checks *eligibility.Service, dir *payers.Directory, dataDir string, logger *slog.Logger) ([]api.Route, error) {
+//
+// The EDI pages (files, transactions, webhooks) run on env's core and
+// webhooks services, the ones the API uses.
+func consoleRoutes(st store.Store, checks *eligibility.Service, dir *payers.Directory, dataDir string, logger *slog.Logger, env api.Env) ([]api.Route, error) {
 	secret, err := web.LoadOrCreateSecret(filepath.Join(dataDir, web.SecretFile))
 	if err != nil {
 		return nil, err
 	}
-	console, err := web.New(web.Config{Store: st, Eligibility: checks, Payers: dir, Secret: secret, Logger: logger})
+	console, err := web.New(web.Config{Store: st, Eligibility: checks, Payers: dir, Secret: secret, Logger: logger,
+		Core: env.Core, Webhooks: env.Webhooks})
 	if err != nil {
 		return nil, err
 	}

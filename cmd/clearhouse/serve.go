@@ -155,7 +155,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	if env.Eligibility, err = eligibilityService(env, dir, cfg, logger); err != nil {
 		return err
 	}
-	console, err := consoleRoutes(st, env.Eligibility, dir, cfg.dataDir, logger)
+	console, err := consoleRoutes(st, env.Eligibility, dir, cfg.dataDir, logger, env)
 	if err != nil {
 		return err
 	}

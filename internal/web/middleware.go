@@ -17,6 +17,7 @@ type viewer struct {
 	AccountName string
 	KeyName     string
 	CSRF        string
+	EDI         bool // the server runs the EDI core: files, transactions, webhooks
 	session     session
 }
 
@@ -90,7 +91,7 @@ func (c *Console) requireSession(next http.HandlerFunc) http.HandlerFunc {
 		v := &viewer{
 			Principal:   auth.Principal{AccountID: key.AccountID, KeyID: key.ID, Mode: key.Mode},
 			AccountName: acct.Name, KeyName: key.Name,
-			CSRF: c.sessions.csrfToken(sess), session: sess,
+			CSRF: c.sessions.csrfToken(sess), session: sess, EDI: c.cfg.Core != nil,
 		}
 		ctx := api.WithPrincipal(r.Context(), v.Principal) // names the account in the access log
 		next(w, r.WithContext(context.WithValue(ctx, viewerKey{}, v)))

@@ -26,10 +26,12 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/eligibility"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
 
 // Checker runs an eligibility check; *eligibility.Service is one.
@@ -56,6 +58,10 @@ type Config struct {
 	Clock clock.Clock
 	// Logger receives operational events, never PHI (default slog.Default()).
 	Logger *slog.Logger
+	// Core, when set, opens the files and transactions pages (edi.go).
+	Core *core.Service
+	// Webhooks, when set, opens the webhook pages and the events' Retry.
+	Webhooks *webhooks.Service
 }
 
 // DefaultSessionTTL is how long a sign-in lasts unless Config says otherwise.
@@ -132,7 +138,7 @@ func (c *Console) Routes() []api.Route {
 	for i, r := range routes {
 		out[i] = api.Route{Pattern: r.pattern, Handler: r.handler, Public: true}
 	}
-	return out
+	return append(out, c.ediRoutes()...)
 }
 
 // home sends signed-in people to a new check and everyone else to sign in.

@@ -1,0 +1,136 @@
+package web
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/clearhouse/clearhouse/internal/core/coretest"
+	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/webhooks"
+)
+
+// uploadInBrowser uploads a file through the upload form and waits for its
+// page.
+func uploadInBrowser(t *testing.T, ctx context.Context, base, name, content string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	step(t, ctx, "open the upload page", chromedp.Navigate(base+"/files/upload"), chromedp.WaitVisible(chromedp.CSS("#upload-file")))
+	step(t, ctx, "choose "+name, chromedp.SetUploadFiles(chromedp.CSS("#upload-file"), []string{path}))
+	follow(t, ctx, "upload "+name, chromedp.Click(chromedp.CSS("#upload-submit")))
+}
+
+// waitText waits until the element's text contains want.
+func waitText(t *testing.T, ctx context.Context, sel, want string) {
+	t.Helper()
+	step(t, ctx, "wait for "+want+" in "+sel, chromedp.Poll[chromedp.Void](
+		`(document.querySelector(`+jsString(sel)+`)?.innerText || "").includes(`+jsString(want)+`)`,
+		chromedp.WithPollingTimeout(15*time.Second)))
+}
+
+func jsString(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s) + `"`
+}
+
+// TestBrowserFiles walks the files pages in Chromium: a failed upload with
+// its failing segment marked, a processed file followed live, its Events
+// tab with a webhook's deliveries, and Retry showing the new attempt; then
+// the same pages on a phone.
+func TestBrowserFiles(t *testing.T) {
+	ctx := newBrowser(t)
+	console := watchConsole(t, ctx)
+	srv := newEDIServer(t)
+	key, rec := srv.partneredKey(t, "Sunrise Family Dental")
+	rc := newReceiver(t)
+	u := rc.URL
+	if _, _, err := srv.Webhooks.Create(context.Background(), webhooks.Caller{AccountID: rec.AccountID, Mode: store.ModeTest},
+		webhooks.Input{URL: &u}); err != nil {
+		t.Fatal(err)
+	}
+	shots := artifactsDir(t)
+
+	step(t, ctx, "open the console", chromedp.Navigate(srv.URL+"/signin"), chromedp.WaitVisible(chromedp.CSS("#key")))
+	step(t, ctx, "type the key", chromedp.SendKeys(chromedp.CSS("#key"), key))
+	follow(t, ctx, "sign in", chromedp.Click(chromedp.CSS("form[action='/signin'] button[type=submit]")))
+
+	// A failed file: the failing segment is highlighted with the message.
+	uploadInBrowser(t, ctx, srv.URL, "remit-bad.x12", coretest.Gen835([]int{1}, 1, 1))
+	waitText(t, ctx, "#file-status", "Failed")
+	step(t, ctx, "the failing segment", chromedp.WaitVisible(chromedp.CSS("#problems")), chromedp.WaitVisible(chromedp.CSS(".seg-bad")))
+	wantContains(t, "failing segment", text(t, ctx, ".seg-bad"), "CLP*PCN1-00000*Q9*", "Problem here:")
+	wantContains(t, "problems", text(t, ctx, "#problems"), "Why this file failed", "Segment", "What to do:")
+	step(t, ctx, "jump to the segment", chromedp.Click(chromedp.CSS("#problems a[href^='#seg-']")))
+	if got := eval[string](t, ctx, `document.querySelector(":target")?.className || ""`); got != "seg-bad" {
+		t.Errorf("the problem's link targets %q, want the failing segment", got)
+	}
+	screenshot(t, ctx, shots, "file-failed.png")
+	noSidewaysScroll(t, ctx, "file-failed.png", 1280)
+	checkA11y(t, ctx, "failed file")
+
+	// A good file: the page follows it to Processed without a reload.
+	uploadInBrowser(t, ctx, srv.URL, "remit-0102.x12", coretest.Gen835([]int{1}, 2, 0))
+	waitText(t, ctx, "#file-status", "Processed")
+	fileURL := eval[string](t, ctx, `location.href`)
+	screenshot(t, ctx, shots, "file-processed.png")
+	follow(t, ctx, "open the transactions tab", chromedp.Click(chromedp.CSS("#tab-transactions")))
+	wantContains(t, "transactions tab", text(t, ctx, ".tab-panel"), "Claim payment (835)", "Processed")
+	screenshot(t, ctx, shots, "file-transactions.png")
+
+	// Events tab: each event with its delivery; Retry adds an attempt.
+	follow(t, ctx, "open the events tab", chromedp.Click(chromedp.CSS("#tab-events")))
+	step(t, ctx, "deliveries done", chromedp.Poll[chromedp.Void](
+		`document.querySelectorAll(".event").length === 3 && document.querySelectorAll(".event .attempt").length === 3`,
+		chromedp.WithPollingTimeout(15*time.Second)))
+	wantContains(t, "events", text(t, ctx, ".tab-panel"), "File processed", "Transaction processed", "Delivered", "answered 200")
+	screenshot(t, ctx, shots, "file-events.png")
+	checkA11y(t, ctx, "events tab")
+	step(t, ctx, "retry the first event",
+		chromedp.Poll[chromedp.Void](`window.htmx !== undefined && document.readyState === "complete"`),
+		chromedp.Click(chromedp.CSS(".event button.retry")))
+	waitText(t, ctx, "#retry-notice", "is being sent again to 1 webhook")
+	waitText(t, ctx, ".event", "Attempt 2 (retry): answered 200")
+	eventID := eval[string](t, ctx, `document.querySelector(".event").id.replace("event-", "")`)
+	if n := rc.calls(eventID); n != 2 {
+		t.Errorf("the receiver got event %s %d times, want 2 with the same webhook-id", eventID, n)
+	}
+	screenshot(t, ctx, shots, "file-events-retried.png")
+	noSidewaysScroll(t, ctx, "file-events-retried.png", 1280)
+
+	step(t, ctx, "open the files list", chromedp.Navigate(srv.URL+"/files"), chromedp.WaitVisible(chromedp.CSS(".files-table")))
+	rows := eval[[]string](t, ctx, `[...document.querySelectorAll(".files-table tbody tr")].map(r => r.innerText.replace(/\s+/g, " "))`)
+	// Each upload sent its 999 back (pending: the test partner has no
+	// connection).
+	if len(rows) != 4 || !strings.Contains(rows[0], "999-remit-0102.x12 Sent") || !strings.Contains(rows[0], "Pending delivery") ||
+		!strings.Contains(rows[1], "remit-0102.x12 Received") || !strings.Contains(rows[1], "Processed") ||
+		!strings.Contains(rows[3], "remit-bad.x12 Received") || !strings.Contains(rows[3], "Failed") {
+		t.Errorf("files list rows:\n%s", strings.Join(rows, "\n"))
+	}
+	screenshot(t, ctx, shots, "files.png")
+	noSidewaysScroll(t, ctx, "files.png", 1280)
+	checkA11y(t, ctx, "files list")
+
+	// Phone width.
+	step(t, ctx, "phone viewport", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile))
+	for _, p := range []struct{ url, file string }{
+		{srv.URL + "/files", "phone-files.png"},
+		{fileURL + "?tab=events", "phone-file-events.png"},
+		{srv.URL + "/files?status=FAILED", "phone-files-failed.png"},
+	} {
+		step(t, ctx, "open "+p.url, chromedp.Navigate(p.url), chromedp.WaitVisible(chromedp.CSS("main")))
+		noSidewaysScroll(t, ctx, p.file, 390)
+		screenshot(t, ctx, shots, p.file)
+	}
+	follow(t, ctx, "open the failed file", chromedp.Click(chromedp.CSS(".files-table .row-target")))
+	step(t, ctx, "failed file on a phone", chromedp.WaitVisible(chromedp.CSS(".seg-bad")))
+	noSidewaysScroll(t, ctx, "phone-file-failed.png", 390)
+	screenshot(t, ctx, shots, "phone-file-failed.png")
+	console.none(t)
+}

@@ -1,0 +1,158 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/core"
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// filesPageSize is how many files one page of the list shows.
+const filesPageSize = 50
+
+// filesFilter is the files list's search form, as typed.
+type filesFilter struct {
+	Direction, Status, Partnership, Name, From, To string
+}
+
+func (f filesFilter) Any() bool {
+	return f.Direction != "" || f.Status != "" || f.Partnership != "" || f.Name != "" || f.From != "" || f.To != ""
+}
+
+type filesData struct {
+	Filter   filesFilter
+	Errors   map[string]string
+	Rows     []store.Execution
+	Next     string
+	Statuses []option
+}
+
+// fileStatusOptions are the status filter's choices, in an office's words.
+func fileStatusOptions() []option {
+	return []option{{"", "Any status"}, {store.ExecutionCompleted, "Processed"}, {store.ExecutionFailed, "Failed"},
+		{store.ExecutionDelivered, "Delivered"}, {store.ExecutionPendingDelivery, "Pending delivery"},
+		{store.ExecutionProcessing, "Processing"}, {store.ExecutionReceived, "Received, not yet processed"}}
+}
+
+// filesPage lists the account's files, newest first.
+func (c *Console) filesPage(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	q := r.URL.Query()
+	f := filesFilter{Direction: q.Get("direction"), Status: q.Get("status"), Partnership: strings.TrimSpace(q.Get("partnership")),
+		Name: strings.TrimSpace(q.Get("name")), From: q.Get("from"), To: q.Get("to")}
+	data := filesData{Filter: f, Errors: map[string]string{}, Statuses: fileStatusOptions()}
+	sf := store.ExecutionFilter{Mode: v.Mode, Status: f.Status, PartnershipID: f.Partnership, NameContains: f.Name,
+		Limit: filesPageSize, Cursor: q.Get("cursor")}
+	switch f.Direction {
+	case "", store.DirectionInbound, store.DirectionOutbound:
+		sf.Direction = f.Direction
+	default:
+		data.Errors["direction"] = "Pick received or sent."
+	}
+	if !validOption(fileStatusOptions(), f.Status) {
+		data.Errors["status"] = "Pick a status from the list."
+	}
+	if len(f.Name) > 200 || len(f.Partnership) > 200 {
+		data.Errors["name"] = "Type at most 200 characters."
+	}
+	var err error
+	if sf.From, err = dayStart(f.From); err != nil {
+		data.Errors["from"] = "Enter a date like 2026-01-31."
+	}
+	if sf.To, err = dayStart(f.To); err != nil {
+		data.Errors["to"] = "Enter a date like 2026-01-31."
+	} else if !sf.To.IsZero() {
+		sf.To = sf.To.Add(24 * time.Hour) // the whole last day
+	}
+	status := http.StatusOK
+	if len(data.Errors) > 0 {
+		status = http.StatusBadRequest
+	} else {
+		rows, next, err := c.cfg.Store.ListExecutions(r.Context(), v.AccountID, sf)
+		if errors.Is(err, store.ErrBadCursor) {
+			c.showError(w, r, http.StatusBadRequest, "Bad page link", "This page link is not valid any more. Start again from the first page.")
+			return
+		}
+		if err != nil {
+			c.fail(w, r, err)
+			return
+		}
+		data.Rows = rows
+		if next != "" {
+			nq := r.URL.Query()
+			nq.Set("cursor", next)
+			data.Next = "/files?" + nq.Encode()
+		}
+	}
+	c.renderPage(w, r, status, "files", page{Title: "Files", Nav: "files", Data: data})
+}
+
+func validOption(opts []option, v string) bool {
+	for _, o := range opts {
+		if o.Value == v {
+			return true
+		}
+	}
+	return false
+}
+
+// dayStart parses a YYYY-MM-DD date as the start of that UTC day.
+func dayStart(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	return time.Parse("2006-01-02", s)
+}
+
+// uploadData is the upload form.
+type uploadData struct {
+	Error string
+}
+
+func (c *Console) uploadPage(w http.ResponseWriter, r *http.Request) {
+	c.renderPage(w, r, http.StatusOK, "file_upload", page{Title: "Upload a file", Nav: "files", Data: uploadData{}})
+}
+
+// uploadFile hands an uploaded file to the EDI core, like a file arriving
+// through a connection, and opens its page (which follows its processing).
+func (c *Console) uploadFile(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	refuse := func(status int, msg string) {
+		c.renderPage(w, r, status, "file_upload", page{Title: "Upload a file", Nav: "files", Data: uploadData{Error: msg}})
+	}
+	// checkCSRF has parsed the form (the token is a form field).
+	if r.MultipartForm == nil || len(r.MultipartForm.File["file"]) == 0 {
+		refuse(http.StatusBadRequest, "Choose a file to upload.")
+		return
+	}
+	fh := r.MultipartForm.File["file"][0]
+	body, err := fh.Open()
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	defer body.Close()
+	e, err := c.cfg.Core.Receive(r.Context(), core.ReceiveParams{AccountID: v.AccountID, Mode: v.Mode, Name: fh.Filename, Dirname: "console", Body: body})
+	switch {
+	case errors.Is(err, core.ErrEmptyFile):
+		refuse(http.StatusBadRequest, "This file is empty. Choose the file again; it may not have finished saving.")
+		return
+	case errors.Is(err, core.ErrFileTooLarge):
+		refuse(http.StatusRequestEntityTooLarge, "This file is larger than this server accepts ("+formatBytes(c.cfg.Core.MaxFileBytes())+"). Split it and upload the parts.")
+		return
+	case errors.Is(err, core.ErrBadName):
+		refuse(http.StatusBadRequest, "The file's name cannot be used: rename it with letters, digits, dots, dashes or underscores and upload it again.")
+		return
+	case store.IsUnavailable(err):
+		c.showError(w, r, http.StatusServiceUnavailable, "Not saved", "The file could not be saved because storage is unavailable. Nothing was kept; try again in a minute.")
+		return
+	case err != nil:
+		c.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/files/"+url.PathEscape(e.ID), http.StatusSeeOther)
+}
