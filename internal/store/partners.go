@@ -90,8 +90,9 @@ type TransactionSetting struct {
 }
 
 // Connection is how files move. Settings is JSON without secrets; the
-// secrets (passwords, private keys) are one JSON object sealed with package
-// secrets under ConnectionSecretsContext, never stored or shown in clear.
+// secrets (passwords, private keys) are a JSON object of name → value
+// sealed with package secrets under ConnectionSecretsContext + ":" + name,
+// never stored or shown in clear (partners.OpenSecrets opens them).
 type Connection struct {
 	ID            string
 	AccountID     string
@@ -99,13 +100,14 @@ type Connection struct {
 	Type          string // one of ConnectionTypes
 	Name          string
 	Settings      []byte // JSON object; "{}" when empty
-	SealedSecrets string // secrets.Box sealed text; "" for none
+	SealedSecrets string // {"password": "v1:…"}; "" for none
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
 }
 
 // ConnectionSecretsContext is the associated data a connection's secrets
-// are sealed under, so sealed text copied to another row does not open.
+// are sealed under (followed by ":" and the secret's name), so sealed text
+// copied to another row or name does not open.
 func ConnectionSecretsContext(accountID, mode, connectionID string) string {
 	return "connection:" + accountID + ":" + mode + ":" + connectionID + ":secrets"
 }
