@@ -274,7 +274,7 @@ func (p *pass) BeginSet(h x12.SetHeader, report func(x12.Finding)) {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		p.fail(FaultInvalidConfig, "Partnership %s has no inbound transaction setting for %s (%s). "+
-			"Add one (clearhouse partners apply, or /2023-08-01/x12/partnerships/%s/transaction-settings), then send the file again.",
+			"Add one (clearhouse partners apply, or POST /2023-08-01/x12/partnerships/%s/inbound-transactions), then send the file again.",
 			p.ic.partnership.ID, h.ID, g.Version, p.ic.partnership.ID)
 		return
 	case err != nil:
