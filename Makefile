@@ -13,7 +13,7 @@ RACE_PKGS   ?= ./internal/store/... ./internal/jobs/...
 # PostgreSQL is reachable now.
 TESTFLAGS   ?=
 
-.PHONY: run test vet lint unit race build clean bench-load versitygw chaos
+.PHONY: run test vet lint unit race build clean bench-load versitygw chaos chaos-broken
 
 run:
 	$(GO) run ./cmd/clearhouse serve
@@ -52,6 +52,14 @@ bench-load: build
 CHAOS_DURATION ?= 2m
 chaos: versitygw
 	CI=true CHAOS_DURATION=$(CHAOS_DURATION) $(GO) test -count=1 -v -timeout 30m -run TestChaos ./internal/chaos/
+
+# chaos-broken: the same run on a build whose jobs are acknowledged before
+# their work commits (-tags chaosbreak). It must fail; this target fails if
+# it passes.
+chaos-broken: versitygw
+	@if CI=true CHAOS_BREAK=1 CHAOS_DURATION=30s $(GO) test -count=1 -v -timeout 30m -run TestChaos ./internal/chaos/; then \
+	  echo "chaos-broken: the broken build PASSED the chaos test: the test cannot see lost work"; exit 1; \
+	else echo "chaos-broken: the chaos test caught the broken exactly-once guard (as it must)"; fi
 
 # versitygw: the S3 server the blob and scale-out tests run against, built
 # from the module proxy at the version pinned in tools/versitygw/go.mod.

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/core/coretest"
+	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/testenv"
 )
 
@@ -82,6 +83,7 @@ func TestChaos(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	key := strings.TrimSpace(lines[len(lines)-1])
 
+	secretsKey := secrets.NewKey()
 	var rs []*replica
 	for i := range cfg.replicas {
 		logf, err := os.Create(filepath.Join(dir, fmt.Sprintf("replica%d.log", i)))
@@ -90,7 +92,8 @@ func TestChaos(t *testing.T) {
 		}
 		r := &replica{name: fmt.Sprintf("replica%d", i), addr: freePort(t), log: logf,
 			args: []string{"--data", filepath.Join(dir, fmt.Sprintf("data%d", i)), "--database", dbURL, "--blob", blobURL,
-				"--workers", "4", "--log-level", "warn"},
+				"--workers", "4", "--log-level", "warn", "--secrets-key", secretsKey,
+				"--webhooks-allow-private", "--webhooks-retry-schedule", "0s,500ms,1s,2s,2s,2s"},
 			env: []string{"AWS_ACCESS_KEY_ID=" + s3.AccessKey, "AWS_SECRET_ACCESS_KEY=" + s3.SecretKey, "AWS_EC2_METADATA_DISABLED=true"}}
 		rs = append(rs, r)
 	}
@@ -106,6 +109,8 @@ func TestChaos(t *testing.T) {
 	for _, r := range rs {
 		r.waitReady(t, 60*time.Second)
 	}
+	recv := newReceiver(t)
+	recv.secret = createWebhook(t, rs[0].url(), key, recv.url)
 
 	var res outcome
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.duration)
@@ -131,6 +136,7 @@ func TestChaos(t *testing.T) {
 		cfg.replicas, cfg.duration, kills, res.attempts.Load(),
 		len(res.checks)+len(res.uploads)+len(res.claims), len(res.checks), len(res.uploads), len(res.claims), res.failures.Load())
 	verify(t, db, &res, filepath.Join(s3.Root, "chaos"))
+	verifyWebhooks(t, db, recv)
 }
 
 // client sends a mix of requests to random replicas until ctx ends.
@@ -140,11 +146,15 @@ func client(ctx context.Context, rs []*replica, key string, w int, res *outcome)
 		"provider":{"organizationName":"Provider Name","npi":"1999999984"},
 		"subscriber":{"memberId":"UHC123456","firstName":"Jane","lastName":"Doe","dateOfBirth":"19710101"},
 		"encounter":{"serviceTypeCodes":["30"]}}`)
+	claim, err := os.ReadFile("../claims/testdata/example.json")
+	if err != nil {
+		panic(err)
+	}
 	for n := 0; ctx.Err() == nil; n++ {
 		r := rs[rand.IntN(len(rs))]
 		res.attempts.Add(1)
 		var ok bool
-		switch n % 2 {
+		switch n % 3 {
 		case 0:
 			var id string
 			id, ok = post(hc, r.url()+"/2024-04-01/change/medicalnetwork/eligibility/v3", key, "application/json", eligibility, func(h http.Header, body []byte) string {
@@ -164,6 +174,25 @@ func client(ctx context.Context, rs []*replica, key string, w int, res *outcome)
 			if ok {
 				res.add(&res.uploads, id)
 			}
+		case 2:
+			// A claim, resent with its Idempotency-Key to other replicas
+			// until one answers 200: it must exist once, not per attempt.
+			pcn := fmt.Sprintf("CH%d-%d", w, n)
+			body := bytes.Replace(claim, []byte(`"patientControlNumber": "12345"`), []byte(`"patientControlNumber": "`+pcn+`"`), 1)
+			for try := 0; try < 6 && !ok && ctx.Err() == nil; try++ {
+				r := rs[rand.IntN(len(rs))]
+				_, ok = post(hc, r.url()+"/2024-04-01/dental-claims/submission", key, "application/json", body, func(_ http.Header, body []byte) string {
+					var v struct{ Status string }
+					json.Unmarshal(body, &v)
+					return v.Status
+				}, "Idempotency-Key", "chaos-"+pcn)
+				if !ok {
+					time.Sleep(100 * time.Millisecond)
+				}
+			}
+			if ok {
+				res.add(&res.claims, pcn)
+			}
 		}
 		if !ok {
 			res.failures.Add(1)
@@ -173,8 +202,11 @@ func client(ctx context.Context, rs []*replica, key string, w int, res *outcome)
 }
 
 // post sends body and, on a 2xx, returns what id extracts from the answer.
-func post(hc *http.Client, url, key, contentType string, body []byte, id func(http.Header, []byte) string) (string, bool) {
+func post(hc *http.Client, url, key, contentType string, body []byte, id func(http.Header, []byte) string, headers ...string) (string, bool) {
 	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
 	req.Header.Set("Authorization", "Key "+key)
 	req.Header.Set("Content-Type", contentType)
 	resp, err := hc.Do(req)
@@ -254,8 +286,43 @@ func verify(t *testing.T, db *sql.DB, res *outcome, bucketDir string) {
 		}
 	}
 
+	// Every claim answered 200 exists once, was delivered once, and got
+	// one 999 and one 277CA back from the mock payer, each processed once.
+	for _, pcn := range res.claims {
+		var execID, control string
+		if n := count(`SELECT count(*) FROM dental_claims WHERE patient_control_number = $1`, pcn); n != 1 {
+			fail("claim %s answered 200: %d claim records, want 1", pcn, n)
+			continue
+		}
+		if err := db.QueryRow(`SELECT execution_id, control_number FROM dental_claims WHERE patient_control_number = $1`, pcn).Scan(&execID, &control); err != nil {
+			t.Fatal(err)
+		}
+		var status string
+		db.QueryRow(`SELECT status FROM executions WHERE id = $1`, execID).Scan(&status)
+		if status != "DELIVERED" {
+			fail("claim %s: its file is %q, want DELIVERED", pcn, status)
+		}
+		if n := count(`SELECT count(*) FROM events WHERE execution_id = $1 AND detail_type = 'file.delivered.v2'`, execID); n != 1 {
+			fail("claim %s: %d file.delivered.v2 events, want 1", pcn, n)
+		}
+		for _, ack := range []string{"999", "277CA"} {
+			name := ack + "-" + execID + ".x12"
+			if n := count(`SELECT count(*) FROM executions WHERE source_name = $1`, name); n != 1 {
+				fail("claim %s: %d inbound %s files, want 1", pcn, n, ack)
+				continue
+			}
+			if n := count(`SELECT count(*) FROM transactions t JOIN executions e ON e.id = t.execution_id
+				WHERE e.source_name = $1 AND e.status = 'COMPLETED'`, name); n != 1 {
+				fail("claim %s: its %s file has %d processed transactions, want 1", pcn, ack, n)
+			}
+		}
+	}
+	if n := count(`SELECT count(*) FROM (SELECT control_number FROM dental_claims GROUP BY account_id, control_number HAVING count(*) > 1) d`); n > 0 {
+		fail("%d claim interchange control numbers used twice", n)
+	}
+
 	// No job is stuck or was given up on.
-	if n := count(`SELECT count(*) FROM jobs WHERE state = 'running' AND kind <> 'events.dispatch'`); n > 0 {
+	if n := count(`SELECT count(*) FROM jobs WHERE state = 'running'`); n > 0 {
 		fail("%d jobs still running", n)
 	}
 	rows, err := db.Query(`SELECT kind, last_error FROM jobs WHERE state = 'failed'`)

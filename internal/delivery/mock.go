@@ -3,6 +3,7 @@ package delivery
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -114,10 +115,13 @@ func (m *Mock) answerJob(ctx context.Context, job store.Job) error {
 		if f.body == nil {
 			continue
 		}
-		// A rerun after a crash between the two receipts could receive the
-		// first answer twice; the attempt number tells the log reader.
+		// Each answer's execution id is derived from the claim file and the
+		// answer's name, so a rerun after a crash between the two receipts
+		// finds the first answer already received instead of receiving it
+		// twice (Receive is idempotent by execution id).
 		if _, err := m.core.Receive(ctx, core.ReceiveParams{AccountID: e.AccountID, Mode: e.Mode, Name: f.name,
-			Dirname: "mock", ConnectionID: e.ConnectionID, Body: bytes.NewReader(f.body)}); err != nil {
+			Dirname: "mock", ConnectionID: e.ConnectionID, Body: bytes.NewReader(f.body),
+			ExecutionID: answerExecutionID(e.ID, f.name)}); err != nil {
 			return err
 		}
 	}
@@ -140,4 +144,13 @@ func claimFile(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// answerExecutionID is the id of the mock payer's answer named name to the
+// outbound execution id: the same on every run of the answer job.
+func answerExecutionID(executionID, name string) string {
+	sum := sha256.Sum256([]byte("clearhouse mock answer\x00" + executionID + "\x00" + name))
+	var b [16]byte
+	copy(b[:], sum[:])
+	return store.FormatUUID(b, 8)
 }

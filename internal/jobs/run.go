@@ -69,6 +69,12 @@ func (q *Queue) work(ctx context.Context, j store.Job) {
 	log := q.opts.Logger.With("job_id", j.ID, "kind", j.Kind, "attempt", j.Attempt, "worker", q.opts.Worker)
 	start := time.Now()
 	q.stats.running.Inc()
+	if ackBeforeWork {
+		// Deliberately broken guard (build tag chaosbreak): the job is
+		// acknowledged before its work commits, so a kill in between loses
+		// the work. The chaos test must catch this.
+		q.store.CompleteJob(ctx, store.FinishParams{ID: j.ID, Worker: q.opts.Worker, Attempt: j.Attempt, Now: q.opts.Clock.Now()})
+	}
 	hctx, cancel := context.WithCancel(ctx)
 	stopRenewing := q.renewLease(hctx, cancel, j, q.opts.Clock.Now().Add(k.policy.Timeout+leaseGrace), log)
 	err := q.call(hctx, k, j)
@@ -122,6 +128,10 @@ func (q *Queue) call(ctx context.Context, k kind, j store.Job) (err error) {
 	}()
 	return k.handler(ctx, j)
 }
+
+// ackBeforeWork is false in every real build; the chaosbreak build tag sets
+// it to prove the chaos test fails when exactly-once is broken.
+var ackBeforeWork bool
 
 // renewLease keeps the worker's lease on j alive while its handler runs:
 // every Lease/3 it moves the lease to now+Lease, but never past until (the
