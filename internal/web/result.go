@@ -181,6 +181,13 @@ func coverageOf(r *eligibility.Response) coverageView {
 				cv.Class = "warn"
 			}
 		}
+		switch {
+		case b.InsuranceType == "" || strings.Contains(cv.InsuranceType, b.InsuranceType):
+		case cv.InsuranceType == "":
+			cv.InsuranceType = b.InsuranceType
+		default: // Medicare answers Part A and Part B as two coverages
+			cv.InsuranceType += " and " + b.InsuranceType
+		}
 		for _, st := range b.ServiceTypes {
 			if !seen[st] {
 				seen[st] = true
