@@ -24,8 +24,8 @@ func TestSignInRefusesBadKeys(t *testing.T) {
 		name, key, want string
 	}{
 		{"empty", "", "Enter your API key."},
-		{"malformed", "hunter2", "This is not a Clearhouse API key"},
-		{"unknown", unknown, "This API key is not known."},
+		{"malformed", "hunter2", "This is not an API key: a key starts with test_ or live_"},
+		{"unknown", unknown, "This API key was not accepted"},
 		{"revoked", revoked, "This API key has been revoked."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

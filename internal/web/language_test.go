@@ -112,3 +112,27 @@ func TestPayerByName(t *testing.T) {
 		t.Errorf("history after one good and one unknown payer: %d checks %v", len(list), err)
 	}
 }
+
+// TestTestModeRefusalPointsAtMocks: a test key's request that is no
+// published mock comes back as the form, pointing at the mock picker on
+// the same page, and is not listed in the console's history.
+func TestTestModeRefusalPointsAtMocks(t *testing.T) {
+	srv := newTestServer(t)
+	key, _ := srv.key(t, "Acme Dental", "test")
+	b := srv.browser(t)
+	b.signIn(key)
+	form := b.formFor("uhc-subscriber")
+	form.Set("sub_member_id", "ZZZ999999")
+	resp := b.post("/checks", form)
+	if resp.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d, want 422", resp.StatusCode)
+	}
+	for _, want := range []string{`<a href="#mock">Mock request: Test mode answers only the published mock requests`, `id="mock"`} {
+		if !strings.Contains(resp.Body, want) {
+			t.Errorf("the refusal lacks %s", want)
+		}
+	}
+	if page := b.get("/checks"); strings.Contains(page.Body, "history-table") {
+		t.Errorf("the refused request is listed in the history:\n%.300s", page.Body)
+	}
+}

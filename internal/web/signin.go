@@ -63,9 +63,9 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 		case errors.Is(err, auth.ErrMissingKey):
 			form.Error = "Enter your API key."
 		case errors.Is(err, auth.ErrMalformedKey):
-			form.Error = "This is not a Clearhouse API key: keys start with test_ or live_ and are issued by 'clearhouse keys create'."
+			form.Error = "This is not an API key: a key starts with test_ or live_ and is one long line. Paste the whole key you were given."
 		case errors.Is(err, auth.ErrUnknownKey):
-			form.Error = "This API key is not known. Check that you pasted all of it."
+			form.Error = "This API key was not accepted: this server did not issue it, or part of it is missing. Paste it again; if it still fails, ask your administrator for a new key."
 		case errors.Is(err, auth.ErrRevokedKey):
 			form.Error = "This API key has been revoked. Ask your administrator for a new one."
 		default:
