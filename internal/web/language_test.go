@@ -14,7 +14,7 @@ import (
 
 // developerWords are what a front desk must never read: JSON paths and
 // field names, loop and segment names, algorithm names, source paths.
-var developerWords = regexp.MustCompile(`[a-z]+[A-Z][A-Za-z]*|/[a-z]+/|\bLoop [0-9]|\b2100[A-D]\b|Luhn|80840|\.go\b|fieldList|\bAAA\b|Uniform Resource Locator`)
+var developerWords = regexp.MustCompile(`\b[a-z]+[A-Z][A-Za-z]*\b|/[a-z]+/|\bLoop [0-9]|\b2100[A-D]\b|Luhn|80840|\.go\b|fieldList|\bAAA\b|Uniform Resource Locator`)
 
 // TestFormMessagesSpeakFrontDesk runs forms broken every way the form
 // allows through the service's real rules and checks each message the
