@@ -47,6 +47,7 @@ type serveConfig struct {
 	shutdownTimeout time.Duration
 	workers         int
 	pprofListen     string
+	pgTimeouts      store.PostgresTimeouts
 	publicURL       string
 	region          string
 	secrets         secretsKeyFlag
@@ -89,6 +90,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg.webhooks.register(fs)
 	fs.DurationVar(&cfg.deliveryRetry, "delivery-retry-interval", delivery.DefaultRetryInterval, "wait between attempts to deliver an outbound file (spec: 6 minutes)")
 	fs.IntVar(&cfg.deliveryTries, "delivery-attempts", delivery.DefaultAttempts, "attempts to deliver an outbound file before it is FAILED (spec: 3)")
+	fs.DurationVar(&cfg.pgTimeouts.Connect, "db-connect-timeout", store.DefaultPostgresTimeouts.Connect, "PostgreSQL: time to open a connection (TCP and handshake); 0 for none")
+	fs.DurationVar(&cfg.pgTimeouts.Acquire, "db-acquire-timeout", store.DefaultPostgresTimeouts.Acquire, "PostgreSQL: time to wait for a pooled connection (added to the statement timeout as a statement's overall bound); 0 for none")
+	fs.DurationVar(&cfg.pgTimeouts.Statement, "db-statement-timeout", store.DefaultPostgresTimeouts.Statement, "PostgreSQL: statement_timeout of every statement, lock waits included (not migrations); 0 for none")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -114,7 +118,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, cfg.dataDir, cfg.databaseURL)
+	st, err := store.Open(ctx, cfg.dataDir, cfg.databaseURL, cfg.pgTimeouts)
 	if err != nil {
 		return err
 	}

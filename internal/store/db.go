@@ -37,6 +37,31 @@ type conn struct {
 	sqlite bool
 	stmts  *stmtCache // nil: no caching
 	tx     *sql.Tx    // set inside a transaction
+	// limit bounds one statement outside a transaction, waiting for a pool
+	// connection included (PostgreSQL; 0 for none). See PostgresTimeouts.
+	limit time.Duration
+}
+
+// bounded gives ctx the statement's deadline, unless it has an earlier one.
+func (c conn) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	if c.limit <= 0 {
+		return ctx, func() {}
+	}
+	if d, ok := ctx.Deadline(); ok && time.Until(d) <= c.limit {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, c.limit)
+}
+
+// boundedRows is bounded for a query whose rows outlive the call: the
+// deadline's own timer releases the context.
+func (c conn) boundedRows(ctx context.Context) context.Context {
+	if c.limit <= 0 {
+		return ctx
+	}
+	ctx, cancel := c.bounded(ctx)
+	context.AfterFunc(ctx, cancel)
+	return ctx
 }
 
 // skipLocked marks where PostgreSQL needs FOR UPDATE SKIP LOCKED. SQLite has
@@ -68,6 +93,11 @@ func (c conn) stmt(ctx context.Context, q string) *sql.Stmt {
 }
 
 func (c conn) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if c.limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = c.bounded(ctx)
+		defer cancel()
+	}
 	q = c.rebind(q)
 	if st := c.stmt(ctx, q); st != nil {
 		return st.ExecContext(ctx, args...)
@@ -76,6 +106,7 @@ func (c conn) exec(ctx context.Context, q string, args ...any) (sql.Result, erro
 }
 
 func (c conn) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	ctx = c.boundedRows(ctx)
 	q = c.rebind(q)
 	if st := c.stmt(ctx, q); st != nil {
 		return st.QueryContext(ctx, args...)
@@ -84,6 +115,7 @@ func (c conn) query(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 }
 
 func (c conn) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	ctx = c.boundedRows(ctx)
 	q = c.rebind(q)
 	if st := c.stmt(ctx, q); st != nil {
 		return st.QueryRowContext(ctx, args...)
@@ -99,6 +131,8 @@ type sqlStore struct {
 	reader *sql.DB // SQLite: a read-only pool; PostgreSQL: the same pool
 	// writerStmts is the SQLite writer's statement cache (nil on PostgreSQL).
 	writerStmts *stmtCache
+	// limit bounds waits for a PostgreSQL pool connection (0: none).
+	limit time.Duration
 	// checks group-commits eligibility checks on SQLite (nil on PostgreSQL,
 	// whose many writers need no queue).
 	checks *checkBatcher
@@ -190,14 +224,21 @@ func (s *sqlStore) InTx(ctx context.Context, fn func(tx Queries) error) error {
 	return s.inTx(ctx, func(q *queries) error { return fn(q) })
 }
 
+// bound applies a PostgreSQL pool's limit (see PostgresTimeouts.Acquire).
+func (s *sqlStore) bound(limit time.Duration) {
+	s.limit = limit
+	s.queries.w.limit, s.queries.r.limit = limit, limit
+}
+
 func (s *sqlStore) inTx(ctx context.Context, fn func(q *queries) error) (err error) {
-	tx, err := s.writer.BeginTx(ctx, nil)
+	tx, done, err := s.begin(ctx)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
 	}
 	c := conn{e: tx, sqlite: s.engine == EngineSQLite, stmts: s.writerStmts, tx: tx}
 	q := &queries{w: c, r: c, store: s, inTx: true}
 	defer func() {
+		defer done()
 		if p := recover(); p != nil {
 			_ = tx.Rollback()
 			panic(p)
@@ -213,6 +254,29 @@ func (s *sqlStore) inTx(ctx context.Context, fn func(q *queries) error) (err err
 		}
 	}()
 	return fn(q)
+}
+
+// begin starts a transaction on the writer. With a limit (PostgreSQL) the
+// wait for a pool connection is bounded by it; the transaction itself runs
+// under ctx, its statements bounded by the server's statement_timeout.
+// done returns the connection once the transaction has ended.
+func (s *sqlStore) begin(ctx context.Context) (*sql.Tx, func(), error) {
+	if s.limit <= 0 {
+		tx, err := s.writer.BeginTx(ctx, nil)
+		return tx, func() {}, err
+	}
+	actx, cancel := context.WithTimeout(ctx, s.limit)
+	c, err := s.writer.Conn(actx)
+	cancel()
+	if err != nil {
+		return nil, nil, err
+	}
+	tx, err := c.BeginTx(ctx, nil)
+	if err != nil {
+		c.Close()
+		return nil, nil, err
+	}
+	return tx, func() { c.Close() }, nil
 }
 
 // OnJobsCommitted registers fn to run (quickly, without blocking) after

@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib" // also registers the "pgx" driver
 	_ "modernc.org/sqlite"             // registers the "sqlite" driver
 )
 
@@ -23,7 +25,9 @@ const walCheckpointPages = 300
 // Open opens the database named by databaseURL, or with an empty URL the
 // SQLite database in dataDir (created if missing), and brings its schema up
 // to date.
-func Open(ctx context.Context, dataDir, databaseURL string) (Store, error) {
+// timeouts, if given, bound PostgreSQL's connections (DefaultPostgresTimeouts
+// otherwise).
+func Open(ctx context.Context, dataDir, databaseURL string, timeouts ...PostgresTimeouts) (Store, error) {
 	switch {
 	case databaseURL == "":
 		if err := os.MkdirAll(dataDir, 0o700); err != nil {
@@ -31,7 +35,11 @@ func Open(ctx context.Context, dataDir, databaseURL string) (Store, error) {
 		}
 		return OpenSQLite(ctx, filepath.Join(dataDir, SQLiteFile))
 	case strings.HasPrefix(databaseURL, "postgres://"), strings.HasPrefix(databaseURL, "postgresql://"):
-		return OpenPostgres(ctx, databaseURL)
+		t := DefaultPostgresTimeouts
+		if len(timeouts) > 0 {
+			t = timeouts[0]
+		}
+		return OpenPostgresWith(ctx, databaseURL, t)
 	case strings.HasPrefix(databaseURL, "sqlite://"), strings.HasPrefix(databaseURL, "file:"):
 		path := strings.TrimPrefix(strings.TrimPrefix(databaseURL, "sqlite://"), "file:")
 		return OpenSQLite(ctx, path)
@@ -83,24 +91,71 @@ func OpenSQLite(ctx context.Context, path string) (Store, error) {
 	return s, nil
 }
 
-// OpenPostgres opens a PostgreSQL pool through pgx's database/sql driver.
-// A search_path query parameter selects the schema (tests use a fresh one).
+// OpenPostgres opens a PostgreSQL pool through pgx's database/sql driver
+// with DefaultPostgresTimeouts. A search_path query parameter selects the
+// schema (tests use a fresh one).
 func OpenPostgres(ctx context.Context, databaseURL string) (Store, error) {
-	db, err := sql.Open("pgx", databaseURL)
+	return OpenPostgresWith(ctx, databaseURL, DefaultPostgresTimeouts)
+}
+
+// PostgresTimeouts bound every wait on PostgreSQL, so that a database that
+// is gone, stalled or locked turns into an error (503 for a request) within
+// seconds instead of a hang. Zero leaves a bound off.
+type PostgresTimeouts struct {
+	// Connect bounds opening one connection, TCP and startup handshake: a
+	// server that accepts TCP and never answers fails the start quickly.
+	// A connect_timeout in the URL wins.
+	Connect time.Duration
+	// Acquire bounds the wait for a connection from the pool, plus the
+	// statement it runs on a lost network (where the server's own
+	// statement_timeout cannot fire).
+	Acquire time.Duration
+	// Statement is the server's statement_timeout for every statement
+	// (lock waits included), except migrations. A statement_timeout in
+	// the URL wins.
+	Statement time.Duration
+}
+
+// DefaultPostgresTimeouts: far above what any query of ours takes, far below
+// what a caller waits for.
+var DefaultPostgresTimeouts = PostgresTimeouts{Connect: 5 * time.Second, Acquire: 5 * time.Second, Statement: 10 * time.Second}
+
+// OpenPostgresWith is OpenPostgres with the given timeouts.
+func OpenPostgresWith(ctx context.Context, databaseURL string, t PostgresTimeouts) (Store, error) {
+	cfg, err := pgx.ParseConfig(databaseURL)
 	if err != nil {
-		return nil, fmt.Errorf("store: open postgres %s: %w", redact(databaseURL), err)
+		return nil, fmt.Errorf("store: postgres URL %s: %w", redact(databaseURL), err)
 	}
+	if u, err := url.Parse(databaseURL); err == nil && u.Query().Get("connect_timeout") == "" && t.Connect > 0 {
+		cfg.ConnectTimeout = t.Connect
+	}
+	// Migrations run without a statement timeout (an index on a large
+	// table may take minutes), on a pool of their own that is closed after.
+	mcfg := cfg.Copy()
+	mcfg.RuntimeParams["statement_timeout"] = "0"
+	migrator := stdlib.OpenDB(*mcfg)
+	defer migrator.Close()
+	if err := migrator.PingContext(ctx); err != nil {
+		return nil, fmt.Errorf("store: connect to %s: %w", redact(databaseURL), err)
+	}
+	if err := migrate(ctx, EnginePostgres, migrator); err != nil {
+		return nil, err
+	}
+	if _, set := cfg.RuntimeParams["statement_timeout"]; !set && t.Statement > 0 {
+		cfg.RuntimeParams["statement_timeout"] = strconv.FormatInt(t.Statement.Milliseconds(), 10)
+	}
+	db := stdlib.OpenDB(*cfg)
 	db.SetMaxOpenConns(16)
 	db.SetMaxIdleConns(8)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: connect to %s: %w", redact(databaseURL), err)
 	}
-	if err := migrate(ctx, EnginePostgres, db); err != nil {
-		db.Close()
-		return nil, err
+	s := newSQLStore(EnginePostgres, db, db)
+	if t.Acquire > 0 {
+		s.bound(t.Acquire + t.Statement)
 	}
-	return newSQLStore(EnginePostgres, db, db), nil
+	return s, nil
 }
 
 // redact hides the password of a database URL for messages and logs.

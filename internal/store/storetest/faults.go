@@ -62,3 +62,30 @@ func FailWrites(t testing.TB, s store.Store, tables ...string) {
 		}
 	}
 }
+
+// LockTable takes an exclusive lock on table from a second connection, as
+// a long migration or a stuck transaction would, until the test ends or
+// unlock is called. PostgreSQL stores only.
+func LockTable(t testing.TB, s store.Store, table string) (unlock func()) {
+	t.Helper()
+	v, ok := opened.Load(s)
+	if !ok || v.(database).driver != "pgx" {
+		t.Fatal("storetest.LockTable: needs a PostgreSQL store opened by storetest")
+	}
+	db, err := sql.Open("pgx", v.(database).dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.Begin()
+	if err == nil {
+		_, err = tx.Exec("LOCK TABLE " + table + " IN ACCESS EXCLUSIVE MODE")
+	}
+	if err != nil {
+		db.Close()
+		t.Fatalf("storetest.LockTable: %v", err)
+	}
+	var once sync.Once
+	unlock = func() { once.Do(func() { tx.Rollback(); db.Close() }) }
+	t.Cleanup(unlock)
+	return unlock
+}

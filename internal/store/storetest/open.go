@@ -66,8 +66,9 @@ func Postgres(t testing.TB) store.Store {
 
 // PostgresVia is Postgres reached at hostPort (a testenv.Proxy in front of
 // the test server, to cut or stall the connection) instead of the server's
-// own address; "" is the server itself.
-func PostgresVia(t testing.TB, hostPort string) store.Store {
+// own address ("" is the server itself), with extra URL parameters given as
+// name, value pairs.
+func PostgresVia(t testing.TB, hostPort string, params ...string) store.Store {
 	t.Helper()
 	base := testenv.PostgresURL(t)
 	ctx := context.Background()
@@ -93,6 +94,9 @@ func PostgresVia(t testing.TB, hostPort string) store.Store {
 	}
 	q := u.Query()
 	q.Set("search_path", schema)
+	for i := 0; i+1 < len(params); i += 2 {
+		q.Set(params[i], params[i+1]) // connection parameters, e.g. statement_timeout
+	}
 	u.RawQuery = q.Encode()
 	direct := u.String()
 	if hostPort != "" {
