@@ -39,14 +39,14 @@ func TestServeEligibility(t *testing.T) {
 	controlNumbers := func(base string) []string {
 		_, body := get(t, base+"/2024-04-01/eligibility-checks", testKey)
 		var page struct {
-			Items []struct{ ControlNumber string }
+			Items []struct{ InterchangeControlNumber string }
 		}
 		if err := json.Unmarshal([]byte(body), &page); err != nil {
 			t.Fatalf("history: %v: %s", err, body)
 		}
 		var out []string
 		for _, it := range page.Items {
-			out = append(out, it.ControlNumber)
+			out = append(out, it.InterchangeControlNumber)
 		}
 		return out
 	}
