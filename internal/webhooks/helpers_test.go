@@ -158,21 +158,22 @@ func (r *receiver) next(t testing.TB) received {
 	select {
 	case rec := <-r.got:
 		return rec
-	case <-time.After(10 * time.Second):
-		t.Fatal("the receiver got nothing within 10 s")
+	case <-time.After(30 * time.Second):
+		t.Fatal("the receiver got nothing within 30 s")
 		return received{}
 	}
 }
 
 func always(code int) func(int) int { return func(int) int { return code } }
 
-// waitFor polls cond until it holds or 10 s pass.
+// waitFor polls cond until it holds or 30 s pass (the race detector on a
+// loaded machine is slow).
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
+			t.Fatalf("timed out after 30 s waiting for %s", what)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
