@@ -452,7 +452,8 @@ func (s *Service) record(ctx context.Context, c Caller, req *Request, built *Bui
 		PatientControlNumber: req.ClaimInformation.PatientControlNumber, PayerID: r.payer.ID, ChargeCents: charge,
 		ControlNumber: resp.ControlNumber, ExecutionID: execID, TransactionID: txID, Response: body, CreatedAt: now}
 	processedAt := now.Format("2006-01-02T15:04:05.000Z")
-	err = s.opts.Store.InTx(ctx, func(tx store.Queries) error {
+	// GroupInTx: on SQLite, claims arriving together share one commit.
+	err = s.opts.Store.GroupInTx(ctx, func(tx store.Queries) error {
 		if err := tx.InsertExecution(ctx, e); err != nil {
 			return err
 		}

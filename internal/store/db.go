@@ -136,6 +136,8 @@ type sqlStore struct {
 	// checks group-commits eligibility checks on SQLite (nil on PostgreSQL,
 	// whose many writers need no queue).
 	checks *checkBatcher
+	// group is SQLite's group commit of GroupInTx.
+	group txGroup
 	// jobHooks run after a commit that enqueued jobs (see OnJobsCommitted).
 	jobHooks atomic.Pointer[[]func()]
 }

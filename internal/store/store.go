@@ -127,6 +127,10 @@ type Store interface {
 	// single writer connection, so a write through the Store itself would
 	// wait for it forever.
 	InTx(ctx context.Context, fn func(tx Queries) error) error
+	// GroupInTx is InTx for short, hot transactions: on SQLite it shares
+	// one commit with the calls that arrive meanwhile, each in its own
+	// savepoint (see sqlStore.GroupInTx).
+	GroupInTx(ctx context.Context, fn func(tx Queries) error) error
 	// Ping reports whether the database answers reads and commits writes
 	// (for /readyz).
 	Ping(ctx context.Context) error
