@@ -110,11 +110,11 @@ func TestPartnersAPI(t *testing.T) {
 		"/isaId", `unknown field "isaId"`)
 	fieldErr(call("PUT", "/profiles/uhc", prodKey, `{"profileId":"other","profileType":"partner","interchangeQualifier":"ZZ","interchangeId":"87726"}`, 400),
 		"/profileId", "ids do not change")
-	c := call("POST", "/connections", prodKey, `{"connectionId":"uhc-sftp","connectionType":"SFTP","settings":{"host":"sftp.example.com","username":"acme"},"secrets":{"password":"hunter2"}}`, 201)
+	c := call("POST", "/connections", prodKey, `{"connectionId":"uhc-sftp","connectionType":"SFTP","settings":{"host":"sftp.example.com","username":"acme","hostKey":"SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8"},"secrets":{"password":"hunter2"}}`, 201)
 	if s, ok := c["secrets"].(map[string]any); !ok || len(s) != 1 || s["password"] != nil {
 		t.Errorf("connection secrets answered as %v, want {\"password\": null}", c["secrets"])
 	}
-	call("PUT", "/connections/uhc-sftp", prodKey, `{"connectionType":"SFTP","name":"UHC","settings":{"host":"sftp.example.com","username":"acme"},"secrets":{"password":null}}`, 200)
+	call("PUT", "/connections/uhc-sftp", prodKey, `{"connectionType":"SFTP","name":"UHC","settings":{"host":"sftp.example.com","username":"acme","hostKey":"SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8"},"secrets":{"password":null}}`, 200)
 	call("POST", "/partnerships", prodKey, `{"partnershipId":"acme_uhc","localProfileId":"acme","partnerProfileId":"uhc","connectionId":"uhc-sftp"}`, 201)
 	fieldErr(call("POST", "/partnerships", prodKey, `{"partnershipId":"acme_x","localProfileId":"acme","partnerProfileId":"nobody"}`, 400),
 		"/partnerProfileId", `partnerProfileId "nobody" names no profile`)

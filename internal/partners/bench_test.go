@@ -34,7 +34,7 @@ func BenchmarkInboundLookups(b *testing.B) {
 	})
 }
 
-// BenchmarkApplyUnchanged: applying the exported test setup (92 records)
+// BenchmarkApplyUnchanged: applying the test setup (6 records a mock payer)
 // that is already in place — what `partners apply` costs when nothing
 // changed.
 func BenchmarkApplyUnchanged(b *testing.B) {

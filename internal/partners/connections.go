@@ -50,7 +50,7 @@ var connectionSchemas = map[string]connectionSchema{
 		about: "a remote SFTP server Clearhouse logs in to",
 		settings: []settingField{{name: "host", required: true, check: hostname}, {name: "port", kind: kindInt, check: port},
 			{name: "username", required: true}, {name: "inboundPath"}, {name: "outboundPath"},
-			{name: "hostKey", check: hostKey}},
+			{name: "hostKey", required: true, check: hostKey}},
 		secrets: []string{"password", "privateKey"}, oneSecretOf: []string{"password", "privateKey"},
 		productionMode: true,
 	},
@@ -98,11 +98,20 @@ func port(v any) string {
 	return ""
 }
 
+// hostKey pins the server: its public key as ssh-keyscan prints it
+// ("ssh-ed25519 AAAA…") or its fingerprint ("SHA256:…"). An unknown host
+// key is never trusted, so the setting is required.
 func hostKey(v any) string {
-	if s := v.(string); !strings.HasPrefix(s, "SHA256:") {
-		return `must be the server's host key fingerprint as ssh-keygen -lf prints it ("SHA256:…")`
+	s := strings.TrimSpace(v.(string))
+	if strings.HasPrefix(s, "SHA256:") && len(s) > len("SHA256:") {
+		return ""
 	}
-	return ""
+	fields := strings.Fields(s)
+	if len(fields) >= 2 && (strings.HasPrefix(fields[0], "ssh-") || strings.HasPrefix(fields[0], "ecdsa-") ||
+		strings.HasPrefix(fields[0], "sk-")) && strings.HasPrefix(fields[1], "AAAA") {
+		return ""
+	}
+	return `must pin the server: its public key as ssh-keyscan prints it ("ssh-ed25519 AAAA…") or its fingerprint ("SHA256:…")`
 }
 
 func absolutePath(v any) string {

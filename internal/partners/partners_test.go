@@ -41,7 +41,7 @@ const productionDoc = `{
   ],
   "connections": [
     {"connectionId": "delta-sftp", "connectionType": "SFTP", "name": "Delta Dental SFTP",
-     "settings": {"host": "sftp.example.com", "port": 22, "username": "clinic", "outboundPath": "/in", "inboundPath": "/out"},
+     "settings": {"host": "sftp.example.com", "port": 22, "username": "clinic", "outboundPath": "/in", "inboundPath": "/out", "hostKey": "SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8"},
      "secrets": {"password": "hunter2-not-real"}}
   ],
   "partnerships": [
@@ -181,6 +181,10 @@ func TestApplyRefuses(t *testing.T) {
 		{"SFTP in test mode", productionDoc, store.ModeTest, "/connections/0/connectionType", "test mode never reaches a payer"},
 		{"unknown SFTP setting", strings.Replace(productionDoc, `"port": 22`, `"prot": 22`, 1),
 			"", "/connections/0/settings/prot", `unknown setting "prot" for a SFTP connection; its settings are: host, port`},
+		{"SFTP without a host key", strings.Replace(productionDoc, `, "hostKey": "SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8"`, ``, 1),
+			"", "/connections/0/settings/hostKey", `a SFTP connection needs the setting "hostKey"`},
+		{"SFTP with a bad host key", strings.Replace(productionDoc, `"SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8"`, `"yes"`, 1),
+			"", "/connections/0/settings/hostKey", `must pin the server`},
 		{"secret of another type", strings.Replace(productionDoc, `"password":`, `"token":`, 1),
 			"", "/connections/0/secrets/token", `has no secret "token"`},
 		{"kept secret that was never stored", strings.Replace(productionDoc, `"hunter2-not-real"`, `null`, 1),
