@@ -293,4 +293,3 @@ func (l listing) ListAt(dst []os.FileInfo, off int64) (int, error) {
 	}
 	return n, nil
 }
-

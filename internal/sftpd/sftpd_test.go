@@ -70,8 +70,10 @@ func start(t *testing.T) *fixture {
 	got := &received{files: map[string][]byte{}}
 	srv, err := New(Config{
 		HostKeyFile: filepath.Join(dir, "host_key"), Root: filepath.Join(dir, "users"),
-		Password:  func(u, p string) bool { return u == "partner2" && p == "right" },
-		PublicKey: func(u string, k ssh.PublicKey) bool { return u == "partner1" && bytes.Equal(k.Marshal(), signer.PublicKey().Marshal()) },
+		Password: func(u, p string) bool { return u == "partner2" && p == "right" },
+		PublicKey: func(u string, k ssh.PublicKey) bool {
+			return u == "partner1" && bytes.Equal(k.Marshal(), signer.PublicKey().Marshal())
+		},
 		OnInbound: got.onInbound, MaxFileBytes: 1 << 20,
 	})
 	if err != nil {
