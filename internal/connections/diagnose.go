@@ -12,6 +12,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/caqh"
 	"github.com/clearhouse/clearhouse/internal/netguard"
+	"golang.org/x/crypto/ssh"
 )
 
 // Step is one stage of a connection check.
@@ -171,7 +172,8 @@ func kindName(k caqh.Kind) string {
 	return string(k)
 }
 
-// testSFTP checks the way to an SFTP server up to its SSH banner.
+// testSFTP checks the way to an SFTP server: dns, tcp, then the SSH
+// handshake with the pinned host key, the login, and the two directories.
 func (s *Set) testSFTP(ctx context.Context, d Definition, opts Options, r *Report) *Report {
 	port := "22"
 	if d.Port != 0 {
@@ -181,14 +183,38 @@ func (s *Set) testSFTP(ctx context.Context, d Definition, opts Options, r *Repor
 	if conn == nil {
 		return r
 	}
-	defer conn.Close()
-	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	buf := make([]byte, 256)
-	n, err := conn.Read(buf)
-	banner := strings.TrimSpace(string(buf[:n]))
-	if err != nil || !strings.HasPrefix(banner, "SSH-2.0-") {
-		return r.fail("ssh", "the server did not greet as SSH 2 (%q, %v) — check the port", banner, err)
+	conn.Close()
+	remote, err := s.SFTPClient(d, opts, nil)
+	if err != nil {
+		return r.fail("ssh", "%v", err)
 	}
-	r.pass("ssh", "server %s", banner)
-	return r.fail("auth", "host key and login checks need the SFTP transport, which this build does not include yet")
+	c, closeAll, err := remote.session(ctx)
+	var se *SFTPError
+	if errors.As(err, &se) {
+		switch se.Step {
+		case "auth":
+			r.pass("ssh", "host key matches the pinned %s", ssh.FingerprintSHA256(remote.host))
+			return r.fail("auth", "%v — check username, password and private key", se.Err)
+		case "ssh":
+			return r.fail("ssh", "%v", se.Err)
+		}
+		return r.fail(se.Step, "%v", se.Err)
+	} else if err != nil {
+		return r.fail("ssh", "%v", err)
+	}
+	defer closeAll()
+	r.pass("ssh", "host key matches the pinned %s", ssh.FingerprintSHA256(remote.host))
+	r.pass("auth", "logged in as %s", d.Username)
+	for _, dir := range []struct{ name, path string }{{"outboundDirectory", d.OutboundDir}, {"inboundDirectory", d.InboundDir}} {
+		p := dir.path
+		if p == "" {
+			p = "."
+		}
+		fi, err := c.Stat(p)
+		if err != nil || !fi.IsDir() {
+			return r.fail("path", "%s %q is not a directory on the server (%v)", dir.name, p, err)
+		}
+	}
+	r.pass("path", "%q and %q are directories", d.OutboundDir, d.InboundDir)
+	return r
 }
