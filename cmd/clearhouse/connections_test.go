@@ -38,6 +38,17 @@ func TestMockpayerChild(t *testing.T) {
 // process is stopped with SIGTERM when the test ends.
 func startMockpayer(t *testing.T, args ...string) string {
 	t.Helper()
+	core, _ := startMockpayerLogs(t, args...)
+	return core
+}
+
+// mockSFTP is the SFTP side of a mockpayer serve process.
+type mockSFTP struct{ addr, hostKey string }
+
+// startMockpayerLogs is startMockpayer, also returning the SFTP side when
+// --sftp-listen is given.
+func startMockpayerLogs(t *testing.T, args ...string) (string, mockSFTP) {
+	t.Helper()
 	encoded, _ := json.Marshal(append([]string{"--listen", "127.0.0.1:0", "--data", t.TempDir()}, args...))
 	cmd := exec.Command(os.Args[0], "-test.run=^TestMockpayerChild$")
 	cmd.Env = append(os.Environ(), "CLEARHOUSE_MOCKPAYER_CHILD=1", "CLEARHOUSE_MOCKPAYER_ARGS="+string(encoded))
@@ -60,16 +71,23 @@ func startMockpayer(t *testing.T, args ...string) string {
 	})
 	lines := bufio.NewScanner(stderr)
 	var logged []string
+	var side mockSFTP
 	for lines.Scan() {
 		logged = append(logged, lines.Text())
-		var entry struct{ Msg, Core string }
-		if json.Unmarshal(lines.Bytes(), &entry) == nil && entry.Msg == "mock payer listening" {
+		var entry struct{ Msg, Core, SFTP, HostKey string }
+		if json.Unmarshal(lines.Bytes(), &entry) != nil {
+			continue
+		}
+		switch entry.Msg {
+		case "mock payer sftp listening":
+			side = mockSFTP{addr: entry.SFTP, hostKey: entry.HostKey}
+		case "mock payer listening":
 			go func() { _, _ = io.Copy(io.Discard, stderr) }()
-			return entry.Core
+			return entry.Core, side
 		}
 	}
 	t.Fatalf("mockpayer serve did not start:\n%s", strings.Join(logged, "\n"))
-	return ""
+	return "", side
 }
 
 // coreSetup writes a --payers file whose CAQH_CORE connections reach a

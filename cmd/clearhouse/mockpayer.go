@@ -9,7 +9,10 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
+
+	"golang.org/x/crypto/ssh"
 
 	"github.com/clearhouse/clearhouse/internal/caqh"
 	"github.com/clearhouse/clearhouse/internal/mockpayer/mockserver"
@@ -23,8 +26,10 @@ const mockpayerUsage = `Usage: clearhouse mockpayer serve [options]
 
 Runs the mock payers as a trading partner that speaks the real protocols:
 CAQH CORE real-time SOAP and MIME at http://LISTEN/core, answering the
-published mock requests (the fixtures of test mode). Point a CAQH_CORE
-connection at it to run production mode end to end on one machine.`
+published mock requests (the fixtures of test mode), and with --sftp-listen
+an SFTP server where 837D files uploaded to inbound/ are answered with a
+999 and a 277CA in outbound/. Point CAQH_CORE and SFTP connections at it
+to run production mode end to end on one machine.`
 
 func runMockpayer(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "serve" {
@@ -34,9 +39,10 @@ func runMockpayer(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		return &exitError{code: 2}
 	}
-	var listen, dataDir, username, password string
+	var listen, sftpListen, dataDir, username, password string
 	fs := newFlagSet("mockpayer serve", "mockpayer serve [options]", mockpayerUsage, stderr)
 	fs.StringVar(&listen, "listen", "127.0.0.1:8090", "address of the CAQH CORE endpoint (POST /core)")
+	fs.StringVar(&sftpListen, "sftp-listen", "", "address of the SFTP side (837D in inbound/, 999 and 277CA out in outbound/); empty: off. Needs --username and --password")
 	fs.StringVar(&dataDir, "data", "./mockpayer-data", "the mock payer's data directory (created if missing)")
 	fs.StringVar(&username, "username", "", "username every CORE request must carry (empty: none required)")
 	fs.StringVar(&password, "password", "", "password every CORE request must carry")
@@ -58,9 +64,26 @@ func runMockpayer(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if username != "" {
 		cfg.Credentials = &caqh.Credentials{Username: username, Password: password}
 	}
+	if sftpListen != "" && username == "" {
+		return &exitError{code: 2, err: errors.New("--sftp-listen needs --username and --password (the SFTP login)")}
+	}
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		return err
+	}
+	if sftpListen != "" {
+		sftpSrv, err := mockserver.SFTP(mockserver.SFTPConfig{DataDir: dataDir, Username: username, Password: password, Logger: logger})
+		if err != nil {
+			return err
+		}
+		sln, err := net.Listen("tcp", sftpListen)
+		if err != nil {
+			return err
+		}
+		go func() { _ = sftpSrv.Serve(sln) }()
+		defer sftpSrv.Close()
+		logger.Info("mock payer sftp listening", "sftp", sln.Addr().String(),
+			"hostKey", strings.TrimSpace(string(ssh.MarshalAuthorizedKey(sftpSrv.HostKey()))), "user", username)
 	}
 	srv := &http.Server{Handler: mockserver.Handler(cfg), ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 60 * time.Second}
