@@ -115,6 +115,7 @@ type Queries interface {
 	DentalClaims
 	Executions
 	Webhooks
+	SFTPUsers
 }
 
 // Store is an open database.

@@ -57,6 +57,7 @@ func Run(t *testing.T, open Opener) {
 		{"WebhookDeliveries", testWebhookDeliveries},
 		{"WebhookSlots", testWebhookSlots},
 		{"WebhookDispatchConcurrent", testWebhookDispatchConcurrent},
+		{"SFTPUsers", testSFTPUsers},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
