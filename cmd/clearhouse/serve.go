@@ -52,6 +52,7 @@ type serveConfig struct {
 	region          string
 	secrets         secretsKeyFlag
 	connections     connectionFlags
+	sftpListen      string
 	maxFileBytes    int64
 	processTimeout  time.Duration
 	webhooks        webhookFlags
@@ -85,6 +86,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&cfg.region, "region", events.DefaultRegion, "the region named in every event envelope")
 	cfg.secrets.add(fs)
 	cfg.connections.register(fs)
+	fs.StringVar(&cfg.sftpListen, "sftp-listen", "", "address of the embedded SFTP server for partners (users: clearhouse sftp users); empty: off")
 	fs.Int64Var(&cfg.maxFileBytes, "max-file-bytes", core.DefaultMaxFileBytes, "largest inbound file accepted (upload, directory, SFTP); larger ones are refused")
 	fs.DurationVar(&cfg.processTimeout, "process-timeout", core.DefaultProcessTimeout, "time allowed to process one inbound file before the attempt is retried")
 	cfg.webhooks.register(fs)
@@ -183,6 +185,13 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 		close(jobsDone)
 	}
 	defer func() { stopJobs(); <-jobsDone }()
+	if cfg.sftpListen != "" {
+		stopSFTP, err := startSFTPServer(cfg.sftpListen, cfg.dataDir, st, env.Core, logger)
+		if err != nil {
+			return err
+		}
+		defer stopSFTP()
+	}
 	ln, err := net.Listen("tcp", cfg.listen)
 	if err != nil {
 		return err

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/crypto/bcrypt"
+	"golang.org/x/crypto/ssh"
+
+	"github.com/clearhouse/clearhouse/internal/core"
+	"github.com/clearhouse/clearhouse/internal/sftpd"
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// startSFTPServer runs the embedded SFTP server of serve --sftp-listen:
+// logins from `clearhouse sftp users`, each confined to its inbound/ and
+// outbound/ under DATA/sftp, and every complete upload to inbound/ handed
+// to the EDI core (core.Receive) as the user's account and mode. The host
+// key is DATA/sftp_host_ed25519_key, made on first start. It returns a
+// function that stops the server (unfinished uploads are discarded).
+func startSFTPServer(addr, dataDir string, st store.Store, edi *core.Service, logger *slog.Logger) (func(), error) {
+	log := logger.With("component", "sftp")
+	srv, err := sftpd.New(sftpd.Config{
+		HostKeyFile:  filepath.Join(dataDir, "sftp_host_ed25519_key"),
+		Root:         filepath.Join(dataDir, "sftp"),
+		MaxFileBytes: edi.MaxFileBytes(),
+		Logger:       log,
+		Password: func(user, password string) bool {
+			u, err := st.GetSFTPUser(context.Background(), user)
+			return err == nil && u.PasswordHash != "" && bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) == nil
+		},
+		PublicKey: func(user string, key ssh.PublicKey) bool {
+			u, err := st.GetSFTPUser(context.Background(), user)
+			return err == nil && authorizedKey(u.PublicKeys, key)
+		},
+		OnInbound: func(ctx context.Context, user, name string, f *os.File) error {
+			u, err := st.GetSFTPUser(ctx, user)
+			if err != nil {
+				return err
+			}
+			e, err := edi.Receive(ctx, core.ReceiveParams{AccountID: u.AccountID, Mode: u.Mode, Name: name,
+				Dirname: "inbound", ConnectionID: "sftp:" + user, Body: f})
+			if err != nil {
+				if errors.Is(err, core.ErrEmptyFile) {
+					return nil // nothing to process; the empty file is dropped
+				}
+				return err
+			}
+			log.Info("sftp: file received", "user", user, "execution", e.ID)
+			return nil
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	go func() {
+		if err := srv.Serve(ln); err != nil {
+			log.Error("sftp server stopped", "error", err.Error())
+		}
+	}()
+	logger.Info("sftp listening", "addr", ln.Addr().String(),
+		"hostKey", strings.TrimSpace(string(ssh.MarshalAuthorizedKey(srv.HostKey()))))
+	return func() { srv.Close() }, nil
+}
+
+// authorizedKey reports whether key is one of the authorized_keys lines.
+func authorizedKey(lines string, key ssh.PublicKey) bool {
+	want := key.Marshal()
+	for rest := []byte(lines); len(bytes.TrimSpace(rest)) > 0; {
+		k, _, _, r, err := ssh.ParseAuthorizedKey(rest)
+		if err != nil {
+			return false
+		}
+		if bytes.Equal(k.Marshal(), want) {
+			return true
+		}
+		rest = r
+	}
+	return false
+}
