@@ -27,7 +27,10 @@ func migrate(ctx context.Context, engine string, db *sql.DB) error {
 		return err
 	}
 	dialect := goose.DialectSQLite3
-	var opts []goose.ProviderOption
+	// Each engineer owns a range of migration numbers, so a database that
+	// already ran a later number must still take an earlier one that lands
+	// after it (every migration creates its own tables: order is free).
+	opts := []goose.ProviderOption{goose.WithAllowOutofOrder(true)}
 	if engine == EnginePostgres {
 		dialect = goose.DialectPostgres
 		// One lock per database and schema: replicas sharing a schema take
