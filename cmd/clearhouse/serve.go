@@ -24,6 +24,8 @@ import (
 	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/partners"
+	"github.com/clearhouse/clearhouse/internal/sftpconn"
+	"github.com/clearhouse/clearhouse/internal/sftpd"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/web"
 )
@@ -156,6 +158,14 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	if env.Webhooks, err = webhooksService(env, cfg, logger); err != nil {
 		return err
 	}
+	var sftpServer *sftpd.Server
+	if cfg.sftpListen != "" {
+		if sftpServer, err = newSFTPServer(cfg.dataDir, st, env.Core, logger); err != nil {
+			return err
+		}
+	}
+	var sftpPoller *sftpconn.Poller
+	env.Transports, sftpPoller = sftpTransports(env, sftpServer, cfg, logger)
 	// One eligibility service for the API and the console: one set of
 	// control-number blocks, one mock payer, one router.
 	if env.Eligibility, err = eligibilityService(env, dir, cfg, logger); err != nil {
@@ -185,12 +195,18 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 		close(jobsDone)
 	}
 	defer func() { stopJobs(); <-jobsDone }()
-	if cfg.sftpListen != "" {
-		stopSFTP, err := startSFTPServer(cfg.sftpListen, cfg.dataDir, st, env.Core, logger)
+	if sftpServer != nil {
+		stopSFTP, err := serveSFTP(sftpServer, cfg.sftpListen, logger)
 		if err != nil {
 			return err
 		}
 		defer stopSFTP()
+	}
+	if cfg.workers > 0 {
+		pollCtx, stopPoll := context.WithCancel(jobsCtx)
+		pollDone := make(chan struct{})
+		go func() { sftpPoller.Run(pollCtx); close(pollDone) }()
+		defer func() { stopPoll(); <-pollDone }()
 	}
 	ln, err := net.Listen("tcp", cfg.listen)
 	if err != nil {

@@ -13,18 +13,21 @@ import (
 	"golang.org/x/crypto/bcrypt"
 	"golang.org/x/crypto/ssh"
 
+	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/connections"
 	"github.com/clearhouse/clearhouse/internal/core"
+	"github.com/clearhouse/clearhouse/internal/delivery"
+	"github.com/clearhouse/clearhouse/internal/sftpconn"
 	"github.com/clearhouse/clearhouse/internal/sftpd"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
-// startSFTPServer runs the embedded SFTP server of serve --sftp-listen:
+// newSFTPServer builds the embedded SFTP server of serve --sftp-listen:
 // logins from `clearhouse sftp users`, each confined to its inbound/ and
 // outbound/ under DATA/sftp, and every complete upload to inbound/ handed
 // to the EDI core (core.Receive) as the user's account and mode. The host
-// key is DATA/sftp_host_ed25519_key, made on first start. It returns a
-// function that stops the server (unfinished uploads are discarded).
-func startSFTPServer(addr, dataDir string, st store.Store, edi *core.Service, logger *slog.Logger) (func(), error) {
+// key is DATA/sftp_host_ed25519_key, made on first start.
+func newSFTPServer(dataDir string, st store.Store, edi *core.Service, logger *slog.Logger) (*sftpd.Server, error) {
 	log := logger.With("component", "sftp")
 	srv, err := sftpd.New(sftpd.Config{
 		HostKeyFile:  filepath.Join(dataDir, "sftp_host_ed25519_key"),
@@ -56,9 +59,13 @@ func startSFTPServer(addr, dataDir string, st store.Store, edi *core.Service, lo
 			return nil
 		},
 	})
-	if err != nil {
-		return nil, err
-	}
+	return srv, err
+}
+
+// serveSFTP serves srv on addr and returns the function that stops it
+// (unfinished uploads are discarded).
+func serveSFTP(srv *sftpd.Server, addr string, logger *slog.Logger) (func(), error) {
+	log := logger.With("component", "sftp")
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
@@ -87,4 +94,13 @@ func authorizedKey(lines string, key ssh.PublicKey) bool {
 		rest = r
 	}
 	return false
+}
+
+// sftpTransports are the delivery transports of SFTP connections (a
+// partner's server) and SFTP_SERVER connections (our own, when running),
+// and the poller of SFTP connections' inbound folders.
+func sftpTransports(env api.Env, local *sftpd.Server, cfg serveConfig, logger *slog.Logger) (map[string]delivery.Transport, *sftpconn.Poller) {
+	remote := &sftpconn.Remote{Box: env.Secrets, Options: connections.Options{Guard: cfg.connections.guard(nil)}}
+	transports := map[string]delivery.Transport{store.ConnectionSFTP: remote, store.ConnectionSFTPServer: &sftpconn.Local{Server: local}}
+	return transports, &sftpconn.Poller{Store: env.Store, Core: env.Core, Remote: remote, Logger: logger.With("component", "sftp-poll")}
 }

@@ -77,7 +77,7 @@ func TestDentalClaimOverSFTPToMockpayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
-	n, err := remote.Poll(ctx, func(_ context.Context, name string, body io.Reader) error {
+	n, err := remote.Poll(ctx, func(_ context.Context, name, _ string, body io.Reader) error {
 		b, _ := io.ReadAll(body)
 		got[name] = string(b)
 		return nil
@@ -89,7 +89,7 @@ func TestDentalClaimOverSFTPToMockpayer(t *testing.T) {
 		!strings.Contains(got["claims-1-277CA.x12"], "STC*A2:20") {
 		t.Errorf("answers %v", got)
 	}
-	if n, _ := remote.Poll(ctx, func(context.Context, string, io.Reader) error { return nil }); n != 0 {
+	if n, _ := remote.Poll(ctx, func(context.Context, string, string, io.Reader) error { return nil }); n != 0 {
 		t.Errorf("answers handed over twice (%d)", n)
 	}
 	for id, step := range map[string]string{"bad-pw": "auth", "bad-host": "ssh"} {

@@ -152,7 +152,7 @@ func (d *Definition) Validate() error {
 			return errors.New("set password or privateKey")
 		}
 		if d.HostKey == "" {
-			return errors.New("hostKey is required: pin the server's public key (ssh-keyscan HOST), an unknown host key is never trusted")
+			return errors.New("hostKey is required: pin the server's public key (ssh-keyscan HOST) or its SHA256: fingerprint; an unknown host key is never trusted")
 		}
 		if d.Port < 0 || d.Port > 65535 {
 			return fmt.Errorf("port %d is out of range", d.Port)

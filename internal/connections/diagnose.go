@@ -12,7 +12,6 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/caqh"
 	"github.com/clearhouse/clearhouse/internal/netguard"
-	"golang.org/x/crypto/ssh"
 )
 
 // Step is one stage of a connection check.
@@ -193,7 +192,7 @@ func (s *Set) testSFTP(ctx context.Context, d Definition, opts Options, r *Repor
 	if errors.As(err, &se) {
 		switch se.Step {
 		case "auth":
-			r.pass("ssh", "host key matches the pinned %s", ssh.FingerprintSHA256(remote.host))
+			r.pass("ssh", "host key matches the pinned %s", remote.hostFP)
 			return r.fail("auth", "%v — check username, password and private key", se.Err)
 		case "ssh":
 			return r.fail("ssh", "%v", se.Err)
@@ -203,7 +202,7 @@ func (s *Set) testSFTP(ctx context.Context, d Definition, opts Options, r *Repor
 		return r.fail("ssh", "%v", err)
 	}
 	defer closeAll()
-	r.pass("ssh", "host key matches the pinned %s", ssh.FingerprintSHA256(remote.host))
+	r.pass("ssh", "host key matches the pinned %s", remote.hostFP)
 	r.pass("auth", "logged in as %s", d.Username)
 	for _, dir := range []struct{ name, path string }{{"outboundDirectory", d.OutboundDir}, {"inboundDirectory", d.InboundDir}} {
 		p := dir.path

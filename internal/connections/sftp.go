@@ -30,7 +30,8 @@ const MaxPolledFileBytes = 64 << 20
 type SFTPRemote struct {
 	def    Definition
 	auth   []ssh.AuthMethod
-	host   ssh.PublicKey
+	host   ssh.PublicKey // the pinned key, or nil when only its fingerprint is known
+	hostFP string        // "SHA256:…"
 	opts   Options
 	memory Memory
 }
@@ -46,31 +47,47 @@ type Memory interface {
 // SFTPClient builds the SFTP connection of an SFTP definition. memory may
 // be nil (an in-process memory).
 func (s *Set) SFTPClient(d Definition, opts Options, memory Memory) (*SFTPRemote, error) {
+	return NewSFTPRemote(d, s.secret(d.ID, FieldPassword), s.secret(d.ID, FieldPrivateKey), opts, memory)
+}
+
+// NewSFTPRemote builds an SFTP connection from a definition and its opened
+// secrets. The host key is pinned either as an authorized_keys line
+// ("ssh-ed25519 AAAA…") or as its fingerprint ("SHA256:…", as ssh-keygen
+// -lf prints it); without one no session is ever opened.
+func NewSFTPRemote(d Definition, password, privateKey string, opts Options, memory Memory) (*SFTPRemote, error) {
 	if d.Type != SFTP {
 		return nil, fmt.Errorf("connection %s is %s, not SFTP", d.ID, d.Type)
 	}
 	if opts.Guard == nil {
 		return nil, errors.New("connections: no SSRF guard")
 	}
-	host, _, _, _, err := ssh.ParseAuthorizedKey([]byte(d.HostKey))
-	if err != nil {
-		return nil, fmt.Errorf("connection %s: hostKey: %w (want a line like \"ssh-ed25519 AAAA…\", from ssh-keyscan)", d.ID, err)
+	r := &SFTPRemote{def: d, opts: opts, memory: memory}
+	switch {
+	case strings.HasPrefix(d.HostKey, "SHA256:"):
+		r.hostFP = strings.TrimSpace(d.HostKey)
+	case strings.TrimSpace(d.HostKey) == "":
+		return nil, fmt.Errorf("connection %s: no pinned host key: an unknown host key is never trusted", d.ID)
+	default:
+		host, _, _, _, err := ssh.ParseAuthorizedKey([]byte(d.HostKey))
+		if err != nil {
+			return nil, fmt.Errorf("connection %s: hostKey: %w (want a line like \"ssh-ed25519 AAAA…\", from ssh-keyscan, or its SHA256: fingerprint)", d.ID, err)
+		}
+		r.host, r.hostFP = host, ssh.FingerprintSHA256(host)
 	}
-	var auth []ssh.AuthMethod
-	if pk := s.secret(d.ID, FieldPrivateKey); pk != "" {
-		signer, err := ssh.ParsePrivateKey([]byte(pk))
+	if privateKey != "" {
+		signer, err := ssh.ParsePrivateKey([]byte(privateKey))
 		if err != nil {
 			return nil, fmt.Errorf("connection %s: privateKey: %w", d.ID, err)
 		}
-		auth = append(auth, ssh.PublicKeys(signer))
+		r.auth = append(r.auth, ssh.PublicKeys(signer))
 	}
-	if pw := s.secret(d.ID, FieldPassword); pw != "" {
-		auth = append(auth, ssh.Password(pw))
+	if password != "" {
+		r.auth = append(r.auth, ssh.Password(password))
 	}
-	if memory == nil {
-		memory = NewMemory()
+	if r.memory == nil {
+		r.memory = NewMemory()
 	}
-	return &SFTPRemote{def: d, auth: auth, host: host, opts: opts, memory: memory}, nil
+	return r, nil
 }
 
 // SFTPError says at which step an SFTP session failed.
@@ -112,10 +129,10 @@ func (r *SFTPRemote) session(ctx context.Context) (c *sftp.Client, closeAll func
 	cfg := &ssh.ClientConfig{
 		User: r.def.Username, Auth: r.auth, Timeout: r.timeout(),
 		HostKeyCallback: func(_ string, _ net.Addr, key ssh.PublicKey) error {
-			if bytes.Equal(key.Marshal(), r.host.Marshal()) {
+			if r.host != nil && bytes.Equal(key.Marshal(), r.host.Marshal()) || r.host == nil && ssh.FingerprintSHA256(key) == r.hostFP {
 				return nil
 			}
-			hostKeyErr = fmt.Errorf("the server's host key %s %s is not the pinned one (%s): never trusted", key.Type(), ssh.FingerprintSHA256(key), ssh.FingerprintSHA256(r.host))
+			hostKeyErr = fmt.Errorf("the server's host key %s %s is not the pinned one (%s): never trusted", key.Type(), ssh.FingerprintSHA256(key), r.hostFP)
 			return hostKeyErr
 		},
 	}
@@ -181,8 +198,10 @@ func (r *SFTPRemote) Deliver(ctx context.Context, name string, body []byte) (str
 	return r.def.Host + ":" + final, nil
 }
 
-// Handle receives one polled file.
-type Handle func(ctx context.Context, name string, body io.Reader) error
+// Handle receives one polled file: its name, the key it is remembered by
+// (name, size and modification time: stable for the same file, so a
+// receiver can make its own work idempotent with it) and its content.
+type Handle func(ctx context.Context, name, key string, body io.Reader) error
 
 // Poll lists the inbound directory and hands each new complete file to
 // handle, once: a file is remembered by name, size and modification time
@@ -223,7 +242,7 @@ func (r *SFTPRemote) Poll(ctx context.Context, handle Handle) (int, error) {
 			if err != nil {
 				return n, &SFTPError{Step: "transfer", Err: err}
 			}
-			if err := handle(ctx, name, bytes.NewReader(body)); err != nil {
+			if err := handle(ctx, name, key, bytes.NewReader(body)); err != nil {
 				return n, fmt.Errorf("sftp: %s: %w", p, err)
 			}
 			if err := r.memory.Remember(ctx, r.def.ID, key); err != nil {

@@ -161,7 +161,7 @@ func TestSFTPAgainstOpenSSH(t *testing.T) {
 	os.WriteFile(filepath.Join(srv.dir, "in", "999-1.x12"), []byte("ST*999~"), 0o644)
 	os.WriteFile(filepath.Join(srv.dir, "in", ".277-1.x12.part"), []byte("ST*2"), 0o644)
 	var got []string
-	handle := func(_ context.Context, name string, body io.Reader) error {
+	handle := func(_ context.Context, name, _ string, body io.Reader) error {
 		b, _ := io.ReadAll(body)
 		got = append(got, name+"="+string(b))
 		return nil
