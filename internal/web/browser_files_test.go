@@ -84,6 +84,21 @@ func TestBrowserFiles(t *testing.T) {
 	wantContains(t, "transactions tab", text(t, ctx, ".tab-panel"), "Claim payment (835)", "Processed")
 	screenshot(t, ctx, shots, "file-transactions.png")
 
+	// The transaction: its Guide JSON as a tree, its EDI, its fragments.
+	follow(t, ctx, "open the transaction", chromedp.Click(chromedp.CSS(".tx-table a")))
+	step(t, ctx, "the Guide JSON tree", chromedp.WaitVisible(chromedp.CSS("#guide-tree")))
+	txURL := eval[string](t, ctx, `location.href`)
+	closed := eval[int](t, ctx, `document.querySelectorAll("#guide-tree details:not([open])").length`)
+	step(t, ctx, "open a closed branch", chromedp.Click(chromedp.CSS("#guide-tree details:not([open]) > summary")))
+	if now := eval[int](t, ctx, `document.querySelectorAll("#guide-tree details:not([open])").length`); closed == 0 || now != closed-1 {
+		t.Errorf("closed branches: %d, then %d after opening one", closed, now)
+	}
+	wantContains(t, "transaction", text(t, ctx, "main"), "Claim payment (835) 0001", "Payer identification", "ST*835*0001", "Fragment 1")
+	screenshot(t, ctx, shots, "transaction.png")
+	noSidewaysScroll(t, ctx, "transaction.png", 1280)
+	checkA11y(t, ctx, "transaction")
+	step(t, ctx, "back to the file", chromedp.Navigate(fileURL), chromedp.WaitVisible(chromedp.CSS("#tab-events")))
+
 	// Events tab: each event with its delivery; Retry adds an attempt.
 	follow(t, ctx, "open the events tab", chromedp.Click(chromedp.CSS("#tab-events")))
 	step(t, ctx, "deliveries done", chromedp.Poll[chromedp.Void](
@@ -123,11 +138,14 @@ func TestBrowserFiles(t *testing.T) {
 		{srv.URL + "/files", "phone-files.png"},
 		{fileURL + "?tab=events", "phone-file-events.png"},
 		{srv.URL + "/files?status=FAILED", "phone-files-failed.png"},
+		{txURL, "phone-transaction.png"},
+		{srv.URL + "/transactions", "phone-transactions.png"},
 	} {
 		step(t, ctx, "open "+p.url, chromedp.Navigate(p.url), chromedp.WaitVisible(chromedp.CSS("main")))
 		noSidewaysScroll(t, ctx, p.file, 390)
 		screenshot(t, ctx, shots, p.file)
 	}
+	step(t, ctx, "failed files", chromedp.Navigate(srv.URL+"/files?status=FAILED"), chromedp.WaitVisible(chromedp.CSS(".files-table")))
 	follow(t, ctx, "open the failed file", chromedp.Click(chromedp.CSS(".files-table .row-target")))
 	step(t, ctx, "failed file on a phone", chromedp.WaitVisible(chromedp.CSS(".seg-bad")))
 	noSidewaysScroll(t, ctx, "phone-file-failed.png", 390)

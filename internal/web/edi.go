@@ -20,7 +20,7 @@ import (
 // Config.Core is set (the keys page always is).
 
 func init() {
-	pageFiles = append(pageFiles, "files", "file", "file_upload")
+	pageFiles = append(pageFiles, "files", "file", "file_upload", "transactions", "transaction")
 	for name, fn := range ediFuncs {
 		templateFuncs[name] = fn
 	}
@@ -73,6 +73,8 @@ func (c *Console) ediRoutes() []api.Route {
 		routes["POST /files"] = posted(c.uploadFile)
 		routes["GET /files/{id}"] = signedIn(c.filePage)
 		routes["POST /files/{id}/events/{event}/retry"] = posted(c.retryEvent)
+		routes["GET /transactions"] = signedIn(c.transactionsPage)
+		routes["GET /transactions/{id}"] = signedIn(c.transactionPage)
 	}
 	out := make([]api.Route, 0, len(routes))
 	for pattern, h := range routes {

@@ -158,3 +158,55 @@ func TestFilesPages(t *testing.T) {
 		t.Errorf("another account lists this account's files")
 	}
 }
+
+func TestTransactionPages(t *testing.T) {
+	srv := newEDIServer(t)
+	key, _ := srv.partneredKey(t, "Sunrise Family Dental")
+	b := srv.browser(t)
+	b.signIn(key)
+	file := b.upload("remit-0102.x12", coretest.Gen835([]int{2}, 2, 0))
+	b.settledFile(file)
+
+	// The list, filtered by a patient control number (a CLP-01).
+	list := b.get("/transactions?identifier=PCN2-00001")
+	rows := regexp.MustCompile(`href="(/transactions/[^"]+)" class="row-target"`).FindAllStringSubmatch(list.Body, -1)
+	if list.StatusCode != 200 || len(rows) != 1 {
+		t.Fatalf("transactions with PCN2-00001: %d, %d rows", list.StatusCode, len(rows))
+	}
+	if all := b.get("/transactions?set=835"); strings.Count(all.Body, `class="row-target"`) != 2 {
+		t.Errorf("835 transactions: %d rows", strings.Count(all.Body, `class="row-target"`))
+	}
+	if none := b.get("/transactions?identifier=NOPE"); !strings.Contains(none.Body, "No transactions match") {
+		t.Errorf("an unknown identifier lists transactions")
+	}
+
+	page := b.get(rows[0][1])
+	text := visible(page.Body)
+	wantContains(t, "transaction page", text, "Claim payment (835) 0002", "remit-0102.x12", "transaction 2 of 2",
+		"Claim payment information", "CLP", "PCN2-00001", "ST*835*0002", "Fragment 1")
+	if !strings.Contains(page.Body, `<a href="`+file+`" id="tx-file">`) || !strings.Contains(page.Body, `href="`+file+`?tab=events"`) {
+		t.Errorf("the transaction does not link to its file and events")
+	}
+	if n := strings.Count(page.Body, "<details"); n < 5 {
+		t.Errorf("the Guide JSON tree has %d branches", n)
+	}
+	other, _ := srv.key(t, "Other Dental", store.ModeTest)
+	ob := srv.browser(t)
+	ob.signIn(other)
+	if resp := ob.get(rows[0][1]); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("another account opens the transaction: %d", resp.StatusCode)
+	}
+}
+
+func TestKeyWords(t *testing.T) {
+	for _, c := range []struct{ key, label, code string }{
+		{"claim_payment_information_CLP_loop", "Claim payment information", "CLP"},
+		{"payer_identifier_01", "Payer identifier", "01"},
+		{"heading", "Heading", ""},
+		{"ABC", "ABC", ""},
+	} {
+		if l, code := keyWords(c.key); l != c.label || code != c.code {
+			t.Errorf("keyWords(%q) = %q, %q; want %q, %q", c.key, l, code, c.label, c.code)
+		}
+	}
+}
