@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -62,7 +63,8 @@ func (o *outcome) add(list *[]string, id string) {
 	o.mu.Unlock()
 }
 
-// TestChaos is the scale-out proof of issue 16 on PostgreSQL + S3.
+// TestChaos is the scale-out proof of issue 16 on PostgreSQL + S3
+// (versitygw): three replicas, one killed every few seconds.
 func TestChaos(t *testing.T) {
 	if testing.Short() {
 		t.Skip("chaos run skipped in -short mode")
@@ -72,11 +74,52 @@ func TestChaos(t *testing.T) {
 	dbURL := freshPostgres(t)
 	s3 := testenv.VersityGW(t)
 	blobURL := s3.BucketURL(t, "chaos")
-	dir := t.TempDir()
+	env := []string{"AWS_ACCESS_KEY_ID=" + s3.AccessKey, "AWS_SECRET_ACCESS_KEY=" + s3.SecretKey, "AWS_EC2_METADATA_DISABLED=true"}
+	db, err := sql.Open("pgx", dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	run(t, cfg, bin, db, []string{"--database", dbURL, "--blob", blobURL}, []string{"--database", dbURL}, env,
+		func(key string) string { return filepath.Join(s3.Root, "chaos", key) })
+}
 
+// TestChaosEmbedded is the same on the embedded default (SQLite and files
+// in one data directory): one process, killed and started again.
+func TestChaosEmbedded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("chaos run skipped in -short mode")
+	}
+	cfg := loadSettings()
+	cfg.replicas = 1
+	cfg.workers = 4
+	bin := buildBinary(t)
+	data := t.TempDir()
+	// keys create makes the database; the test reads it read-only.
+	db := func() *sql.DB {
+		if out, err := exec.Command(bin, "keys", "list", "--data", data).CombinedOutput(); err != nil {
+			t.Fatalf("keys list: %v\n%s", err, out)
+		}
+		db, err := sql.Open("sqlite", "file:"+filepath.Join(data, "clearhouse.db")+"?mode=ro&_pragma=busy_timeout(10000)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db
+	}()
+	defer db.Close()
+	run(t, cfg, bin, db, []string{"--data", data}, []string{"--data", data}, nil,
+		func(key string) string { return filepath.Join(data, "blobs", key) })
+}
+
+// run starts cfg.replicas replicas of bin serve with the store flags,
+// loads and kills them, waits for the work to settle and checks db (which
+// reads what the replicas wrote) and the webhook receiver. blobPath maps a
+// stored document's key to its file on disk.
+func run(t *testing.T, cfg settings, bin string, db *sql.DB, storeFlags, keyFlags, env []string, blobPath func(string) string) {
+	dir := t.TempDir()
 	// An account with a test key (keys create also gives it the test-mode
 	// partnerships with the mock payers).
-	out, err := exec.Command(bin, "keys", "create", "--database", dbURL, "--account", "Chaos Clinic", "--mode", "test").CombinedOutput()
+	out, err := exec.Command(bin, append([]string{"keys", "create", "--account", "Chaos Clinic", "--mode", "test"}, keyFlags...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("keys create: %v\n%s", err, out)
 	}
@@ -90,12 +133,12 @@ func TestChaos(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := &replica{name: fmt.Sprintf("replica%d", i), addr: freePort(t), log: logf,
-			args: []string{"--data", filepath.Join(dir, fmt.Sprintf("data%d", i)), "--database", dbURL, "--blob", blobURL,
-				"--workers", "4", "--log-level", "warn", "--secrets-key", secretsKey,
-				"--webhooks-allow-private", "--webhooks-retry-schedule", "0s,500ms,1s,2s,2s,2s"},
-			env: []string{"AWS_ACCESS_KEY_ID=" + s3.AccessKey, "AWS_SECRET_ACCESS_KEY=" + s3.SecretKey, "AWS_EC2_METADATA_DISABLED=true"}}
-		rs = append(rs, r)
+		args := append([]string{"--workers", "4", "--log-level", "warn", "--secrets-key", secretsKey,
+			"--webhooks-allow-private", "--webhooks-retry-schedule", "0s,500ms,1s,2s,2s,2s"}, storeFlags...)
+		if !slices.Contains(storeFlags, "--data") {
+			args = append(args, "--data", filepath.Join(dir, fmt.Sprintf("data%d", i)))
+		}
+		rs = append(rs, &replica{name: fmt.Sprintf("replica%d", i), addr: freePort(t), log: logf, args: args, env: env})
 	}
 	for _, r := range rs {
 		r.start(t, bin)
@@ -124,18 +167,12 @@ func TestChaos(t *testing.T) {
 	for _, r := range rs {
 		r.waitReady(t, 60*time.Second)
 	}
-
-	db, err := sql.Open("pgx", dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	quiesce(t, db, 3*time.Minute)
 
 	t.Logf("chaos: %d replicas, %s, %d kills; %d requests, %d answered 2xx (%d checks, %d uploads, %d claims), %d not",
 		cfg.replicas, cfg.duration, kills, res.attempts.Load(),
 		len(res.checks)+len(res.uploads)+len(res.claims), len(res.checks), len(res.uploads), len(res.claims), res.failures.Load())
-	verify(t, db, &res, filepath.Join(s3.Root, "chaos"))
+	verify(t, db, &res, blobPath)
 	verifyWebhooks(t, db, recv)
 }
 
@@ -232,9 +269,10 @@ func inbound835(w, n int) string {
 }
 
 // verify checks the database against what clients were told.
-// bucketDir is the S3 bucket's directory on disk (versitygw's posix
-// backend), where every stored document must be found whole.
-func verify(t *testing.T, db *sql.DB, res *outcome, bucketDir string) {
+// blobPath maps a document's key to its file on disk (the bucket's
+// directory of versitygw's posix backend, or the data directory's blobs),
+// where every stored document must be found whole.
+func verify(t *testing.T, db *sql.DB, res *outcome, blobPath func(string) string) {
 	t.Helper()
 	var problems []string
 	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
@@ -272,7 +310,7 @@ func verify(t *testing.T, db *sql.DB, res *outcome, bucketDir string) {
 			fail("upload %s answered 202 but its execution is missing: %v", id, err)
 			continue
 		}
-		if fi, err := os.Stat(filepath.Join(bucketDir, inputKey)); err != nil || fi.Size() != size {
+		if fi, err := os.Stat(blobPath(inputKey)); err != nil || fi.Size() != size {
 			fail("upload %s: its input %q is not in the bucket whole (%v)", id, inputKey, err)
 		}
 		if n := count(`SELECT count(*) FROM transactions WHERE execution_id = $1`, id); n != 2 || txs != 2 {

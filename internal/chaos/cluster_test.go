@@ -18,6 +18,7 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
+	_ "modernc.org/sqlite"
 
 	"github.com/clearhouse/clearhouse/internal/testenv"
 )
@@ -186,7 +187,7 @@ func quiesce(t *testing.T, db *sql.DB, within time.Duration) {
 	for {
 		var pending int
 		var detail string
-		err := db.QueryRow(`SELECT count(*), COALESCE(string_agg(DISTINCT kind || ':' || state, ','), '')
+		err := db.QueryRow(`SELECT count(*), COALESCE(MIN(kind || ':' || state), '')
 			FROM jobs WHERE state IN ('available', 'running')`).Scan(&pending, &detail)
 		if err != nil {
 			t.Fatal(err)
@@ -195,7 +196,7 @@ func quiesce(t *testing.T, db *sql.DB, within time.Duration) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("jobs still pending after %s: %d (%s)", within, pending, detail)
+			t.Fatalf("jobs still pending after %s: %d (e.g. %s)", within, pending, detail)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
