@@ -17,6 +17,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
+	"github.com/clearhouse/clearhouse/x12/guide"
 )
 
 var ctx = context.Background()
@@ -117,6 +118,32 @@ func (e *env) blob(key string) string {
 	return string(b)
 }
 
+// ack returns the 999 the core made for an inbound execution: the one
+// outbound execution acknowledging it, pending delivery.
+func (e *env) ack(inboundID string) string {
+	e.t.Helper()
+	list, _, err := e.store.ListExecutions(ctx, e.account, store.ExecutionFilter{Direction: store.DirectionOutbound})
+	must(e.t, err)
+	for _, ex := range list {
+		if strings.Contains(string(ex.Detail), inboundID) {
+			if ex.Status != store.ExecutionPendingDelivery || ex.PartnershipID != coretest.PartnershipID {
+				e.t.Errorf("ack execution %+v", ex)
+			}
+			ack := e.blob(ex.Output.Key)
+			rep, err := guide.Validate(strings.NewReader(ack), guide.Options{})
+			must(e.t, err)
+			for _, f := range rep.All() {
+				if f.Rejects() {
+					e.t.Errorf("the 999 fails our validator: %s", f)
+				}
+			}
+			return ack
+		}
+	}
+	e.t.Fatalf("no 999 for %s among %d outbound executions", inboundID, len(list))
+	return ""
+}
+
 func countTypes(evs []events.Envelope) map[string]int {
 	m := map[string]int{}
 	for _, ev := range evs {
@@ -196,6 +223,10 @@ func TestInbound835TwoGroupsThreeSets(t *testing.T) {
 			} `json:"interchanges"`
 		}
 		must(t, json.Unmarshal([]byte(e.blob(ex.Metadata.Key)), &md))
+		ack := e.ack(ex.ID)
+		if !strings.Contains(ack, "ST*999*") || !strings.Contains(ack, "AK9*A*2*2*2") || !strings.Contains(ack, "AK9*A*1*1*1") || !strings.Contains(ack, "*ZZ*CLINICRECV     *ZZ*PAYERSENDER    *") {
+			t.Errorf("999 back to the sender:\n%s", ack)
+		}
 		if len(md.Interchanges) != 1 || len(md.Interchanges[0].FunctionalGroups) != 2 ||
 			len(md.Interchanges[0].FunctionalGroups[0].TransactionSets) != 2 ||
 			len(md.Interchanges[0].FunctionalGroups[1].TransactionSets[0].TrackedIdentifiers["CLP-01"]) != 3 {
@@ -227,6 +258,9 @@ func TestInboundCorruptSetFailsTheWholeFile(t *testing.T) {
 		must(t, err)
 		if len(txs) != 0 {
 			t.Errorf("%d transactions kept from a failed file", len(txs))
+		}
+		if ack := e.ack(ex.ID); !strings.Contains(ack, "IK5*R*") || !strings.Contains(ack, "IK3*CLP*") {
+			t.Errorf("999 of the rejected set:\n%s", ack)
 		}
 	})
 }

@@ -31,6 +31,13 @@ func (s *Service) processJob(ctx context.Context, j store.Job) error {
 	if e.Status != store.ExecutionReceived && e.Status != store.ExecutionProcessing {
 		return nil // an earlier attempt recorded the outcome and died before completing the job
 	}
+	if e.Status == store.ExecutionReceived {
+		// Visible while a long file is read; the outcome moves it on.
+		e.Status, e.UpdatedAt = store.ExecutionProcessing, s.opts.Clock.Now().UTC()
+		if err := s.opts.Store.UpdateExecution(ctx, e, store.ExecutionReceived); err != nil && !errors.Is(err, store.ErrConflict) {
+			return err
+		}
+	}
 	if e.FileType != FileTypeX12 {
 		return s.recordNonEDI(ctx, e)
 	}
