@@ -12,6 +12,7 @@ require (
 	github.com/pkg/sftp v1.13.12
 	github.com/pressly/goose/v3 v3.29.0
 	github.com/prometheus/client_golang v1.25.0
+	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1
 	gocloud.dev v0.47.0
 	golang.org/x/crypto v0.58.0
 	modernc.org/sqlite v1.60.1

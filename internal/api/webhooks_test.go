@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
 	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/blob"
@@ -315,16 +317,15 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// reference returns a verifier of Standard Webhooks signatures for secret
-// (interim: the package's own, until the reference library is in go.mod).
+// reference returns the Standard Webhooks reference library's verifier
+// for secret (a test-only dependency).
 func reference(t *testing.T, secret string) interface {
 	Verify(payload []byte, h http.Header) error
 } {
-	return refVerifier(secret)
-}
-
-type refVerifier string
-
-func (v refVerifier) Verify(p []byte, h http.Header) error {
-	return webhooks.Verify(string(v), h, p, time.Now())
+	t.Helper()
+	w, err := standardwebhooks.NewWebhook(secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
 }

@@ -2,11 +2,9 @@ package webhooks_test
 
 import (
 	"net/http"
-	"strconv"
 	"testing"
-	"time"
 
-	"github.com/clearhouse/clearhouse/internal/webhooks"
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 )
 
 // verifier checks a delivery's signature headers as a receiver would.
@@ -16,24 +14,13 @@ type verifier interface {
 }
 
 // reference returns the verifier of the Standard Webhooks reference
-// library for secret. (Interim: the package's own verifier, until the
-// reference library is in go.mod.)
+// library (a test-only dependency) for secret: deliveries must pass the
+// library receivers use, not only our own Verify.
 func reference(t testing.TB, secret string) verifier {
 	t.Helper()
-	return ownVerifier(secret)
-}
-
-type ownVerifier string
-
-func (v ownVerifier) Verify(p []byte, h http.Header) error {
-	return webhooks.Verify(string(v), h, p, time.Now())
-}
-
-func (v ownVerifier) VerifyIgnoringTimestamp(p []byte, h http.Header) error {
-	return webhooks.Verify(string(v), h, p, unixOf(h.Get("webhook-timestamp")))
-}
-
-func unixOf(s string) time.Time {
-	n, _ := strconv.ParseInt(s, 10, 64)
-	return time.Unix(n, 0)
+	w, err := standardwebhooks.NewWebhook(secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
 }
