@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/clearhouse/clearhouse/internal/x12text"
 )
 
 // Delimiters of the 270s we write. Request text containing one of them (or a
@@ -17,32 +19,34 @@ const (
 	segmentTerminator   = '~'
 )
 
-// checkX12Safe walks every string in the request (by reflection: it runs once
-// per request, and a walker cannot forget a field added later).
+// checkX12Safe brings every string of the request into the X12 character
+// set (x12text: "José" becomes "JOSE" in the 270) and reports, with the
+// field's path, those that cannot be: delimiters, control characters,
+// no-break or zero-width spaces, emoji. It walks by reflection: it runs once
+// per request, and a walker cannot forget a field added later.
 func checkX12Safe(c *checker, r *Request) {
-	walkStrings(reflect.ValueOf(r).Elem(), make([]string, 0, 8), func(path []string, v string) {
-		if i := strings.IndexFunc(v, func(r rune) bool {
-			return r == elementSeparator || r == componentSeparator || r == repetitionSeparator ||
-				r == segmentTerminator || r < 0x20 || r == 0x7f
-		}); i >= 0 {
-			ch := v[i : i+1]
-			p := "/" + strings.Join(path, "/")
-			if v[i] < 0x20 || v[i] == 0x7f {
-				c.add(p, "contains a control character (such as a line break or tab); remove it")
-			} else {
-				c.add(p, "contains %q, which the X12 270 uses as a delimiter; remove it", ch)
-			}
+	walkStrings(reflect.ValueOf(r).Elem(), make([]string, 0, 8), func(path []string, v reflect.Value) {
+		out, err := x12text.Clean(v.String(), delimiters270)
+		if err != nil {
+			c.add("/"+strings.Join(path, "/"), "%s", err.Error())
+			return
+		}
+		if out != v.String() && v.CanSet() {
+			v.SetString(out)
 		}
 	})
 }
 
+// delimiters270 are the separators of the 270s we write.
+var delimiters270 = string([]byte{elementSeparator, componentSeparator, repetitionSeparator, segmentTerminator})
+
 // walkStrings calls fn for every non-empty string under v with its JSON
 // path as segments (joined only when reported, to keep the walk cheap).
-func walkStrings(v reflect.Value, path []string, fn func(path []string, v string)) {
+func walkStrings(v reflect.Value, path []string, fn func(path []string, v reflect.Value)) {
 	switch v.Kind() {
 	case reflect.String:
-		if s := v.String(); s != "" {
-			fn(path, s)
+		if v.Len() > 0 {
+			fn(path, v)
 		}
 	case reflect.Pointer:
 		if !v.IsNil() {
