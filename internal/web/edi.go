@@ -20,7 +20,8 @@ import (
 // Config.Core is set (the keys page always is).
 
 func init() {
-	pageFiles = append(pageFiles, "files", "file", "file_upload", "transactions", "transaction")
+	pageFiles = append(pageFiles, "files", "file", "file_upload", "transactions", "transaction",
+		"webhooks", "webhook", "webhook_form")
 	for name, fn := range ediFuncs {
 		templateFuncs[name] = fn
 	}
@@ -75,6 +76,16 @@ func (c *Console) ediRoutes() []api.Route {
 		routes["POST /files/{id}/events/{event}/retry"] = posted(c.retryEvent)
 		routes["GET /transactions"] = signedIn(c.transactionsPage)
 		routes["GET /transactions/{id}"] = signedIn(c.transactionPage)
+	}
+	if c.cfg.Webhooks != nil {
+		routes["GET /webhooks"] = signedIn(c.webhooksPage)
+		routes["GET /webhooks/new"] = signedIn(c.newWebhookPage)
+		routes["POST /webhooks"] = posted(c.createWebhook)
+		routes["GET /webhooks/{id}"] = signedIn(c.webhookPage)
+		routes["GET /webhooks/{id}/edit"] = signedIn(c.editWebhookPage)
+		routes["POST /webhooks/{id}"] = posted(c.updateWebhook)
+		routes["POST /webhooks/{id}/status"] = posted(c.setWebhookStatus)
+		routes["POST /webhooks/{id}/rotate"] = posted(c.rotateWebhookSecret)
 	}
 	out := make([]api.Route, 0, len(routes))
 	for pattern, h := range routes {
