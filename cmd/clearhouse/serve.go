@@ -171,6 +171,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	if env.Eligibility, err = eligibilityService(env, dir, cfg, logger); err != nil {
 		return err
 	}
+	env.EligibilityPDF = web.SummaryPDF(dir) // the console's layout, for GET …/eligibility-checks/{id}/pdf
 	console, err := consoleRoutes(st, env.Eligibility, dir, cfg.dataDir, logger, env)
 	if err != nil {
 		return err

@@ -50,6 +50,9 @@ type Env struct {
 	// NewEligibilityService) and shares it with the console; when nil the
 	// eligibility module builds one over the default payer directory.
 	Eligibility *eligibility.Service
+	// EligibilityPDF renders a check's one-page printable summary (the
+	// console's, web.SummaryPDF); when nil the PDF endpoint answers 404.
+	EligibilityPDF func(store.EligibilityCheck) ([]byte, error)
 	// Secrets seals and opens stored secrets (connection credentials);
 	// nil when no --secrets-key is set, and then storing one is refused.
 	Secrets *secrets.Box

@@ -58,7 +58,7 @@ func newTestServer(t testing.TB) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := api.New(api.Env{Store: st, Logger: logger}, api.Options{ExtraRoutes: console.Routes()})
+	srv, err := api.New(api.Env{Store: st, Logger: logger, EligibilityPDF: SummaryPDF(dir)}, api.Options{ExtraRoutes: console.Routes()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -130,6 +130,7 @@ func (c *Console) Routes() []api.Route {
 		{"POST /checks", posted(c.runCheck)},
 		{"GET /checks", signedIn(c.historyPage)},
 		{"GET /checks/{id}", signedIn(c.resultPage)},
+		{"GET /checks/{id}/pdf", signedIn(c.resultPDF)},
 		{"GET /payers/search", signedIn(c.payerSearch)},
 		{"GET /static/{file}", http.HandlerFunc(serveStatic)},
 		{"GET /favicon.ico", http.HandlerFunc(serveFavicon)},
