@@ -55,6 +55,7 @@ type serveConfig struct {
 	secrets         secretsKeyFlag
 	connections     connectionFlags
 	sftpListen      string
+	sftpPoll        time.Duration // tests: the SFTP poller's interval (default 30 s)
 	maxFileBytes    int64
 	processTimeout  time.Duration
 	webhooks        webhookFlags
@@ -166,6 +167,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	}
 	var sftpPoller *sftpconn.Poller
 	env.Transports, sftpPoller = sftpTransports(env, sftpServer, cfg, logger)
+	sftpPoller.Interval = cfg.sftpPoll
 	// One eligibility service for the API and the console: one set of
 	// control-number blocks, one mock payer, one router.
 	if env.Eligibility, err = eligibilityService(env, dir, cfg, logger); err != nil {
