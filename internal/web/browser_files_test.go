@@ -11,8 +11,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/clearhouse/clearhouse/internal/core/coretest"
-	"github.com/clearhouse/clearhouse/internal/store"
-	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
 
 // uploadInBrowser uploads a file through the upload form and waits for its
@@ -48,18 +46,27 @@ func TestBrowserFiles(t *testing.T) {
 	ctx := newBrowser(t)
 	console := watchConsole(t, ctx)
 	srv := newEDIServer(t)
-	key, rec := srv.partneredKey(t, "Sunrise Family Dental")
+	key, _ := srv.partneredKey(t, "Sunrise Family Dental")
 	rc := newReceiver(t)
-	u := rc.URL
-	if _, _, err := srv.Webhooks.Create(context.Background(), webhooks.Caller{AccountID: rec.AccountID, Mode: store.ModeTest},
-		webhooks.Input{URL: &u}); err != nil {
-		t.Fatal(err)
-	}
 	shots := artifactsDir(t)
 
 	step(t, ctx, "open the console", chromedp.Navigate(srv.URL+"/signin"), chromedp.WaitVisible(chromedp.CSS("#key")))
 	step(t, ctx, "type the key", chromedp.SendKeys(chromedp.CSS("#key"), key))
 	follow(t, ctx, "sign in", chromedp.Click(chromedp.CSS("form[action='/signin'] button[type=submit]")))
+
+	// A webhook, added through its form: the secret is shown once.
+	step(t, ctx, "open webhooks", chromedp.Navigate(srv.URL+"/webhooks"), chromedp.WaitVisible(chromedp.CSS("#add-webhook")))
+	follow(t, ctx, "add a webhook", chromedp.Click(chromedp.CSS("#add-webhook")))
+	step(t, ctx, "fill the webhook", chromedp.SendKeys(chromedp.CSS("#w-url"), rc.URL), chromedp.SendKeys(chromedp.CSS("#w-description"), "Billing system"))
+	screenshot(t, ctx, shots, "webhook-new.png")
+	checkA11y(t, ctx, "webhook form")
+	follow(t, ctx, "save the webhook", chromedp.Click(chromedp.CSS("#save-webhook")))
+	if s := eval[string](t, ctx, `document.querySelector("#new-secret").value`); !strings.HasPrefix(s, "whsec_") {
+		t.Errorf("the new webhook's secret: %q", s)
+	}
+	hookURL := eval[string](t, ctx, `location.origin + document.querySelector("#edit-webhook").getAttribute("href").replace("/edit", "")`)
+	screenshot(t, ctx, shots, "webhook-created.png")
+	checkA11y(t, ctx, "new webhook")
 
 	// A failed file: the failing segment is highlighted with the message.
 	uploadInBrowser(t, ctx, srv.URL, "remit-bad.x12", coretest.Gen835([]int{1}, 1, 1))
@@ -119,6 +126,13 @@ func TestBrowserFiles(t *testing.T) {
 	screenshot(t, ctx, shots, "file-events-retried.png")
 	noSidewaysScroll(t, ctx, "file-events-retried.png", 1280)
 
+	// The webhook's delivery log shows the deliveries and the retry.
+	step(t, ctx, "open the webhook", chromedp.Navigate(hookURL), chromedp.WaitVisible(chromedp.CSS("#log-title")))
+	wantContains(t, "delivery log", text(t, ctx, "main"), "Delivered", "Attempt 2 (retry): answered 200", "Attempt 1: answered 200")
+	screenshot(t, ctx, shots, "webhook-log.png")
+	noSidewaysScroll(t, ctx, "webhook-log.png", 1280)
+	checkA11y(t, ctx, "webhook log")
+
 	step(t, ctx, "open the files list", chromedp.Navigate(srv.URL+"/files"), chromedp.WaitVisible(chromedp.CSS(".files-table")))
 	rows := eval[[]string](t, ctx, `[...document.querySelectorAll(".files-table tbody tr")].map(r => r.innerText.replace(/\s+/g, " "))`)
 	// Each upload sent its 999 back (pending: the test partner has no
@@ -140,6 +154,8 @@ func TestBrowserFiles(t *testing.T) {
 		{srv.URL + "/files?status=FAILED", "phone-files-failed.png"},
 		{txURL, "phone-transaction.png"},
 		{srv.URL + "/transactions", "phone-transactions.png"},
+		{hookURL, "phone-webhook-log.png"},
+		{srv.URL + "/webhooks", "phone-webhooks.png"},
 	} {
 		step(t, ctx, "open "+p.url, chromedp.Navigate(p.url), chromedp.WaitVisible(chromedp.CSS("main")))
 		noSidewaysScroll(t, ctx, p.file, 390)
