@@ -50,6 +50,8 @@ type serveConfig struct {
 	workers         int
 	pprofListen     string
 	pgTimeouts      store.PostgresTimeouts
+	rateLimit       float64
+	rateBurst       int
 	publicURL       string
 	region          string
 	secrets         secretsKeyFlag
@@ -95,6 +97,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg.webhooks.register(fs)
 	fs.DurationVar(&cfg.deliveryRetry, "delivery-retry-interval", delivery.DefaultRetryInterval, "wait between attempts to deliver an outbound file (spec: 6 minutes)")
 	fs.IntVar(&cfg.deliveryTries, "delivery-attempts", delivery.DefaultAttempts, "attempts to deliver an outbound file before it is FAILED (spec: 3)")
+	fs.Float64Var(&cfg.rateLimit, "rate-limit", 50, "requests per second each API key may make, on average (token bucket, per process); 0 turns limits off")
+	fs.IntVar(&cfg.rateBurst, "rate-burst", 100, "requests an API key may make at once above --rate-limit")
 	fs.DurationVar(&cfg.pgTimeouts.Connect, "db-connect-timeout", store.DefaultPostgresTimeouts.Connect, "PostgreSQL: time to open a connection (TCP and handshake); 0 for none")
 	fs.DurationVar(&cfg.pgTimeouts.Acquire, "db-acquire-timeout", store.DefaultPostgresTimeouts.Acquire, "PostgreSQL: time to wait for a pooled connection (added to the statement timeout as a statement's overall bound); 0 for none")
 	fs.DurationVar(&cfg.pgTimeouts.Statement, "db-statement-timeout", store.DefaultPostgresTimeouts.Statement, "PostgreSQL: statement_timeout of every statement, lock waits included (not migrations); 0 for none")
@@ -178,7 +182,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	if err != nil {
 		return err
 	}
-	handler, err := api.New(env, api.Options{MaxBodyBytes: cfg.maxBodyBytes, Version: buildVersion(), ExtraRoutes: console})
+	handler, err := api.New(env, api.Options{MaxBodyBytes: cfg.maxBodyBytes, RateLimit: cfg.rateLimit, RateBurst: cfg.rateBurst, Version: buildVersion(), ExtraRoutes: console})
 	if err != nil {
 		return err
 	}

@@ -102,6 +102,10 @@ type Options struct {
 	MaxBodyBytes int64
 	// Version is reported in the clearhouse_build_info metric.
 	Version string
+	// RateLimit is the requests per second each API key may make (token
+	// bucket, per process); 0 turns limits off. RateBurst is the bucket.
+	RateLimit float64
+	RateBurst int
 	// ExtraRoutes are added after the modules' (tests use this).
 	ExtraRoutes []Route
 }
@@ -118,6 +122,7 @@ type Server struct {
 	metrics *httpMetrics
 	gather  prometheus.Gatherer
 	maxBody int64
+	limiter *keyLimiter // nil: no rate limits
 	// bodyLimits holds the routes' own body limits, by pattern.
 	bodyLimits map[string]int64
 }
@@ -165,6 +170,7 @@ func New(env Env, opts Options) (*Server, error) {
 		auth:    auth.Authenticator{Keys: newKeyCache(env.Store)},
 		gather:  reg,
 		maxBody: opts.MaxBodyBytes,
+		limiter: newKeyLimiter(opts.RateLimit, opts.RateBurst),
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
@@ -248,6 +254,12 @@ func (s *Server) requireKey(next http.Handler) http.Handler {
 			WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable,
 				"Authentication is unavailable; retry shortly."))
 			return
+		}
+		if s.limiter != nil {
+			if ok, wait := s.limiter.allow(p.KeyID, time.Now()); !ok {
+				tooManyRequests(w, r.WithContext(WithPrincipal(r.Context(), p)), wait)
+				return
+			}
 		}
 		next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
 	})
