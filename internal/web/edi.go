@@ -21,7 +21,7 @@ import (
 
 func init() {
 	pageFiles = append(pageFiles, "files", "file", "file_upload", "transactions", "transaction",
-		"webhooks", "webhook", "webhook_form")
+		"webhooks", "webhook", "webhook_form", "keys")
 	for name, fn := range ediFuncs {
 		templateFuncs[name] = fn
 	}
@@ -67,7 +67,11 @@ var ediFuncs = template.FuncMap{
 func (c *Console) ediRoutes() []api.Route {
 	signedIn := func(h http.HandlerFunc) http.Handler { return c.secure(c.requireSession(h)) }
 	posted := func(h http.HandlerFunc) http.Handler { return c.secure(c.requireSession(c.checkCSRF(h))) }
-	routes := map[string]http.Handler{}
+	routes := map[string]http.Handler{
+		"GET /keys":              signedIn(c.keysPage),
+		"POST /keys":             posted(c.createKey),
+		"POST /keys/{id}/revoke": posted(c.revokeKey),
+	}
 	if c.cfg.Core != nil {
 		routes["GET /files"] = signedIn(c.filesPage)
 		routes["GET /files/upload"] = signedIn(c.uploadPage)

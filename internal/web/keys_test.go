@@ -1,0 +1,56 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+func TestKeysPage(t *testing.T) {
+	srv := newEDIServer(t)
+	key, rec := srv.key(t, "Sunrise Family Dental", store.ModeTest)
+	_, otherRec := srv.key(t, "Other Dental", store.ModeTest)
+	b := srv.browser(t)
+	b.signIn(key)
+	page := b.get("/keys")
+	if page.StatusCode != 200 || !strings.Contains(page.Body, rec.ID) || strings.Contains(page.Body, otherRec.ID) {
+		t.Fatalf("keys page: %d", page.StatusCode)
+	}
+	resp := b.post("/keys", url.Values{"csrf": {b.csrf(page.Body)}, "label": {"Billing system"}})
+	m := regexp.MustCompile(`id="new-key" value="([^"]+)"`).FindStringSubmatch(resp.Body)
+	if resp.StatusCode != 200 || m == nil {
+		t.Fatalf("create key: %d", resp.StatusCode)
+	}
+	// The new key works, and is shown once.
+	nb := srv.browser(t)
+	nb.signIn(m[1])
+	if strings.Contains(b.get("/keys").Body, m[1]) {
+		t.Errorf("the new key is shown again")
+	}
+	// Another account's key cannot be revoked from here.
+	if resp := b.post("/keys/"+otherRec.ID+"/revoke", url.Values{"csrf": {b.csrf(page.Body)}}); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("revoke another account's key: %d", resp.StatusCode)
+	}
+	if k, _ := srv.Store.GetAPIKey(t.Context(), otherRec.ID); k.Revoked() {
+		t.Errorf("another account's key was revoked")
+	}
+	// Revoking ends the key's sessions at once.
+	newID := strings.SplitN(strings.TrimPrefix(m[1], "test_"), "_", 2)[0]
+	keys, _ := srv.Store.ListAPIKeys(t.Context(), rec.AccountID)
+	for _, k := range keys {
+		if k.Name == "Billing system" {
+			newID = k.ID
+		}
+	}
+	resp = b.post("/keys/"+newID+"/revoke", url.Values{"csrf": {b.csrf(page.Body)}})
+	if resp.StatusCode != 200 || !strings.Contains(resp.Body, "revoked") {
+		t.Fatalf("revoke: %d", resp.StatusCode)
+	}
+	if resp := nb.get("/keys"); resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("a revoked key's session still opens pages: %d", resp.StatusCode)
+	}
+}
