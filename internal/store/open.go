@@ -13,7 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib" // also registers the "pgx" driver
-	_ "modernc.org/sqlite"             // registers the "sqlite" driver
+	_ "modernc.org/sqlite"           // registers the "sqlite" driver
 )
 
 // SQLiteFile is the database file name inside the data directory.
