@@ -33,7 +33,7 @@ lint:
 	else echo "staticcheck not installed; skipped (go install honnef.co/go/tools/cmd/staticcheck@v0.8.2)"; fi
 
 unit:
-	$(GO) test $(TESTFLAGS) ./...
+	$(GO) test $(TESTFLAGS) -timeout 20m ./...
 
 race:
 	$(GO) test $(TESTFLAGS) -race $(RACE_PKGS)
