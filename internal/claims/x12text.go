@@ -2,10 +2,10 @@ package claims
 
 import (
 	"reflect"
-	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
+
+	"github.com/clearhouse/clearhouse/internal/x12text"
 )
 
 // The X12 character-set rule. Claim text travels in an 837D whose
@@ -81,7 +81,7 @@ func isDelimiter(c byte) bool {
 // normalizeText rewrites every string of the request into the X12
 // character set and reports the ones that cannot be.
 func normalizeText(c *checker, r *Request) {
-	walkStrings(reflect.ValueOf(r).Elem(), make([]string, 0, 8), func(path []string, v reflect.Value) {
+	x12text.EachString(reflect.ValueOf(r).Elem(), func(path []string, v reflect.Value) {
 		out, bad, ok := x12Text(v.String())
 		if ok {
 			if out != v.String() {
@@ -101,43 +101,4 @@ func normalizeText(c *checker, r *Request) {
 			c.add(p, "contains %q (%U), which X12 cannot carry; use plain letters, digits and punctuation", string(bad), bad)
 		}
 	})
-}
-
-// walkStrings calls fn for every non-empty string under v with its JSON
-// path (joined only when reported, to keep the walk cheap).
-func walkStrings(v reflect.Value, path []string, fn func(path []string, v reflect.Value)) {
-	switch v.Kind() {
-	case reflect.String:
-		if v.Len() > 0 {
-			fn(path, v)
-		}
-	case reflect.Pointer:
-		if !v.IsNil() {
-			walkStrings(v.Elem(), path, fn)
-		}
-	case reflect.Slice:
-		for i := 0; i < v.Len(); i++ {
-			walkStrings(v.Index(i), append(path, strconv.Itoa(i)), fn)
-		}
-	case reflect.Struct:
-		t := v.Type()
-		for i := 0; i < t.NumField(); i++ {
-			name := jsonName(t.Field(i))
-			if name == "" || name == "-" {
-				continue
-			}
-			walkStrings(v.Field(i), append(path, name), fn)
-		}
-	}
-}
-
-var jsonNames sync.Map // reflect.StructTag → name
-
-func jsonName(f reflect.StructField) string {
-	if n, ok := jsonNames.Load(f.Tag); ok {
-		return n.(string)
-	}
-	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-	jsonNames.Store(f.Tag, name)
-	return name
 }
