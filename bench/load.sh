@@ -43,7 +43,7 @@ BENCH_KEY=$("$BIN" keys create --data "$tmp/data" --account "Load Bench" --mode 
 
 profiling=()
 [[ -n ${PROFILE:-} ]] && profiling=(--pprof-listen 127.0.0.1:0)
-"$BIN" serve --data "$tmp/data" --listen 127.0.0.1:0 --rate-limit 0 "${profiling[@]}" 2>"$tmp/serve.log" &
+"$BIN" serve --data "$tmp/data" --listen 127.0.0.1:0 --rate-limit 0 --payer-calls-per-key 0 "${profiling[@]}" 2>"$tmp/serve.log" &
 server=$!
 addr=
 for _ in $(seq 100); do

@@ -63,5 +63,9 @@ func eligibilityService(env api.Env, dir *payers.Directory, cfg serveConfig, log
 		logger.Warn("payers name connections this server does not have; their production checks answer not configured",
 			"payers", missing)
 	}
-	return api.NewEligibilityService(env, dir, conns)
+	calls := cfg.payerCallsPerKey
+	if calls == 0 {
+		calls = -1 // the flag's 0 turns the cap off
+	}
+	return api.NewEligibilityService(env, dir, conns, calls)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/delivery"
+	"github.com/clearhouse/clearhouse/internal/eligibility"
 	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/partners"
@@ -36,33 +37,34 @@ func init() {
 
 // serveConfig is every option of clearhouse serve.
 type serveConfig struct {
-	listen          string
-	dataDir         string
-	databaseURL     string
-	blobURL         string
-	payersFile      string
-	logLevel        slog.Level
-	maxBodyBytes    int64
-	readTimeout     time.Duration
-	writeTimeout    time.Duration
-	idleTimeout     time.Duration
-	shutdownTimeout time.Duration
-	workers         int
-	pprofListen     string
-	pgTimeouts      store.PostgresTimeouts
-	rateLimit       float64
-	rateBurst       int
-	publicURL       string
-	region          string
-	secrets         secretsKeyFlag
-	connections     connectionFlags
-	sftpListen      string
-	sftpPoll        time.Duration // tests: the SFTP poller's interval (default 30 s)
-	maxFileBytes    int64
-	processTimeout  time.Duration
-	webhooks        webhookFlags
-	deliveryRetry   time.Duration
-	deliveryTries   int
+	listen           string
+	dataDir          string
+	databaseURL      string
+	blobURL          string
+	payersFile       string
+	logLevel         slog.Level
+	maxBodyBytes     int64
+	readTimeout      time.Duration
+	writeTimeout     time.Duration
+	idleTimeout      time.Duration
+	shutdownTimeout  time.Duration
+	workers          int
+	pprofListen      string
+	pgTimeouts       store.PostgresTimeouts
+	rateLimit        float64
+	rateBurst        int
+	payerCallsPerKey int
+	publicURL        string
+	region           string
+	secrets          secretsKeyFlag
+	connections      connectionFlags
+	sftpListen       string
+	sftpPoll         time.Duration // tests: the SFTP poller's interval (default 30 s)
+	maxFileBytes     int64
+	processTimeout   time.Duration
+	webhooks         webhookFlags
+	deliveryRetry    time.Duration
+	deliveryTries    int
 }
 
 // defaultGCPercent is serve's GOGC unless the environment sets one.
@@ -99,6 +101,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&cfg.deliveryTries, "delivery-attempts", delivery.DefaultAttempts, "attempts to deliver an outbound file before it is FAILED (spec: 3)")
 	fs.Float64Var(&cfg.rateLimit, "rate-limit", 50, "requests per second each API key may make, on average (token bucket, per process); 0 turns limits off")
 	fs.IntVar(&cfg.rateBurst, "rate-burst", 100, "requests an API key may make at once above --rate-limit")
+	fs.IntVar(&cfg.payerCallsPerKey, "payer-calls-per-key", eligibility.DefaultPayerCallsPerKey, "eligibility checks each API key may have waiting on one payer connection at once (per process); more answer 429; 0 turns the cap off")
 	fs.DurationVar(&cfg.pgTimeouts.Connect, "db-connect-timeout", store.DefaultPostgresTimeouts.Connect, "PostgreSQL: time to open a connection (TCP and handshake); 0 for none")
 	fs.DurationVar(&cfg.pgTimeouts.Acquire, "db-acquire-timeout", store.DefaultPostgresTimeouts.Acquire, "PostgreSQL: time to wait for a pooled connection (added to the statement timeout as a statement's overall bound); 0 for none")
 	fs.DurationVar(&cfg.pgTimeouts.Statement, "db-statement-timeout", store.DefaultPostgresTimeouts.Statement, "PostgreSQL: statement_timeout of every statement, lock waits included (not migrations); 0 for none")

@@ -20,7 +20,7 @@ func eligibilityModule(env Env) ([]Route, error) {
 	svc := env.Eligibility
 	if svc == nil {
 		var err error
-		if svc, err = NewEligibilityService(env, nil, nil); err != nil {
+		if svc, err = NewEligibilityService(env, nil, nil, 0); err != nil {
 			return nil, err
 		}
 	}
@@ -73,7 +73,7 @@ func writeResult(w http.ResponseWriter, r *http.Request, res *eligibility.Result
 	if res.ID != "" { // empty when the check could not be recorded (503)
 		w.Header().Set("X-Eligibility-Check-Id", res.ID)
 	}
-	if res.NotRecorded {
+	if res.NotRecorded || res.HTTPStatus == http.StatusTooManyRequests {
 		w.Header().Set("Retry-After", "1")
 	}
 	if res.JSON == nil { // the service could not encode it; WriteJSON answers 500

@@ -15,8 +15,8 @@ import (
 // production check answers the contract's "not configured" error). dir nil
 // is payers.Default(). Interchange and group control numbers come from
 // env.Store, unique across restarts and replicas; every check is recorded
-// in env.Store.
-func NewEligibilityService(env Env, dir *payers.Directory, production map[string]payers.Connection) (*eligibility.Service, error) {
+// in env.Store. payerCallsPerKey is eligibility.Config.PayerCallsPerKey.
+func NewEligibilityService(env Env, dir *payers.Directory, production map[string]payers.Connection, payerCallsPerKey int) (*eligibility.Service, error) {
 	if env.Store == nil {
 		return nil, errors.New("api: NewEligibilityService needs Env.Store")
 	}
@@ -37,5 +37,7 @@ func NewEligibilityService(env Env, dir *payers.Directory, production map[string
 		History: env.Store,
 		Clock:   env.Clock,
 		Logger:  env.Logger,
+
+		PayerCallsPerKey: payerCallsPerKey,
 	})
 }

@@ -94,7 +94,7 @@ func (r *replica) start(t *testing.T, bin string) {
 	t.Helper()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	cmd := exec.Command(bin, append([]string{"serve", "--listen", r.addr, "--rate-limit", "0"}, r.args...)...)
+	cmd := exec.Command(bin, append([]string{"serve", "--listen", r.addr, "--rate-limit", "0", "--payer-calls-per-key", "0"}, r.args...)...)
 	cmd.Env = append(os.Environ(), r.env...)
 	cmd.Stdout, cmd.Stderr = r.log, r.log
 	if err := cmd.Start(); err != nil {

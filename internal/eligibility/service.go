@@ -50,11 +50,16 @@ type Config struct {
 	CostMicros int64
 	// Logger receives operational events; never PHI.
 	Logger *slog.Logger
+	// PayerCallsPerKey caps the checks one API key may have waiting on one
+	// payer connection at once; more answer 429. 0 is
+	// DefaultPayerCallsPerKey; negative turns the cap off.
+	PayerCallsPerKey int
 }
 
 // Service runs eligibility checks. It is safe for concurrent use.
 type Service struct {
-	cfg Config
+	cfg   Config
+	calls *payerCalls
 }
 
 // NewService checks cfg and fills its defaults.
@@ -83,7 +88,10 @@ func NewService(cfg Config) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Service{cfg: cfg}, nil
+	if cfg.PayerCallsPerKey == 0 {
+		cfg.PayerCallsPerKey = DefaultPayerCallsPerKey
+	}
+	return &Service{cfg: cfg, calls: &payerCalls{max: cfg.PayerCallsPerKey}}, nil
 }
 
 // Caller is who asks: the authenticated API key.
@@ -111,6 +119,7 @@ const (
 	CodeBadPayerAnswer  = "BAD_GATEWAY"
 	CodeInternal        = "INTERNAL_ERROR"
 	CodeRequestCanceled = "REQUEST_CANCELED"
+	CodeTooManyRequests = "TOO_MANY_REQUESTS"
 )
 
 // History statuses of a check.
@@ -232,6 +241,17 @@ func (s *Service) route(res *Result, caller Caller, payerID string) (payers.Rout
 
 // exchange sends the 270 in res and fills res from the answer.
 func (s *Service) exchange(ctx context.Context, caller Caller, route payers.Route, res *Result, trace string) {
+	slot := payerCallKey{caller: caller.KeyID, connection: route.ConnectionName}
+	if slot.caller == "" { // the console signs in as an account, not a key
+		slot.caller = "account:" + caller.AccountID
+	}
+	if !s.calls.acquire(slot) {
+		res.fail(http.StatusTooManyRequests, StatusError, &Problem{Code: CodeTooManyRequests, Message: fmt.Sprintf(
+			"This API key already has %d checks waiting on payer %s; wait for one to finish, then retry (nothing was sent).",
+			s.cfg.PayerCallsPerKey, route.Payer.ID)})
+		return
+	}
+	defer s.calls.release(slot)
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
 	answer, err := route.Connection.Exchange(ctx, res.X12Request)
