@@ -103,16 +103,41 @@ func TestValidateListsEveryProblem(t *testing.T) {
 	}
 }
 
-func TestTransliteration(t *testing.T) {
-	for in, want := range map[string]string{"José Muñoz": "Jose Munoz", "O’Brien": "O'Brien", "Zoë–Ann": "Zoe-Ann", "plain": "plain"} {
-		got, _, ok := x12Text(in)
-		if !ok || got != want {
-			t.Errorf("x12Text(%q) = %q, %v; want %q", in, got, ok, want)
+// TestCharacterSet: claims follow the one X12 character-set rule
+// (internal/x12text): diacritics are transliterated, anything else outside
+// the set is refused naming the field. Before, claims kept a table of their
+// own that also rewrote typographic quotes and turned a no-break space into
+// a space, which the rule refuses.
+func TestCharacterSet(t *testing.T) {
+	for _, tc := range []struct{ in, want, problem string }{
+		{"José Muñoz", "Jose Munoz", ""},
+		{"Łódź Straße", "Lodz Strasse", ""},
+		{"plain", "plain", ""},
+		{"O’Brien", "", "U+2019"},
+		{"Zoë\u00a0Ann", "", "no-break space"},
+		{"Ann\u200b", "", "zero-width"},
+		{"Ann 😀", "", "emoji"},
+		{"Ann\u0085", "", "control character"},
+		{"a*b", "", "delimiter"},
+		{"a:b", "", "delimiter"},
+		{"a^b", "", "delimiter"},
+		{"a~b", "", "delimiter"},
+		{"tab\t", "", "control character"},
+		{"日本", "", "outside the X12 character set"},
+	} {
+		r := loadExample(t)
+		r.Subscriber.FirstName = tc.in
+		err := Validate(r)
+		if tc.problem == "" {
+			if err != nil || r.Subscriber.FirstName != tc.want {
+				t.Errorf("%q: got %q, %v; want %q", tc.in, r.Subscriber.FirstName, err, tc.want)
+			}
+			continue
 		}
-	}
-	for _, in := range []string{"a*b", "a:b", "a^b", "a~b", "tab\t", "日本"} {
-		if _, _, ok := x12Text(in); ok {
-			t.Errorf("x12Text(%q) accepted", in)
+		var ve *ValidationError
+		if !errors.As(err, &ve) || len(ve.Fields) != 1 || ve.Fields[0].Path != "/subscriber/firstName" ||
+			!strings.Contains(ve.Fields[0].Message, tc.problem) {
+			t.Errorf("%q: want one problem at /subscriber/firstName naming %q, got %v", tc.in, tc.problem, err)
 		}
 	}
 }
