@@ -13,7 +13,7 @@ RACE_PKGS   ?= ./internal/store/... ./internal/jobs/...
 # PostgreSQL is reachable now.
 TESTFLAGS   ?=
 
-.PHONY: run test vet lint unit race build clean bench-load versitygw chaos chaos-broken
+.PHONY: run test vet lint unit race build clean bench-load bench-replicas versitygw chaos chaos-broken
 
 run:
 	$(GO) run ./cmd/clearhouse serve
@@ -60,6 +60,13 @@ chaos-broken: versitygw
 	@if CI=true CHAOS_BREAK=1 CHAOS_DURATION=30s $(GO) test -count=1 -v -timeout 30m -run TestChaos ./internal/chaos/; then \
 	  echo "chaos-broken: the broken build PASSED the chaos test: the test cannot see lost work"; exit 1; \
 	else echo "chaos-broken: the chaos test caught the broken exactly-once guard (as it must)"; fi
+
+# bench-replicas: eligibility checks and dental claims per second with 1 and
+# 3 replicas on PostgreSQL + S3 (versitygw), with the CPU each part spent
+# per request (internal/chaos/throughput_test.go; THROUGHPUT_DURATION,
+# THROUGHPUT_CLIENTS).
+bench-replicas: versitygw
+	CI=true $(GO) test -count=1 -run '^$$' -bench Replicas -benchtime 1x -timeout 60m ./internal/chaos/
 
 # versitygw: the S3 server the blob and scale-out tests run against, built
 # from the module proxy at the version pinned in tools/versitygw/go.mod.

@@ -24,7 +24,7 @@ import (
 )
 
 // buildBinary builds cmd/clearhouse once per test run.
-func buildBinary(t *testing.T) string {
+func buildBinary(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "clearhouse")
 	args := []string{"build", "-o", bin}
@@ -41,7 +41,7 @@ func buildBinary(t *testing.T) string {
 }
 
 // freshPostgres creates an empty database for the run and drops it after.
-func freshPostgres(t *testing.T) string {
+func freshPostgres(t testing.TB) string {
 	t.Helper()
 	base := testenv.PostgresURL(t)
 	admin, err := sql.Open("pgx", base)
@@ -64,7 +64,7 @@ func freshPostgres(t *testing.T) string {
 	return u.String()
 }
 
-func freePort(t *testing.T) string {
+func freePort(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -90,7 +90,7 @@ type replica struct {
 
 func (r *replica) url() string { return "http://" + r.addr }
 
-func (r *replica) start(t *testing.T, bin string) {
+func (r *replica) start(t testing.TB, bin string) {
 	t.Helper()
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -134,7 +134,7 @@ func (r *replica) stop() {
 }
 
 // waitReady polls /readyz until the replica answers 200.
-func (r *replica) waitReady(t *testing.T, within time.Duration) {
+func (r *replica) waitReady(t testing.TB, within time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for {
@@ -162,7 +162,7 @@ func tail(b []byte, n int) string {
 
 // killer kills a random replica every interval (jittered ±50%) and starts
 // it again, until ctx ends. It returns the number of kills.
-func killer(ctx context.Context, t *testing.T, bin string, rs []*replica, interval time.Duration) int {
+func killer(ctx context.Context, t testing.TB, bin string, rs []*replica, interval time.Duration) int {
 	kills := 0
 	for {
 		d := interval/2 + time.Duration(rand.Int64N(int64(interval)))
@@ -181,7 +181,7 @@ func killer(ctx context.Context, t *testing.T, bin string, rs []*replica, interv
 
 // quiesce waits until no job is due or running (every retry has been
 // made), or fails after within.
-func quiesce(t *testing.T, db *sql.DB, within time.Duration) {
+func quiesce(t testing.TB, db *sql.DB, within time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for {

@@ -18,6 +18,7 @@ type S3 struct {
 	AccessKey string
 	SecretKey string
 	Root      string // the posix backend's directory: one subdirectory per bucket
+	Pid       int    // the server's process (benchmarks read its CPU time)
 }
 
 // BucketURL returns the gocloud URL of bucket (created if missing) and sets
@@ -62,6 +63,7 @@ func VersityGW(t testing.TB) S3 {
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start versitygw: %v", err)
 	}
+	s.Pid = cmd.Process.Pid
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait(); logf.Close() })
 	deadline := time.Now().Add(20 * time.Second)
 	for {
