@@ -18,8 +18,9 @@ import (
 // start); replicas must share it.
 //
 // The EDI pages (files, transactions, webhooks) run on env's core and
-// webhooks services, the ones the API uses.
-func consoleRoutes(st store.Store, checks *eligibility.Service, dir *payers.Directory, dataDir string, logger *slog.Logger, env api.Env) ([]api.Route, error) {
+// webhooks services, the ones the API uses; its claim form submits through
+// the claims service the API's claims module builds (env.OnClaims).
+func consoleRoutes(st store.Store, checks *eligibility.Service, dir *payers.Directory, dataDir string, logger *slog.Logger, env *api.Env) ([]api.Route, error) {
 	secret, err := web.LoadOrCreateSecret(filepath.Join(dataDir, web.SecretFile))
 	if err != nil {
 		return nil, err
@@ -29,5 +30,6 @@ func consoleRoutes(st store.Store, checks *eligibility.Service, dir *payers.Dire
 	if err != nil {
 		return nil, err
 	}
+	env.OnClaims = console.UseClaims
 	return console.Routes(), nil
 }

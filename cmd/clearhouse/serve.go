@@ -181,7 +181,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 		return err
 	}
 	env.EligibilityPDF = web.SummaryPDF(dir) // the console's layout, for GET …/eligibility-checks/{id}/pdf
-	console, err := consoleRoutes(st, env.Eligibility, dir, cfg.dataDir, logger, env)
+	console, err := consoleRoutes(st, env.Eligibility, dir, cfg.dataDir, logger, &env)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/clearhouse/clearhouse/internal/claims"
+	"github.com/clearhouse/clearhouse/internal/claimstatus"
 	"github.com/clearhouse/clearhouse/internal/delivery"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -34,10 +35,14 @@ func claimsModule(env Env) ([]Route, error) {
 		return nil, err
 	}
 	env.Core.OnOutbound(d.Enqueue)
+	env.Core.OnInbound((&claimstatus.Linker{Blob: env.Blob}).Link) // the claims a 999, 277CA or 835 answers
 	svc, err := claims.NewService(claims.Options{Store: env.Store, Blob: env.Blob, Clock: env.Clock, Logger: env.Logger,
 		Outbound: d.Enqueue, TestOnlyPayers: []string{mockpayer.UnreachablePayerID}})
 	if err != nil {
 		return nil, err
+	}
+	if env.OnClaims != nil {
+		env.OnClaims(svc)
 	}
 	h := &claimHandlers{svc: svc}
 	return []Route{

@@ -23,6 +23,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/blob"
+	"github.com/clearhouse/clearhouse/internal/claims"
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/delivery"
@@ -69,6 +70,9 @@ type Env struct {
 	DeliveryAttempts      int
 	DeliveryRetryInterval time.Duration
 	Transports            map[string]delivery.Transport
+	// OnClaims, when set, receives the claims service the module builds
+	// (the console's claim form submits through it).
+	OnClaims func(*claims.Service)
 }
 
 // Route is one endpoint. Pattern is a ServeMux pattern with a method:

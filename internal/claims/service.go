@@ -450,7 +450,8 @@ func (s *Service) record(ctx context.Context, c Caller, req *Request, built *Bui
 	charge, _ := parseCents(req.ClaimInformation.ClaimChargeAmount)
 	claim := store.DentalClaim{ID: resp.ClaimReference.CorrelationID, AccountID: c.AccountID, Mode: c.Mode,
 		PatientControlNumber: req.ClaimInformation.PatientControlNumber, PayerID: r.payer.ID, ChargeCents: charge,
-		ControlNumber: resp.ControlNumber, ExecutionID: execID, TransactionID: txID, Response: body, CreatedAt: now}
+		ControlNumber: resp.ControlNumber, ExecutionID: execID, TransactionID: txID, Response: body, CreatedAt: now,
+		GroupControlNumber: ctl.Group, PatientName: patientName(req)}
 	processedAt := now.Format("2006-01-02T15:04:05.000Z")
 	// GroupInTx: on SQLite, claims arriving together share one commit.
 	err = s.opts.Store.GroupInTx(ctx, func(tx store.Queries) error {

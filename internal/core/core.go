@@ -77,6 +77,7 @@ type Service struct {
 	opts     Options
 	numbers  *store.PartnershipControlNumbers
 	outbound OutboundHook
+	inbound  InboundHook
 }
 
 // New builds the service and registers its job kinds on opts.Jobs.

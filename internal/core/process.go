@@ -396,6 +396,11 @@ func (s *Service) recordSet(ctx context.Context, tx store.Queries, e store.Execu
 	if err := tx.InsertTransaction(ctx, t); err != nil {
 		return err
 	}
+	if s.inbound != nil {
+		if err := s.inbound(ctx, tx, t); err != nil {
+			return err
+		}
+	}
 	resources := []string{events.TransactionURL(t.ID)}
 	_, err = events.Emit(ctx, tx, events.Event{
 		AccountID: e.AccountID, Mode: e.Mode, DetailType: events.TransactionProcessed, ExecutionID: e.ID, TransactionID: t.ID,

@@ -129,9 +129,14 @@ type payload struct {
 // transaction that records the execution. It has the signature of
 // core.OutboundHook.
 func (s *Service) Enqueue(ctx context.Context, tx store.Queries, e store.Execution) error {
-	_, err := s.opts.Jobs.Enqueue(ctx, tx, Kind, payload{ExecutionID: e.ID, AccountID: e.AccountID}, jobs.ForAccount(e.AccountID))
+	_, err := s.opts.Jobs.Enqueue(ctx, tx, Kind, payload{ExecutionID: e.ID, AccountID: e.AccountID}, jobs.ForAccount(e.AccountID),
+		jobs.WithID(JobID(e.ID)))
 	return err
 }
+
+// JobID is the id of the job that delivers execution id: its attempts and
+// next attempt time are read from it (the console's files and claims).
+func JobID(executionID string) string { return "delivery-" + executionID }
 
 func (s *Service) deliverJob(ctx context.Context, job store.Job) error {
 	var p payload

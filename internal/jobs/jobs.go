@@ -130,6 +130,10 @@ type EnqueueOption func(*store.NewJob)
 // At delays the first attempt until t.
 func At(t time.Time) EnqueueOption { return func(n *store.NewJob) { n.RunAt = t } }
 
+// WithID gives the job a known id (one derived from the record it works
+// on), so its schedule can be read back without a search.
+func WithID(id string) EnqueueOption { return func(n *store.NewJob) { n.ID = id } }
+
 // ForAccount records the account the job works for.
 func ForAccount(accountID string) EnqueueOption {
 	return func(n *store.NewJob) { n.AccountID = accountID }

@@ -132,28 +132,43 @@ type DentalClaim struct {
 	TransactionID        string // the outbound transaction
 	Response             []byte // the 200 body
 	CreatedAt            time.Time
+	// GroupControlNumber is the 837D's GS06 (how a 999 points back);
+	// PatientName is the patient's name as the claim gives it.
+	GroupControlNumber string
+	PatientName        string
+	// Answer is the latest outcome the payer sent (claimstatus.go), ""
+	// until a 999, 277CA or 835 refers to the claim.
+	Answer     string
+	AnsweredAt time.Time
 }
 
 const dentalClaimColumns = `id, account_id, mode, patient_control_number, payer_id, charge_cents, control_number,
-	execution_id, transaction_id, response, created_at`
+	execution_id, transaction_id, response, created_at, group_control_number, patient_name`
 
 func (q *queries) InsertDentalClaim(ctx context.Context, c DentalClaim) error {
-	_, err := q.w.exec(ctx, `INSERT INTO dental_claims (`+dentalClaimColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+	_, err := q.w.exec(ctx, `INSERT INTO dental_claims (`+dentalClaimColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
 		c.ID, c.AccountID, c.Mode, c.PatientControlNumber, c.PayerID, c.ChargeCents, c.ControlNumber, c.ExecutionID,
-		c.TransactionID, string(c.Response), toUS(c.CreatedAt))
+		c.TransactionID, string(c.Response), toUS(c.CreatedAt), c.GroupControlNumber, c.PatientName)
 	return mapErr(err)
 }
 
 func (q *queries) GetDentalClaim(ctx context.Context, accountID, id string) (DentalClaim, error) {
+	return scanDentalClaim(q.r.queryRow(ctx, `SELECT `+dentalClaimColumns+`, answer, answered_at FROM dental_claims
+		WHERE account_id = $1 AND id = $2`, accountID, id))
+}
+
+func scanDentalClaim(row scanner) (DentalClaim, error) {
 	var c DentalClaim
 	var resp string
-	var created int64
-	err := q.r.queryRow(ctx, `SELECT `+dentalClaimColumns+` FROM dental_claims WHERE account_id = $1 AND id = $2`, accountID, id).
-		Scan(&c.ID, &c.AccountID, &c.Mode, &c.PatientControlNumber, &c.PayerID, &c.ChargeCents, &c.ControlNumber,
-			&c.ExecutionID, &c.TransactionID, &resp, &created)
+	var created, answered int64
+	err := row.Scan(&c.ID, &c.AccountID, &c.Mode, &c.PatientControlNumber, &c.PayerID, &c.ChargeCents, &c.ControlNumber,
+		&c.ExecutionID, &c.TransactionID, &resp, &created, &c.GroupControlNumber, &c.PatientName, &c.Answer, &answered)
 	if err != nil {
 		return DentalClaim{}, mapErr(err)
 	}
 	c.Response, c.CreatedAt = []byte(resp), fromUS(created)
+	if answered != 0 {
+		c.AnsweredAt = fromUS(answered)
+	}
 	return c, nil
 }

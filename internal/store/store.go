@@ -113,6 +113,7 @@ type Queries interface {
 	Partners
 	Idempotency
 	DentalClaims
+	ClaimStatus
 	Executions
 	Webhooks
 	SFTPUsers

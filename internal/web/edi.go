@@ -78,6 +78,10 @@ func (c *Console) ediRoutes() []api.Route {
 		routes["POST /files"] = posted(c.uploadFile)
 		routes["GET /files/{id}"] = signedIn(c.filePage)
 		routes["POST /files/{id}/events/{event}/retry"] = posted(c.retryEvent)
+		routes["GET /claims"] = signedIn(c.claimsPage)
+		routes["GET /claims/new"] = signedIn(c.newClaimPage)
+		routes["POST /claims"] = posted(c.submitClaim)
+		routes["GET /claims/{id}"] = signedIn(c.claimPage)
 		routes["GET /transactions"] = signedIn(c.transactionsPage)
 		routes["GET /transactions/{id}"] = signedIn(c.transactionPage)
 	}

@@ -81,7 +81,8 @@ func newEDIServer(t testing.TB) *ediServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := api.New(api.Env{Store: st, Blob: blobs, Logger: logger, Jobs: queue, Core: cs, Webhooks: hooks, Secrets: box},
+	srv, err := api.New(api.Env{Store: st, Blob: blobs, Logger: logger, Jobs: queue, Core: cs, Webhooks: hooks, Secrets: box,
+		OnClaims: console.UseClaims},
 		api.Options{ExtraRoutes: console.Routes()})
 	if err != nil {
 		t.Fatal(err)

@@ -74,6 +74,8 @@ type Console struct {
 	sessions *sessions
 	mocks    []mockpayer.MockRequest
 	origin   *http.CrossOriginProtection
+	// claimsSvc opens the claim form once the API's claims module is built.
+	claimsSvc claimsRef
 }
 
 // New checks cfg, fills its defaults and parses the templates.

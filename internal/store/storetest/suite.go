@@ -49,6 +49,7 @@ func Run(t *testing.T, open Opener) {
 		{"IdempotencyLifecycle", testIdempotencyLifecycle},
 		{"IdempotencyConcurrentStart", testIdempotencyConcurrentStart},
 		{"DentalClaims", testDentalClaims},
+		{"ClaimStatus", testClaimStatus},
 		{"GroupInTx", testGroupInTx},
 		{"ExecutionLifecycle", testExecutionLifecycle},
 		{"ExecutionList", testExecutionList},

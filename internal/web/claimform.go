@@ -1,0 +1,475 @@
+package web
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/clearhouse/clearhouse/internal/claims"
+	"github.com/clearhouse/clearhouse/internal/payers"
+)
+
+// The claim form speaks a front desk's language: patient, insurance,
+// practice, dentist and the procedures done, one line each with its tooth,
+// surfaces and charge. It builds the same claims.Request the JSON endpoint
+// takes, and the service's messages come back next to the inputs that
+// caused them. What an office never changes (claim frequency "original",
+// signature on file, benefits assigned) is filled in for it.
+
+// claimLines is how many procedure lines the form offers.
+const claimLines = 4
+
+var claimFields = func() []fieldSpec {
+	f := []fieldSpec{
+		{Name: "payer", Label: "Insurance company", Hint: "Type its name or the payer ID from the card, then pick it from the list.", Required: true, MaxLen: 120},
+		{Name: "pcn", Label: "Your claim number", Hint: "Your own number for this visit (the patient account number), up to 20 letters and digits. The payer's answers quote it.", Required: true, MaxLen: 20},
+		{Name: "sub_first", Label: "First name", Required: true, MaxLen: 35},
+		{Name: "sub_last", Label: "Last name", Required: true, MaxLen: 60},
+		{Name: "sub_member_id", Label: "Member ID", Hint: "As printed on the insurance card.", Required: true, MaxLen: 80},
+		{Name: "sub_dob", Label: "Date of birth", Type: "date"},
+		{Name: "sub_gender", Label: "Sex"},
+		{Name: "sub_group", Label: "Group number", MaxLen: 50},
+		{Name: "sub_address1", Label: "Street address", MaxLen: 55},
+		{Name: "sub_city", Label: "City", MaxLen: 30},
+		{Name: "sub_state", Label: "State", Hint: "Two letters, e.g. TX.", MaxLen: 2},
+		{Name: "sub_zip", Label: "ZIP code", Inputmode: "numeric", MaxLen: 10},
+		{Name: "dep_first", Label: "Patient first name", MaxLen: 35},
+		{Name: "dep_last", Label: "Patient last name", MaxLen: 60},
+		{Name: "dep_dob", Label: "Patient date of birth", Type: "date"},
+		{Name: "dep_gender", Label: "Patient sex"},
+		{Name: "dep_rel", Label: "Patient is the subscriber's"},
+		{Name: "bill_org", Label: "Practice name", Required: true, MaxLen: 60, Autocomp: "organization"},
+		{Name: "bill_npi", Label: "Practice NPI", Hint: "10 digits.", Required: true, Inputmode: "numeric", MaxLen: 10},
+		{Name: "bill_tin", Label: "Tax ID (EIN)", Hint: "9 digits, no dash.", Required: true, Inputmode: "numeric", MaxLen: 10},
+		{Name: "bill_taxonomy", Label: "Taxonomy code", Hint: "10 characters, e.g. 1223G0001X for general dentistry.", MaxLen: 10},
+		{Name: "bill_address1", Label: "Street address", Hint: "Where the practice is, not a PO box.", Required: true, MaxLen: 55},
+		{Name: "bill_city", Label: "City", Required: true, MaxLen: 30},
+		{Name: "bill_state", Label: "State", Required: true, MaxLen: 2},
+		{Name: "bill_zip", Label: "ZIP+4", Hint: "9 digits, no dash.", Required: true, Inputmode: "numeric", MaxLen: 10},
+		{Name: "bill_contact", Label: "Billing contact", Required: true, MaxLen: 60},
+		{Name: "bill_phone", Label: "Billing phone", Hint: "10 digits.", Required: true, Inputmode: "tel", MaxLen: 14},
+		{Name: "rend_first", Label: "Dentist first name", MaxLen: 35},
+		{Name: "rend_last", Label: "Dentist last name", MaxLen: 60},
+		{Name: "rend_npi", Label: "Dentist NPI", Inputmode: "numeric", MaxLen: 10},
+		{Name: "service_date", Label: "Date of service", Type: "date", Required: true},
+		{Name: "place", Label: "Where the care was given"},
+		{Name: "filing", Label: "Kind of insurance"},
+		{Name: "diagnosis", Label: "Diagnosis code (ICD-10)", Hint: "Optional, without the dot, e.g. K029.", MaxLen: 8},
+		{Name: "prior_auth", Label: "Prior authorization number", MaxLen: 50},
+	}
+	for i := 1; i <= claimLines; i++ {
+		n := strconv.Itoa(i)
+		f = append(f,
+			fieldSpec{Name: "line" + n + "_code", Label: "Procedure " + n, Hint: "CDT code, e.g. D2150.", MaxLen: 5},
+			fieldSpec{Name: "line" + n + "_tooth", Label: "Tooth", MaxLen: 3},
+			fieldSpec{Name: "line" + n + "_surfaces", Label: "Surfaces", Hint: "Letters, e.g. MO.", MaxLen: 5},
+			fieldSpec{Name: "line" + n + "_charge", Label: "Charge ($)", Inputmode: "decimal", MaxLen: 10},
+		)
+	}
+	return f
+}()
+
+// claimForm is the claim form's values and messages by input name.
+type claimForm struct {
+	Values  map[string]string
+	Errors  map[string][]string
+	Summary []summaryItem
+	CSRF    string
+	Key     string // the submission's idempotency key: a double click sends one claim
+	Sample  string
+	PayerID string
+	general []summaryItem
+}
+
+func (f *claimForm) Field(name string) fieldView {
+	spec := fieldView{ID: "c-" + name, Value: f.Values[name], Errors: f.Errors[name]}
+	spec.fieldSpec = fieldSpec{Name: name, Label: name, Type: "text"}
+	for _, s := range claimFields {
+		if s.Name == name {
+			spec.fieldSpec = s
+			if s.Type == "" {
+				spec.Type = "text"
+			}
+		}
+	}
+	return spec
+}
+
+func (f *claimForm) Select(name string) selectView {
+	sv := selectView{fieldView: f.Field(name)}
+	switch name {
+	case "sub_gender", "dep_gender":
+		sv.Options = []option{{"", "Choose"}, {"F", "Female"}, {"M", "Male"}, {"U", "Unknown"}}
+	case "dep_rel":
+		sv.Options = []option{{"19", "Child"}, {"01", "Spouse"}, {"53", "Life partner"}, {"20", "Employee"}, {"G8", "Other relationship"}, {"21", "Unknown"}}
+	case "place":
+		sv.Options = []option{{"11", "Office"}, {"12", "Patient's home"}, {"22", "Hospital outpatient"}, {"21", "Hospital inpatient"},
+			{"31", "Skilled nursing facility"}, {"32", "Nursing facility"}, {"03", "School"}, {"15", "Mobile unit"}, {"50", "Federally qualified health center"}}
+	case "filing":
+		sv.Options = []option{{"CI", "Commercial insurance"}, {"BL", "Blue Cross / Blue Shield"}, {"HM", "HMO"}, {"12", "PPO"},
+			{"MC", "Medicaid"}, {"FI", "Federal employees program"}, {"CH", "TRICARE"}, {"VA", "Veterans affairs"}, {"ZZ", "Unknown"}}
+	}
+	return sv
+}
+
+// Lines are the procedure lines' input names, for the template.
+func (f *claimForm) Lines() []string {
+	out := make([]string, claimLines)
+	for i := range out {
+		out[i] = "line" + strconv.Itoa(i+1)
+	}
+	return out
+}
+
+// Total is the lines' charges added up, as the claim will send it.
+func (f *claimForm) Total() string {
+	cents, ok := f.totalCents()
+	if !ok {
+		return ""
+	}
+	return formatCents(cents)
+}
+
+func (f *claimForm) totalCents() (int64, bool) {
+	var sum int64
+	for _, l := range f.Lines() {
+		v := f.Values[l+"_charge"]
+		if v == "" {
+			continue
+		}
+		c, ok := parseDollars(v)
+		if !ok {
+			return 0, false
+		}
+		sum += c
+	}
+	return sum, true
+}
+
+var dollars = regexp.MustCompile(`^\$?\s*(\d{1,7})(?:\.(\d{1,2}))?$`)
+
+// parseDollars reads "180", "180.5", "$180.50" as cents.
+func parseDollars(s string) (int64, bool) {
+	m := dollars.FindStringSubmatch(strings.ReplaceAll(strings.TrimSpace(s), ",", ""))
+	if m == nil {
+		return 0, false
+	}
+	whole, _ := strconv.ParseInt(m[1], 10, 64)
+	frac := m[2]
+	for len(frac) < 2 {
+		frac += "0"
+	}
+	c, _ := strconv.ParseInt(frac, 10, 64)
+	return whole*100 + c, true
+}
+
+func formatCents(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
+
+// claimFormFrom reads the posted form.
+func claimFormFrom(v url.Values) *claimForm {
+	f := &claimForm{Values: map[string]string{}, Errors: map[string][]string{}}
+	for _, s := range claimFields {
+		f.Values[s.Name] = strings.TrimSpace(v.Get(s.Name))
+	}
+	for _, n := range []string{"sub_state", "bill_state", "line1_surfaces", "line2_surfaces", "line3_surfaces", "line4_surfaces"} {
+		f.Values[n] = strings.ToUpper(f.Values[n])
+	}
+	f.Key = v.Get("key")
+	f.Sample = v.Get("sample")
+	return f
+}
+
+// hasDependent reports whether the patient is someone else than the
+// subscriber.
+func (f *claimForm) hasDependent() bool {
+	v := f.Values
+	return v["dep_first"] != "" || v["dep_last"] != "" || v["dep_dob"] != ""
+}
+
+// request builds the claim the form describes; empty inputs are left out,
+// so the service's rules see exactly what was typed.
+func (f *claimForm) request(dir *payers.Directory) *claims.Request {
+	v := f.Values
+	payerID := f.PayerID
+	if payerID == "" {
+		payerID = v["payer"]
+	}
+	p, _ := dir.Lookup(payerID)
+	addr := func(prefix string) *claims.Address {
+		a := &claims.Address{Address1: v[prefix+"_address1"], City: v[prefix+"_city"], State: v[prefix+"_state"],
+			PostalCode: strings.ReplaceAll(v[prefix+"_zip"], "-", "")}
+		if *a == (claims.Address{}) {
+			return nil
+		}
+		return a
+	}
+	contact := &claims.ContactInformation{Name: v["bill_contact"], PhoneNumber: digitsOnly(v["bill_phone"])}
+	req := &claims.Request{TradingPartnerServiceID: payerID, TradingPartnerName: p.Name,
+		Submitter: &claims.Submitter{OrganizationName: v["bill_org"], ContactInformation: contact},
+		Receiver:  &claims.Receiver{OrganizationName: p.Name},
+		Subscriber: &claims.Subscriber{PaymentResponsibilityLevelCode: "P", MemberID: v["sub_member_id"], FirstName: v["sub_first"],
+			LastName: v["sub_last"], DateOfBirth: requestDate(v["sub_dob"]), Gender: v["sub_gender"], GroupNumber: v["sub_group"],
+			Address: addr("sub")},
+		Billing: &claims.Provider{ProviderType: "BillingProvider", OrganizationName: v["bill_org"], NPI: v["bill_npi"],
+			EmployerID: strings.ReplaceAll(v["bill_tin"], "-", ""), TaxonomyCode: v["bill_taxonomy"], Address: addr("bill"),
+			ContactInformation: contact},
+	}
+	if f.hasDependent() {
+		req.Dependent = &claims.Dependent{FirstName: v["dep_first"], LastName: v["dep_last"], DateOfBirth: requestDate(v["dep_dob"]),
+			Gender: v["dep_gender"], RelationshipToSubscriberCode: v["dep_rel"]}
+	}
+	if v["rend_npi"] != "" || v["rend_last"] != "" {
+		req.Rendering = &claims.Provider{ProviderType: "RenderingProvider", NPI: v["rend_npi"], FirstName: v["rend_first"], LastName: v["rend_last"]}
+	}
+	ci := &claims.ClaimInformation{PatientControlNumber: v["pcn"], PlaceOfServiceCode: v["place"], ClaimFrequencyCode: "1",
+		SignatureIndicator: "Y", PlanParticipationCode: "A", BenefitsAssignmentCertificationIndicator: "Y", ReleaseInformationCode: "Y",
+		ClaimFilingCode: v["filing"]}
+	if v["diagnosis"] != "" {
+		ci.HealthCareCodeInformation = []claims.Diagnosis{{DiagnosisTypeCode: "ABK", DiagnosisCode: strings.ToUpper(strings.ReplaceAll(v["diagnosis"], ".", ""))}}
+	}
+	if v["prior_auth"] != "" {
+		ci.ClaimSupplementalInformation = &claims.ClaimSupplementalInformation{PriorAuthorizationNumber: v["prior_auth"]}
+	}
+	for _, l := range f.Lines() {
+		code, charge := strings.ToUpper(v[l+"_code"]), v[l+"_charge"]
+		if code == "" && charge == "" && v[l+"_tooth"] == "" && v[l+"_surfaces"] == "" {
+			continue
+		}
+		if c, ok := parseDollars(charge); ok {
+			charge = formatCents(c)
+		}
+		ds := &claims.DentalService{ProcedureCode: code, LineItemChargeAmount: charge, PlaceOfServiceCode: v["place"], ProcedureCount: "1"}
+		if v["diagnosis"] != "" {
+			ds.CompositeDiagnosisCodePointers = &claims.DiagnosisPointers{DiagnosisCodePointers: []string{"1"}}
+		}
+		line := claims.ServiceLine{ServiceDate: requestDate(v["service_date"]), DentalService: ds}
+		if t := v[l+"_tooth"]; t != "" || v[l+"_surfaces"] != "" {
+			ti := claims.ToothInformation{ToothCode: strings.ToUpper(t)}
+			for _, s := range strings.ToUpper(v[l+"_surfaces"]) {
+				if s != ' ' && s != ',' {
+					ti.ToothSurfaceCodes = append(ti.ToothSurfaceCodes, string(s))
+				}
+			}
+			line.TeethInformation = []claims.ToothInformation{ti}
+		}
+		ci.ServiceLines = append(ci.ServiceLines, line)
+	}
+	if cents, ok := f.totalCents(); ok {
+		ci.ClaimChargeAmount = formatCents(cents)
+	}
+	req.ClaimInformation = ci
+	return req
+}
+
+func digitsOnly(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// claimPathField maps a field error's JSON pointer to the input (or group
+// of inputs) that shows it; "" when it concerns the claim as a whole.
+func claimPathField(path string) string {
+	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	at := func(i int) string {
+		if i < len(parts) {
+			return parts[i]
+		}
+		return ""
+	}
+	switch at(0) {
+	case "tradingPartnerServiceId", "tradingPartnerName", "receiver":
+		return "payer"
+	case "subscriber", "dependent":
+		prefix := map[string]string{"subscriber": "sub_", "dependent": "dep_"}[at(0)]
+		switch at(1) {
+		case "firstName":
+			return prefix + "first"
+		case "lastName":
+			return prefix + "last"
+		case "memberId":
+			return prefix + "member_id"
+		case "dateOfBirth":
+			return prefix + "dob"
+		case "gender":
+			return prefix + "gender"
+		case "groupNumber":
+			return prefix + "group"
+		case "relationshipToSubscriberCode":
+			return "dep_rel"
+		case "address":
+			return addressField(prefix, at(2))
+		}
+		if at(0) == "subscriber" {
+			return "subscriber"
+		}
+		return "patient"
+	case "billing", "submitter":
+		switch at(1) {
+		case "npi":
+			return "bill_npi"
+		case "employerId", "ssn":
+			return "bill_tin"
+		case "organizationName", "lastName":
+			return "bill_org"
+		case "taxonomyCode":
+			return "bill_taxonomy"
+		case "address":
+			return addressField("bill_", at(2))
+		case "contactInformation":
+			if at(2) == "name" {
+				return "bill_contact"
+			}
+			return "bill_phone"
+		}
+		return "practice"
+	case "rendering":
+		switch at(1) {
+		case "npi":
+			return "rend_npi"
+		case "firstName":
+			return "rend_first"
+		case "lastName":
+			return "rend_last"
+		}
+		return "dentist"
+	case "claimInformation":
+		switch at(1) {
+		case "patientControlNumber":
+			return "pcn"
+		case "placeOfServiceCode":
+			return "place"
+		case "claimFilingCode":
+			return "filing"
+		case "healthCareCodeInformation":
+			return "diagnosis"
+		case "claimSupplementalInformation":
+			return "prior_auth"
+		case "claimChargeAmount":
+			return "lines"
+		case "serviceLines":
+			return lineField(parts[2:])
+		}
+	}
+	return ""
+}
+
+func addressField(prefix, part string) string {
+	switch part {
+	case "city":
+		return prefix + "city"
+	case "state":
+		return prefix + "state"
+	case "postalCode":
+		return prefix + "zip"
+	}
+	return prefix + "address1"
+}
+
+// lineField maps "N/dentalService/procedureCode" and friends to line N+1.
+func lineField(parts []string) string {
+	if len(parts) == 0 {
+		return "lines"
+	}
+	n, err := strconv.Atoi(parts[0])
+	if err != nil || n >= claimLines {
+		return "lines"
+	}
+	l := "line" + strconv.Itoa(n+1)
+	rest := strings.Join(parts[1:], "/")
+	switch {
+	case strings.HasSuffix(rest, "lineItemChargeAmount"):
+		return l + "_charge"
+	case strings.Contains(rest, "toothSurface"):
+		return l + "_surfaces"
+	case strings.Contains(rest, "teethInformation"):
+		return l + "_tooth"
+	case rest == "serviceDate":
+		return "service_date"
+	case strings.Contains(rest, "placeOfServiceCode"):
+		return "place"
+	case strings.Contains(rest, "compositeDiagnosisCodePointers"):
+		return "diagnosis"
+	}
+	return l + "_code"
+}
+
+// claimGroups label the messages of groups of inputs.
+var claimGroups = map[string]string{"subscriber": "Insured person", "patient": "Patient", "practice": "Practice",
+	"dentist": "Treating dentist", "lines": "Procedures"}
+
+// claimWords are the contract's names a claims message may carry.
+var claimWords = strings.NewReplacer(
+	"lineItemChargeAmount", "charge", "claimChargeAmount", "total charge", "procedureCode", "procedure code",
+	"organizationName", "name", "contactInformation", "contact", "phoneNumber", "phone number", "postalCode", "ZIP code",
+	"address1", "street address", "memberId", "member ID", "firstName", "first name", "lastName", "last name",
+	"dateOfBirth", "date of birth", "employerId", "tax ID", "npi", "NPI", "YYYYMMDD", "a date",
+	"dentalService.", "", "serviceLines", "procedures", "patientControlNumber", "claim number",
+)
+
+// claimMessage says a rule's message in a front desk's words.
+func claimMessage(field, msg string) string {
+	switch {
+	case strings.HasPrefix(msg, "is required"):
+		if label := claimGroups[field]; label != "" {
+			return "Something is missing: " + plainWords(claimWords.Replace(strings.TrimPrefix(strings.TrimPrefix(msg, "is required"), ":")))
+		}
+		return "Fill this in."
+	case strings.HasPrefix(msg, "must "):
+		got := ""
+		if i := strings.Index(msg, "; got "); i > 0 {
+			got = " You entered " + strings.TrimPrefix(msg[i:], "; got ") + "."
+			msg = msg[:i]
+		}
+		return plainWords(claimWords.Replace("This "+msg)) + got
+	}
+	return plainWords(claimWords.Replace(msg))
+}
+
+// addErrors places the service's messages next to their inputs.
+func (f *claimForm) addErrors(errs []claims.FieldError) {
+	for _, e := range errs {
+		name := claimPathField(e.Path)
+		msg := claimMessage(name, e.Message)
+		if name == "" {
+			f.general = append(f.general, summaryItem{Label: "Claim", Message: msg})
+			continue
+		}
+		if !slices.Contains(f.Errors[name], msg) {
+			f.Errors[name] = append(f.Errors[name], msg)
+		}
+	}
+}
+
+// summarize lists every message in form order for the box on top.
+func (f *claimForm) summarize() {
+	f.Summary = nil
+	add := func(name, label string) {
+		for _, msg := range f.Errors[name] {
+			f.Summary = append(f.Summary, summaryItem{Field: "c-" + name, Label: label, Message: msg})
+		}
+	}
+	for _, s := range claimFields {
+		add(s.Name, s.Label)
+		switch s.Name {
+		case "sub_zip":
+			add("subscriber", claimGroups["subscriber"])
+		case "dep_rel":
+			add("patient", claimGroups["patient"])
+		case "bill_phone":
+			add("practice", claimGroups["practice"])
+		case "rend_npi":
+			add("dentist", claimGroups["dentist"])
+		case "prior_auth":
+			add("lines", claimGroups["lines"])
+		}
+	}
+	f.Summary = append(f.Summary, f.general...)
+}

@@ -1,0 +1,336 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/claims"
+	"github.com/clearhouse/clearhouse/internal/claimstatus"
+	"github.com/clearhouse/clearhouse/internal/delivery"
+	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// The claims pages: a dental claim sent from a form (through the same
+// claims.Service as POST /2024-04-01/dental-claims/submission, so the same
+// rules and messages), and the claims list and page, whose status follows
+// the claim: submitted, delivered (or retrying, or not delivered), then
+// accepted or rejected by the payer's 277CA, then paid by an 835.
+
+// ClaimSubmitter submits claims; *claims.Service is one.
+type ClaimSubmitter interface {
+	Submit(ctx context.Context, sub claims.Submission) (*claims.Result, error)
+}
+
+// claimsRef holds the claims service, which the API's claims module builds
+// after the console's routes exist (api.Env.OnClaims = Console.UseClaims).
+type claimsRef struct {
+	p atomic.Pointer[ClaimSubmitter]
+}
+
+// UseClaims opens the claim form on s.
+func (c *Console) UseClaims(s *claims.Service) {
+	var cs ClaimSubmitter = s
+	c.claimsSvc.p.Store(&cs)
+}
+
+func (c *Console) claimsService() ClaimSubmitter {
+	if p := c.claimsSvc.p.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+type claimNewData struct {
+	Form    *claimForm
+	Samples []claimSample
+	Payers  []payers.Payer
+}
+
+// dentalPayers are the payers that take dental claims, for the list under
+// the payer box.
+func (c *Console) dentalPayers() []payers.Payer {
+	var out []payers.Payer
+	for _, p := range c.cfg.Payers.List() {
+		if p.Supports(payers.DentalClaim) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func newKey() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return "console-" + hex.EncodeToString(b)
+}
+
+// newClaimPage shows the claim form, empty or filled with a sample.
+func (c *Console) newClaimPage(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	f := claimFormFrom(url.Values{"place": {"11"}, "filing": {"CI"}, "dep_rel": {"19"}})
+	if name := r.URL.Query().Get("sample"); name != "" && v.IsTest() {
+		if sf, ok := sampleForm(name, time.Now()); ok {
+			f = sf
+		}
+	}
+	c.showClaimForm(w, r, http.StatusOK, f)
+}
+
+func (c *Console) showClaimForm(w http.ResponseWriter, r *http.Request, status int, f *claimForm) {
+	v := viewerFrom(r.Context())
+	f.CSRF = v.CSRF
+	if f.Key == "" {
+		f.Key = newKey()
+	}
+	data := claimNewData{Form: f, Payers: c.dentalPayers()}
+	if v.IsTest() {
+		data.Samples = claimSamples
+	}
+	if isHTMX(r) && r.Method == http.MethodGet {
+		c.render(w, r, status, "claim_new", "claim_form", page{Viewer: v, Data: data})
+		return
+	}
+	c.renderPage(w, r, status, "claim_new", page{Title: "New claim", Nav: "claims", Data: data})
+}
+
+// submitClaim sends the form's claim and opens its page.
+func (c *Console) submitClaim(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	svc := c.claimsService()
+	if svc == nil {
+		c.showError(w, r, http.StatusServiceUnavailable, "Claims are not available", "This server does not send claims.")
+		return
+	}
+	f := claimFormFrom(r.PostForm)
+	if f.Key == "" || len(f.Key) > 100 {
+		f.Key = newKey()
+	}
+	if p, msg, _ := resolvePayer(c.cfg.Payers, f.Values["payer"]); msg == "" {
+		f.PayerID = p.ID
+		f.Values["payer"] = payerLabel(p)
+	} else {
+		f.Errors["payer"] = []string{msg}
+	}
+	if _, ok := f.totalCents(); !ok {
+		f.Errors["lines"] = append(f.Errors["lines"], "A charge is not an amount: write dollars and cents like 180 or 180.50.")
+	}
+	if len(f.Errors) > 0 {
+		f.summarize()
+		c.showClaimForm(w, r, http.StatusBadRequest, f)
+		return
+	}
+	req := f.request(c.cfg.Payers)
+	body, err := json.Marshal(req)
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	res, err := svc.Submit(r.Context(), claims.Submission{Caller: claims.Caller{AccountID: v.AccountID, KeyID: v.KeyID, Mode: v.Mode},
+		Request: req, Body: body, Route: "dental-claims/submission", IdempotencyKey: f.Key})
+	var (
+		ve  *claims.ValidationError
+		fe  *claims.ForbiddenError
+		ne  *claims.NotConfiguredError
+		ife *claims.InFlightError
+	)
+	switch {
+	case errors.As(err, &ve):
+		f.addErrors(ve.Fields)
+	case errors.As(err, &fe):
+		f.Errors["payer"] = append(f.Errors["payer"], "This payer cannot take this claim: "+fe.Message+".")
+	case errors.As(err, &ne):
+		f.Errors["payer"] = append(f.Errors["payer"], ne.Message+".")
+	case errors.As(err, &ife):
+		f.general = append(f.general, summaryItem{Label: "Claim", Message: "This claim is being sent already. Wait a few seconds and open the claims list."})
+	case store.IsUnavailable(err):
+		c.showError(w, r, http.StatusServiceUnavailable, "Not sent", "The claim was not sent because storage is unavailable. Nothing was kept; try again in a minute.")
+		return
+	case err != nil:
+		c.fail(w, r, err)
+		return
+	}
+	if err != nil {
+		f.summarize()
+		c.showClaimForm(w, r, http.StatusBadRequest, f)
+		return
+	}
+	var sent struct {
+		ClaimReference struct {
+			CorrelationID string `json:"correlationId"`
+		} `json:"claimReference"`
+	}
+	if err := json.Unmarshal(res.Body, &sent); err != nil || sent.ClaimReference.CorrelationID == "" {
+		c.fail(w, r, errors.New("web: the claim's answer has no correlationId"))
+		return
+	}
+	http.Redirect(w, r, "/claims/"+url.PathEscape(sent.ClaimReference.CorrelationID), http.StatusSeeOther)
+}
+
+// claimsFilter is the claims list's search form, as typed.
+type claimsFilter struct{ Status, PCN, From, To string }
+
+func (f claimsFilter) Any() bool { return f.Status != "" || f.PCN != "" || f.From != "" || f.To != "" }
+
+type claimRowView struct {
+	store.ClaimRow
+	Status claimStatusView
+}
+
+type claimsData struct {
+	Filter   claimsFilter
+	Errors   map[string]string
+	Rows     []claimRowView
+	Next     string
+	Statuses []option
+	Live     bool
+	URL      string
+}
+
+func claimStatusOptions() []option {
+	return []option{{"", "Any status"}, {store.ClaimSubmitted, "Submitted, not delivered yet"}, {store.ClaimDelivered, "Delivered"},
+		{store.ClaimDeliveryFailed, "Not delivered"}, {claimstatus.Accepted, "Accepted"}, {claimstatus.Rejected, "Rejected"},
+		{claimstatus.Paid, "Paid"}, {claimstatus.Denied, "Denied"}}
+}
+
+// claimsPage lists the account's claims, newest first; with htmx it
+// answers only the list, which the page polls while a claim moves.
+func (c *Console) claimsPage(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	q := r.URL.Query()
+	f := claimsFilter{Status: q.Get("status"), PCN: strings.TrimSpace(q.Get("pcn")), From: q.Get("from"), To: q.Get("to")}
+	data := claimsData{Filter: f, Errors: map[string]string{}, Statuses: claimStatusOptions(), URL: r.URL.RequestURI()}
+	sf := store.DentalClaimFilter{Mode: v.Mode, Status: f.Status, PatientControlNumber: f.PCN, Limit: 50, Cursor: q.Get("cursor")}
+	if !validOption(claimStatusOptions(), f.Status) {
+		data.Errors["status"] = "Pick a status from the list."
+	}
+	if len(f.PCN) > 20 {
+		data.Errors["pcn"] = "A claim number has at most 20 characters."
+	}
+	var err error
+	if sf.From, err = dayStart(f.From); err != nil {
+		data.Errors["from"] = "Enter a date like 2026-01-31."
+	}
+	if sf.To, err = dayStart(f.To); err != nil {
+		data.Errors["to"] = "Enter a date like 2026-01-31."
+	} else if !sf.To.IsZero() {
+		sf.To = sf.To.Add(24 * time.Hour)
+	}
+	status := http.StatusOK
+	if len(data.Errors) > 0 {
+		status = http.StatusBadRequest
+	} else {
+		rows, next, err := c.cfg.Store.ListDentalClaims(r.Context(), v.AccountID, sf)
+		if errors.Is(err, store.ErrBadCursor) {
+			c.showError(w, r, http.StatusBadRequest, "Bad page link", "This page link is not valid any more. Start again from the first page.")
+			return
+		}
+		if err != nil {
+			c.fail(w, r, err)
+			return
+		}
+		for _, row := range rows {
+			st, err := c.claimStatus(r.Context(), v, row.DentalClaim, row.FileStatus)
+			if err != nil {
+				c.fail(w, r, err)
+				return
+			}
+			data.Live = data.Live || !st.Final
+			data.Rows = append(data.Rows, claimRowView{ClaimRow: row, Status: st})
+		}
+		if next != "" {
+			nq := r.URL.Query()
+			nq.Set("cursor", next)
+			data.Next = "/claims?" + nq.Encode()
+		}
+	}
+	if isHTMX(r) {
+		c.render(w, r, status, "claims", "claims_list", page{Viewer: v, Data: data})
+		return
+	}
+	c.renderPage(w, r, status, "claims", page{Title: "Claims", Nav: "claims", Data: data})
+}
+
+// claimData is a claim's page.
+type claimData struct {
+	C       store.DentalClaim
+	Status  claimStatusView
+	File    store.Execution
+	Answers []answerView
+	Payer   string
+	URL     string
+}
+
+type answerView struct {
+	store.ClaimAnswer
+	Detail claimstatus.Detail
+	Label  string
+	Words  []string
+	File   string // the inbound file's name
+}
+
+// claimPage shows one claim and what happened to it; with htmx only its
+// view, which polls until the claim settles.
+func (c *Console) claimPage(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	ctx := r.Context()
+	cl, err := c.cfg.Store.GetDentalClaim(ctx, v.AccountID, r.PathValue("id"))
+	if err == nil && cl.Mode != v.Mode {
+		err = store.ErrNotFound
+	}
+	if err != nil {
+		c.storeError(w, r, "claim", err)
+		return
+	}
+	data := claimData{C: cl, URL: "/claims/" + url.PathEscape(cl.ID), Payer: cl.PayerID}
+	if p, ok := c.cfg.Payers.Lookup(cl.PayerID); ok {
+		data.Payer = payerLabel(p)
+	}
+	if data.File, err = c.cfg.Store.GetExecution(ctx, v.AccountID, cl.ExecutionID); err != nil && !errors.Is(err, store.ErrNotFound) {
+		c.fail(w, r, err)
+		return
+	}
+	if data.Status, err = c.claimStatus(ctx, v, cl, data.File.Status); err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	answers, err := c.cfg.Store.ListClaimAnswers(ctx, v.AccountID, cl.ID)
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	for _, a := range answers {
+		av := answerView{ClaimAnswer: a, Detail: claimstatus.ParseDetail(a.Detail), Label: answerLabel(a.Kind)}
+		av.Words = answerWords(a.Outcome, av.Detail)
+		if e, err := c.cfg.Store.GetExecution(ctx, v.AccountID, a.ExecutionID); err == nil {
+			av.File = e.SourceName
+		}
+		data.Answers = append(data.Answers, av)
+	}
+	if isHTMX(r) {
+		c.render(w, r, http.StatusOK, "claim", "claim_view", page{Viewer: v, Data: data})
+		return
+	}
+	c.renderPage(w, r, http.StatusOK, "claim", page{Title: "Claim " + cl.PatientControlNumber, Nav: "claims", Data: data})
+}
+
+// deliveryJob reads the delivery job of an outbound file (nil when there
+// is none, as for files delivered before jobs had known ids).
+func (c *Console) deliveryJob(ctx context.Context, executionID string) (*store.Job, error) {
+	j, err := c.cfg.Store.GetJob(ctx, delivery.JobID(executionID))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &j, nil
+}

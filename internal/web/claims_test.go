@@ -1,0 +1,204 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/clearhouse/clearhouse/internal/claims/claimstest"
+	"github.com/clearhouse/clearhouse/internal/core"
+	"github.com/clearhouse/clearhouse/internal/core/coretest"
+	"github.com/clearhouse/clearhouse/internal/mockpayer"
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// claimsKey issues a test key whose account has the mock payers' test
+// partnerships (as the seeded test setup gives every account) and the
+// coretest partners (for uploads).
+func (s *ediServer) claimsKey(t testing.TB, account string) (string, store.APIKey) {
+	t.Helper()
+	plain, rec := s.partneredKey(t, account)
+	if err := claimstest.SetupMockPartners(context.Background(), s.Store, rec.AccountID, store.ModeTest, "52133", mockpayer.UnreachablePayerID); err != nil {
+		t.Fatal(err)
+	}
+	return plain, rec
+}
+
+var hiddenValue = func(name string) *regexp.Regexp {
+	return regexp.MustCompile(`name="` + name + `" value="([^"]*)"`)
+}
+
+// sampleValues is the claim form filled with a test sample, as posted.
+func (b *browser) sampleValues(sample string) url.Values {
+	b.t.Helper()
+	page := b.get("/claims/new?sample=" + sample)
+	if page.StatusCode != 200 {
+		b.t.Fatalf("new claim page: %d", page.StatusCode)
+	}
+	v := url.Values{}
+	for _, m := range regexp.MustCompile(`<input id="c-[^"]*" name="([^"]+)" (?:type="[^"]*" )?value="([^"]*)"`).FindAllStringSubmatch(page.Body, -1) {
+		v.Set(m[1], htmlUnescape(m[2]))
+	}
+	for _, m := range regexp.MustCompile(`(?s)<select id="c-[^"]*" name="([^"]+)"(.*?)</select>`).FindAllStringSubmatch(page.Body, -1) {
+		if sel := regexp.MustCompile(`<option value="([^"]*)" selected`).FindStringSubmatch(m[2]); sel != nil {
+			v.Set(m[1], sel[1])
+		}
+	}
+	for _, name := range []string{"csrf", "key", "sample"} {
+		if m := hiddenValue(name).FindStringSubmatch(page.Body); m != nil {
+			v.Set(name, m[1])
+		}
+	}
+	return v
+}
+
+func htmlUnescape(s string) string {
+	return strings.NewReplacer("&#39;", "'", "&amp;", "&", "&lt;", "<", "&gt;", ">", "&#34;", `"`, "&quot;", `"`).Replace(s)
+}
+
+// submitSample posts a sample claim and returns its page's path.
+func (b *browser) submitSample(sample string, edit func(url.Values)) string {
+	b.t.Helper()
+	v := b.sampleValues(sample)
+	if edit != nil {
+		edit(v)
+	}
+	resp := b.post("/claims", v)
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), "/claims/") {
+		b.t.Fatalf("send %s: %d %s\n%.1500s", sample, resp.StatusCode, resp.Header.Get("Location"), visible(resp.Body))
+	}
+	return resp.Header.Get("Location")
+}
+
+// waitClaim polls a claim's page until its status badge says want.
+func (b *browser) waitClaim(path, want string) string {
+	b.t.Helper()
+	var body string
+	waitFor(b.t, path+" "+want, func() bool {
+		body = b.get(path).Body
+		return strings.Contains(body, `id="claim-status">`+want+`<`)
+	})
+	return htmlUnescape(visible(body))
+}
+
+// claimRows is the claims table's text, one row a line.
+func (b *browser) claimRows(path string) string {
+	b.t.Helper()
+	body := b.get(path).Body
+	i := strings.Index(body, "<tbody>")
+	if i < 0 {
+		return ""
+	}
+	rows := strings.Split(body[i:], "</tr>")
+	out := make([]string, 0, len(rows))
+	for _, r := range rows {
+		if t := htmlUnescape(visible(r)); strings.Contains(r, "<td") {
+			out = append(out, t)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestClaimPages(t *testing.T) {
+	srv := newEDIServer(t)
+	key, acct := srv.claimsKey(t, "Sunrise Family Dental")
+	b := srv.browser(t)
+	b.signIn(key)
+
+	// Accepted: delivered to the mock payer, whose 999 and 277CA come back
+	// and are linked to the claim.
+	accepted := b.submitSample("accepted", nil)
+	page := b.waitClaim(accepted, "Accepted")
+	wantContains(t, "accepted claim", page, "John Doe", "UnitedHealthcare Dental (52133)", "$245.00",
+		"File acknowledgment (999): File accepted", "Claim acknowledgment (277CA): Accepted",
+		"Accepted for adjudication: accepted for processing (A2:20)", "The payer's claim number is")
+	body := b.get(accepted).Body
+	if n := strings.Count(body, `class="answer-file"`); n != 2 || !strings.Contains(body, `id="claim-file"`) || !strings.Contains(body, `id="claim-transaction"`) {
+		t.Errorf("the claim links its 837D and %d answer files:\n%s", n, page)
+	}
+	if strings.Contains(body, "hx-trigger") {
+		t.Errorf("an accepted claim's page still polls")
+	}
+
+	// Paid: an 835 whose CLP01 is the claim's number arrives (uploaded,
+	// as if from the payer's connection).
+	paid := b.submitSample("accepted", func(v url.Values) { v.Set("pcn", "PCN1-00000") })
+	b.waitClaim(paid, "Accepted")
+	if _, err := srv.Core.Receive(context.Background(), core.ReceiveParams{AccountID: acct.AccountID, Mode: store.ModeTest,
+		Name: "remit.x12", Dirname: "test", Body: strings.NewReader(coretest.Gen835([]int{1}, 1, 0))}); err != nil {
+		t.Fatal(err)
+	}
+	page = b.waitClaim(paid, "Paid")
+	wantContains(t, "paid claim", page, "Payment (835): Paid", "paid $450.00 of $800.00 charged", "The patient owes $300.00")
+
+	// Rejected: the 277CA's reason in words.
+	rejected := b.submitSample("rejected", nil)
+	page = b.waitClaim(rejected, "Rejected")
+	wantContains(t, "rejected claim", page, "Rejected for invalid information: the subscriber's contract/member number (A7:164:IL)")
+
+	// Undeliverable: the first attempt fails; the next one is scheduled.
+	down := b.submitSample("undeliverable", nil)
+	page = b.waitClaim(down, "Delivery failed, retrying")
+	wantContains(t, "undeliverable claim", page, "Next delivery attempt", "Attempt 1 of 3 failed", "MOCKDOWN never answers")
+
+	// The list: newest first, filters.
+	list := b.claimRows("/claims")
+	wantContains(t, "claims list", list, "Delivery failed, retrying", "next attempt", "Rejected", "Accepted",
+		"the subscriber's contract/member number (A7:164:IL)")
+	if i, j := strings.Index(list, "Delivery failed"), strings.Index(list, "Accepted"); i > j {
+		t.Errorf("claims list is not newest first:\n%s", list)
+	}
+	only := b.claimRows("/claims?status=rejected")
+	if strings.Count(only, "Rejected for invalid") != 1 || strings.Contains(only, "Accepted") {
+		t.Errorf("rejected filter:\n%s", only)
+	}
+	pcn := regexp.MustCompile(`Claim (T\d{4}-\d{6})`).FindStringSubmatch(page)[1]
+	if byPCN := b.claimRows("/claims?pcn=" + pcn); !strings.Contains(byPCN, pcn) || strings.Count(byPCN, "\n") != 0 {
+		t.Errorf("claim number filter %s:\n%s", pcn, byPCN)
+	}
+	if resp := b.get("/claims?from=yesterday"); resp.StatusCode != http.StatusBadRequest || !strings.Contains(resp.Body, "Enter a date like") {
+		t.Errorf("bad date: %d", resp.StatusCode)
+	}
+
+	// The server's rules, in words, next to the inputs.
+	v := b.sampleValues("accepted")
+	v.Set("bill_npi", "1234567890")
+	v.Set("line2_tooth", "99")
+	v.Set("sub_last", "")
+	resp := b.post("/claims", v)
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("bad claim: %d", resp.StatusCode)
+	}
+	for _, id := range []string{"c-bill_npi-error", "c-line2_tooth-error", "c-sub_last-error", "error-summary"} {
+		if !strings.Contains(resp.Body, `id="`+id+`"`) {
+			t.Errorf("no %s in the refused form:\n%s", id, visible(resp.Body))
+		}
+	}
+	text := visible(resp.Body)
+	for _, jsonish := range []string{"/billing", "serviceLines", "toothCode", "Loop 2", "lastName"} {
+		if strings.Contains(text, jsonish) {
+			t.Errorf("the refused form speaks JSON (%q):\n%s", jsonish, text)
+		}
+	}
+
+	// The same form sent twice (a double click) is one claim.
+	v = b.sampleValues("accepted")
+	first := b.post("/claims", v).Header.Get("Location")
+	if again := b.post("/claims", v).Header.Get("Location"); first == "" || again != first {
+		t.Errorf("a form sent twice: %q then %q", first, again)
+	}
+
+	// Another account never sees these claims.
+	other, _ := srv.claimsKey(t, "Other Dental")
+	ob := srv.browser(t)
+	ob.signIn(other)
+	if resp := ob.get(accepted); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("another account opens a claim: %d", resp.StatusCode)
+	}
+	if strings.Contains(ob.get("/claims").Body, "John Doe") {
+		t.Errorf("another account lists the claims")
+	}
+}

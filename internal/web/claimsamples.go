@@ -1,0 +1,63 @@
+package web
+
+import (
+	"crypto/rand"
+	"math/big"
+	"net/url"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/mockpayer"
+)
+
+// claimSample is a test-mode claim one click away, like the eligibility
+// mocks: each follows one of the mock payer's published rules (README
+// "Mock claims").
+type claimSample struct {
+	Name, Label string
+	edit        func(url.Values)
+}
+
+var claimSamples = []claimSample{
+	{"accepted", "Accepted: UnitedHealthcare Dental accepts it", func(url.Values) {}},
+	{"rejected", "Rejected: the payer turns down member " + mockpayer.ClaimRejectMemberID, func(v url.Values) {
+		v.Set("sub_member_id", mockpayer.ClaimRejectMemberID)
+	}},
+	{"undeliverable", "Not delivered: payer " + mockpayer.UnreachablePayerID + " never answers", func(v url.Values) {
+		v.Set("payer", "Mock dental payer (connection always fails) ("+mockpayer.UnreachablePayerID+")")
+	}},
+}
+
+// sampleForm fills the claim form with a sample; each fill gets a fresh
+// claim number, so the payer's answers match this claim and no other.
+func sampleForm(name string, now time.Time) (*claimForm, bool) {
+	for _, s := range claimSamples {
+		if s.Name != name {
+			continue
+		}
+		n, _ := rand.Int(rand.Reader, big.NewInt(1e6))
+		v := url.Values{
+			"payer": {"UnitedHealthcare Dental (52133)"}, "pcn": {"T" + now.Format("0102") + "-" + leftPad(n.String(), 6)},
+			"sub_first": {"John"}, "sub_last": {"Doe"}, "sub_member_id": {"123412345"}, "sub_dob": {"1980-06-15"},
+			"sub_gender": {"M"}, "sub_group": {"1234567890"}, "sub_address1": {"1234 Some St"}, "sub_city": {"Buckeye"},
+			"sub_state": {"AZ"}, "sub_zip": {"85326"},
+			"bill_org": {"Sunrise Family Dental"}, "bill_npi": {"1999999992"}, "bill_tin": {"123456789"},
+			"bill_taxonomy": {"1223G0001X"}, "bill_address1": {"123 Main St"}, "bill_city": {"Denver"}, "bill_state": {"CO"},
+			"bill_zip": {"802383000"}, "bill_contact": {"Billing Office"}, "bill_phone": {"3035550100"},
+			"rend_first": {"Jane"}, "rend_last": {"Smith"}, "rend_npi": {"1999999992"},
+			"service_date": {now.AddDate(0, 0, -1).Format("2006-01-02")}, "place": {"11"}, "filing": {"CI"}, "diagnosis": {"K029"},
+			"line1_code": {"D0120"}, "line1_charge": {"65.00"},
+			"line2_code": {"D2150"}, "line2_tooth": {"3"}, "line2_surfaces": {"MO"}, "line2_charge": {"180.00"},
+		}
+		s.edit(v)
+		v.Set("sample", s.Name)
+		return claimFormFrom(v), true
+	}
+	return nil, false
+}
+
+func leftPad(s string, n int) string {
+	for len(s) < n {
+		s = "0" + s
+	}
+	return s
+}
