@@ -35,6 +35,7 @@ func webhooksModule(env Env) ([]Route, error) {
 		{Pattern: "GET /2023-08-01/webhooks/{id}/secret", Handler: http.HandlerFunc(h.secret)},
 		{Pattern: "POST /2023-08-01/webhooks/{id}/secret/rotate", Handler: http.HandlerFunc(h.rotate)},
 		{Pattern: "GET /2023-08-01/webhooks/{id}/deliveries", Handler: http.HandlerFunc(h.webhookDeliveries)},
+		{Pattern: "POST /2023-08-01/webhooks/{id}/test", Handler: http.HandlerFunc(h.sendTest)},
 		{Pattern: "GET /2023-08-01/events/{eventId}/deliveries", Handler: http.HandlerFunc(h.eventDeliveries)},
 		{Pattern: "POST /2023-08-01/events/{eventId}/retry", Handler: http.HandlerFunc(h.reemit)},
 	}, nil
@@ -87,6 +88,8 @@ func writeWebhookError(w http.ResponseWriter, r *http.Request, err error, what s
 		err = Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable, "%s", err.Error()[len("webhooks: "):])
 	} else if errors.Is(err, store.ErrNotFound) {
 		err = Errorf(http.StatusNotFound, CodeNotFound, "No %s for this API key's account and mode.", what)
+	} else if errors.Is(err, webhooks.ErrDisabled) {
+		err = Errorf(http.StatusConflict, CodeConflict, "The %s is disabled; enable it before sending it a test event.", what)
 	}
 	WriteError(w, r, err)
 }
@@ -265,6 +268,19 @@ func (h webhookHandlers) deliveries(w http.ResponseWriter, r *http.Request, f st
 
 // reemit is POST /2023-08-01/events/{eventId}/retry: 202 with the
 // deliveries that will carry the event again.
+// sendTest is POST /2023-08-01/webhooks/{id}/test: a test event
+// (detail-type webhook.test.v1) to this webhook only, through the normal
+// signed delivery; 202 with the event and delivery ids.
+func (h webhookHandlers) sendTest(w http.ResponseWriter, r *http.Request) {
+	d, err := h.svc.SendTest(r.Context(), webhookCaller(r), r.PathValue("id"))
+	if err != nil {
+		writeWebhookError(w, r, err, "webhook "+r.PathValue("id"))
+		return
+	}
+	WriteJSON(w, http.StatusAccepted, map[string]any{"eventId": d.EventID, "deliveryId": d.ID, "webhookId": d.WebhookID,
+		"detailType": webhooks.TestEventType, "status": d.Status})
+}
+
 func (h webhookHandlers) reemit(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("eventId")
 	list, err := h.svc.Reemit(r.Context(), webhookCaller(r), id)

@@ -94,6 +94,7 @@ func (c *Console) ediRoutes() []api.Route {
 		routes["POST /webhooks/{id}"] = posted(c.updateWebhook)
 		routes["POST /webhooks/{id}/status"] = posted(c.setWebhookStatus)
 		routes["POST /webhooks/{id}/rotate"] = posted(c.rotateWebhookSecret)
+		routes["POST /webhooks/{id}/test"] = posted(c.sendTestEvent)
 	}
 	out := make([]api.Route, 0, len(routes))
 	for pattern, h := range routes {
@@ -189,6 +190,8 @@ func eventLabel(detailType string) string {
 		return "Transaction processed"
 	case "fragment.processed.v2":
 		return "Fragment processed"
+	case webhooks.TestEventType:
+		return "Test event"
 	}
 	return detailType
 }

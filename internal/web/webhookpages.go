@@ -29,6 +29,7 @@ type webhookForm struct {
 
 type webhookData struct {
 	W          store.Webhook
+	Live       bool   // a delivery is pending: the log follows it
 	Secret     string // shown once, after create or rotate
 	SecretNote string
 	Notice     string
@@ -139,6 +140,13 @@ func (c *Console) showWebhook(w http.ResponseWriter, r *http.Request, hook store
 		return
 	}
 	data.W, data.Deliveries = hook, ds
+	for _, d := range ds {
+		data.Live = data.Live || d.Status == store.DeliveryPending
+	}
+	if isHTMX(r) && r.Method == http.MethodGet {
+		c.render(w, r, http.StatusOK, "webhook", "webhook_log", page{Viewer: viewerFrom(r.Context()), Data: data})
+		return
+	}
 	c.renderPage(w, r, http.StatusOK, "webhook", page{Title: "Webhook " + hook.URL, Nav: "webhooks", Data: data})
 }
 
@@ -200,11 +208,32 @@ func (c *Console) rotateWebhookSecret(w http.ResponseWriter, r *http.Request) {
 		c.storeError(w, r, "webhook", err)
 		return
 	}
-	hook, err := c.cfg.Webhooks.Get(r.Context(), cl, r.PathValue("id"))
+	c.showWebhookAgain(w, r, webhookData{Secret: secret,
+		SecretNote: "The previous secret also signs until " + until.UTC().Format("Jan 2, 2006 15:04 UTC") + ", so your receiver can switch without missing events."})
+}
+
+// showWebhookAgain reads the webhook of the path again and shows it.
+func (c *Console) showWebhookAgain(w http.ResponseWriter, r *http.Request, data webhookData) {
+	hook, err := c.cfg.Webhooks.Get(r.Context(), caller(viewerFrom(r.Context())), r.PathValue("id"))
 	if err != nil {
 		c.storeError(w, r, "webhook", err)
 		return
 	}
-	c.showWebhook(w, r, hook, webhookData{Secret: secret,
-		SecretNote: "The previous secret also signs until " + until.UTC().Format("Jan 2, 2006 15:04 UTC") + ", so your receiver can switch without missing events."})
+	c.showWebhook(w, r, hook, data)
+}
+
+// sendTestEvent sends a test event to the webhook through the normal
+// signed delivery, and shows its page, whose log follows the attempt.
+func (c *Console) sendTestEvent(w http.ResponseWriter, r *http.Request) {
+	cl := caller(viewerFrom(r.Context()))
+	_, err := c.cfg.Webhooks.SendTest(r.Context(), cl, r.PathValue("id"))
+	if errors.Is(err, webhooks.ErrDisabled) {
+		c.showError(w, r, http.StatusConflict, "Webhook disabled", "This webhook is disabled. Enable it, then send the test event.")
+		return
+	}
+	if err != nil {
+		c.storeError(w, r, "webhook", err)
+		return
+	}
+	c.showWebhookAgain(w, r, webhookData{Notice: "Test event sent. Its delivery appears in the log below."})
 }

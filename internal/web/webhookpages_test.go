@@ -69,6 +69,28 @@ func TestWebhookPages(t *testing.T) {
 		t.Errorf("a transaction event reached a webhook that takes file events only")
 	}
 
+	// A test event goes to this webhook only, through the signed
+	// delivery, and shows in its log; the API sends one too.
+	resp = b.post(hookPath+"/test", url.Values{"csrf": {b.csrf(edit.Body)}})
+	wantContains(t, "test event sent", visible(resp.Body), "Test event sent")
+	waitFor(t, "the test delivery", func() bool {
+		log = visible(b.get(hookPath).Body)
+		return strings.Contains(log, "Delivered Test event")
+	})
+	testID := regexp.MustCompile(`Delivered Test event event (\S+)`).FindStringSubmatch(log)[1]
+	if n := rc.calls(testID); n != 1 {
+		t.Errorf("the receiver got the test event %d times", n)
+	}
+	req, _ := http.NewRequest("POST", srv.URL+"/2023-08-01"+hookPath+"/test", nil)
+	req.Header.Set("Authorization", key)
+	if api := b.do(req); api.StatusCode != http.StatusAccepted || !strings.Contains(api.Body, `"detailType":"webhook.test.v1"`) {
+		t.Errorf("POST /2023-08-01/webhooks/{id}/test: %d %s", api.StatusCode, api.Body)
+	}
+	b.post(hookPath+"/status", url.Values{"csrf": {b.csrf(edit.Body)}, "status": {store.WebhookDisabled}})
+	if resp := b.post(hookPath+"/test", url.Values{"csrf": {b.csrf(edit.Body)}}); resp.StatusCode != http.StatusConflict {
+		t.Errorf("a test event to a disabled webhook: %d", resp.StatusCode)
+	}
+
 	// Another account can neither see nor change it.
 	other, _ := srv.key(t, "Other Dental", store.ModeTest)
 	ob := srv.browser(t)
@@ -79,6 +101,9 @@ func TestWebhookPages(t *testing.T) {
 	}
 	if resp := ob.post(hookPath+"/rotate", url.Values{"csrf": {token}}); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("another account rotates the secret: %d", resp.StatusCode)
+	}
+	if resp := ob.post(hookPath+"/test", url.Values{"csrf": {token}}); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("another account sends a test event: %d", resp.StatusCode)
 	}
 	if resp := ob.post(hookPath+"/status", url.Values{"csrf": {token}, "status": {store.WebhookDisabled}}); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("another account disables the webhook: %d", resp.StatusCode)
