@@ -197,3 +197,43 @@ func checkS3(t *testing.T, s blob.Store) {
 		t.Errorf("GET %s: %d %q", u, resp.StatusCode, body)
 	}
 }
+
+// TestPutNew stores fresh keys on every backend, and on the default
+// directory refuses to overwrite a key or to write under a file.
+func TestPutNew(t *testing.T) {
+	ctx := context.Background()
+	data := t.TempDir()
+	backends := map[string]blob.Store{
+		"default": open(t, "", data),
+		"mem":     open(t, "mem://", ""),
+	}
+	for name, s := range backends {
+		t.Run(name, func(t *testing.T) {
+			for _, key := range []string{"claims/2026-11-24T13/a.x12", "claims/2026-11-24T13/b.json", "claims/2026-11-24T14/c.x12"} {
+				if err := blob.PutNew(ctx, s, key, []byte("ISA*"+key+"~"), "application/edi-x12"); err != nil {
+					t.Fatal(err)
+				}
+				if got := read(t, s, key); got != "ISA*"+key+"~" {
+					t.Errorf("%s holds %q", key, got)
+				}
+			}
+		})
+	}
+	s := backends["default"]
+	if err := blob.PutNew(ctx, s, "claims/2026-11-24T13/a.x12", []byte("other"), "application/edi-x12"); err == nil {
+		t.Error("PutNew overwrote an existing key")
+	}
+	if got := read(t, s, "claims/2026-11-24T13/a.x12"); got != "ISA*claims/2026-11-24T13/a.x12~" {
+		t.Errorf("after the refused PutNew the key holds %q", got)
+	}
+	if err := s.Delete(ctx, "claims/2026-11-24T13/a.x12"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := s.Exists(ctx, "claims/2026-11-24T13/a.x12"); ok {
+		t.Error("deleted content still exists")
+	}
+	// A key under a file cannot be made: an error, and no directory made.
+	if err := blob.PutNew(ctx, s, "claims/2026-11-24T13/b.json/d.x12", []byte("x"), "application/edi-x12"); err == nil {
+		t.Error("PutNew under a file succeeded")
+	}
+}

@@ -402,17 +402,17 @@ type transactionDetail struct {
 // answer in one database transaction.
 func (s *Service) record(ctx context.Context, c Caller, req *Request, built *Built, r *route, resp *Response, body []byte,
 	now time.Time, idem *store.IdempotencyRecord) error {
-	execID, txID := store.NewUUID(), store.NewUUID()
-	fileKey := "executions/" + execID + "/output"
-	jsonKey := "transactions/" + txID + "/output.json"
+	execID, txID := store.NewTimeUUID(), store.NewTimeUUID()
+	fileKey, jsonKey := claimKeys(now, execID, txID)
 	var guideJSON bytes.Buffer
 	if err := guideJSONOf(&guideJSON, built.X12); err != nil {
 		return err
 	}
-	if err := s.opts.Blob.Put(ctx, fileKey, bytes.NewReader(built.X12), "application/edi-x12"); err != nil {
+	if err := blob.PutNew(ctx, s.opts.Blob, fileKey, built.X12, "application/edi-x12"); err != nil {
 		return fmt.Errorf("claims: store the 837D: %w", err)
 	}
-	if err := s.opts.Blob.Put(ctx, jsonKey, bytes.NewReader(guideJSON.Bytes()), "application/json"); err != nil {
+	if err := blob.PutNew(ctx, s.opts.Blob, jsonKey, guideJSON.Bytes(), "application/json"); err != nil {
+		_ = s.opts.Blob.Delete(context.WithoutCancel(ctx), fileKey)
 		return fmt.Errorf("claims: store the 837D's Guide JSON: %w", err)
 	}
 	file := store.Artifact{Key: fileKey, ContentType: "application/edi-x12", Size: int64(len(built.X12))}
@@ -537,6 +537,14 @@ func guideJSONOf(w io.Writer, x []byte) error {
 		return &ValidationError{Fields: fields}
 	}
 	return nil
+}
+
+// claimKeys are the blob keys of a claim's 837D (the execution's input and
+// output, the transaction's input) and its Guide JSON: fresh ids in one
+// directory per hour, so a claim creates two files and no directory.
+func claimKeys(now time.Time, execID, txID string) (x12Key, jsonKey string) {
+	dir := "claims/" + now.UTC().Format("2006-01-02T15") + "/"
+	return dir + execID + ".x12", dir + txID + ".json"
 }
 
 func atoi(s string) int64 {

@@ -162,12 +162,14 @@ const executionColumns = `id, account_id, mode, direction, status, file_type, so
 	metadata_key, metadata_size, transaction_count, fault_code, fault_message, detail,
 	created_at, updated_at, processed_at`
 
+const insertExecutionSQL = `INSERT INTO executions (` + executionColumns + `) VALUES
+	($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`
+
 func (q *queries) InsertExecution(ctx context.Context, e Execution) error {
 	if e.UpdatedAt.IsZero() {
 		e.UpdatedAt = e.CreatedAt
 	}
-	_, err := q.w.exec(ctx, `INSERT INTO executions (`+executionColumns+`) VALUES
-		($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`,
+	_, err := q.w.exec(ctx, insertExecutionSQL,
 		e.ID, e.AccountID, e.Mode, e.Direction, e.Status, e.FileType, e.SourceDirname, e.SourceName,
 		e.ConnectionID, e.PartnershipID, e.Input.Key, e.Input.ContentType, e.Input.Size, e.Output.Key, e.Output.Size,
 		e.Metadata.Key, e.Metadata.Size, e.TransactionCount, e.FaultCode, e.FaultMessage, string(e.Detail),
@@ -257,10 +259,20 @@ const transactionColumns = `id, account_id, mode, execution_id, set_index, direc
 	control_number, guide_id, partnership_id, transaction_setting_id, sender, receiver, input_key, input_size,
 	output_key, output_size, fragment_count, fragment_batch_size, fragment_key_name, detail, processed_at, created_at`
 
+const insertTransactionSQL = `INSERT INTO transactions (` + transactionColumns + `) VALUES
+	($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`
+
+// insertFragmentSQL and insertIdentifiersSQLite are the transaction's other rows.
+const (
+	insertFragmentSQL = `INSERT INTO transaction_fragments (transaction_id, fragment_index, output_key, output_size)
+	VALUES ($1, $2, $3, $4)`
+	insertIdentifiersSQLite = `INSERT INTO business_identifiers (transaction_id, account_id, position, element, element_id, name, value)
+	SELECT $1, $2, e.key, e.value->>0, e.value->>1, e.value->>2, e.value->>3 FROM json_each($3) AS e`
+)
+
 func (q *queries) InsertTransaction(ctx context.Context, t Transaction) error {
 	return q.atomic(ctx, func(q *queries) error {
-		_, err := q.w.exec(ctx, `INSERT INTO transactions (`+transactionColumns+`) VALUES
-			($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`,
+		_, err := q.w.exec(ctx, insertTransactionSQL,
 			t.ID, t.AccountID, t.Mode, t.ExecutionID, t.SetIndex, t.Direction, t.Status, t.TransactionSetID,
 			t.ControlNumber, t.GuideID, t.PartnershipID, t.TransactionSettingID, t.Sender, t.Receiver,
 			t.Input.Key, t.Input.Size, t.Output.Key, t.Output.Size, t.FragmentCount, t.FragmentBatchSize,
@@ -269,8 +281,7 @@ func (q *queries) InsertTransaction(ctx context.Context, t Transaction) error {
 			return mapErr(err)
 		}
 		for _, f := range t.Fragments {
-			if _, err := q.w.exec(ctx, `INSERT INTO transaction_fragments (transaction_id, fragment_index, output_key, output_size)
-				VALUES ($1, $2, $3, $4)`, t.ID, f.Index, f.Output.Key, f.Output.Size); err != nil {
+			if _, err := q.w.exec(ctx, insertFragmentSQL, t.ID, f.Index, f.Output.Key, f.Output.Size); err != nil {
 				return mapErr(err)
 			}
 		}
@@ -298,8 +309,7 @@ func (q *queries) insertIdentifiers(ctx context.Context, t Transaction) error {
 		SELECT $1, $2, e.ord - 1, e.v->>0, e.v->>1, e.v->>2, e.v->>3
 		FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e(v, ord)`
 	if q.w.sqlite {
-		query = `INSERT INTO business_identifiers (transaction_id, account_id, position, element, element_id, name, value)
-			SELECT $1, $2, e.key, e.value->>0, e.value->>1, e.value->>2, e.value->>3 FROM json_each($3) AS e`
+		query = insertIdentifiersSQLite
 	}
 	_, err = q.w.exec(ctx, query, t.ID, t.AccountID, string(doc))
 	return mapErr(err)

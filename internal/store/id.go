@@ -75,6 +75,24 @@ func NewUUID() string {
 	return FormatUUID(b, 4)
 }
 
+// NewTimeUUID returns a version 7 UUID: 48 bits of milliseconds, then 74
+// random bits. It is as unique as NewUUID, but ids made together sort
+// together, so a record inserted with one lands on the last page of its
+// indexes instead of a random page of each (a dental claim's execution,
+// transaction and the indexes that name them).
+func NewTimeUUID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[6:]); err != nil {
+		panic("store: no randomness: " + err.Error())
+	}
+	ms := uint64(time.Now().UnixMilli())
+	for i := 5; i >= 0; i-- {
+		b[i] = byte(ms)
+		ms >>= 8
+	}
+	return FormatUUID(b, 7)
+}
+
 // FormatUUID sets the version and variant bits of b and formats it.
 func FormatUUID(b [16]byte, version byte) string {
 	b[6] = b[6]&0x0f | version<<4

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestNewIDSortsByCreation(t *testing.T) {
@@ -40,6 +41,13 @@ func TestNewUUID(t *testing.T) {
 	a, b := NewUUID(), NewUUID()
 	if !re.MatchString(a) || a == b {
 		t.Errorf("NewUUID gave %q then %q", a, b)
+	}
+	v7 := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	c := NewTimeUUID()
+	time.Sleep(2 * time.Millisecond)
+	d := NewTimeUUID()
+	if !v7.MatchString(c) || c[:13] >= d[:13] {
+		t.Errorf("NewTimeUUID gave %q then, 2 ms later, %q: want version 7 with the time first", c, d)
 	}
 	if got := FormatUUID([16]byte{}, 5); got != "00000000-0000-5000-8000-000000000000" {
 		t.Errorf("FormatUUID(zero, 5) = %q", got)

@@ -81,9 +81,11 @@ func (q *queries) StartIdempotentRequest(ctx context.Context, r IdempotencyRecor
 	return IdempotencyRecord{}, false, ErrConflict
 }
 
+const completeIdempotentSQL = `UPDATE idempotency_keys SET state = 'completed', response_status = $4, response_body = $5
+	WHERE account_id = $1 AND idem_key = $2 AND owner = $3 AND state = 'in_flight'`
+
 func (q *queries) CompleteIdempotentRequest(ctx context.Context, accountID, key, owner string, status int, body []byte) error {
-	err := affected(q.w.exec(ctx, `UPDATE idempotency_keys SET state = 'completed', response_status = $4, response_body = $5
-		WHERE account_id = $1 AND idem_key = $2 AND owner = $3 AND state = 'in_flight'`,
+	err := affected(q.w.exec(ctx, completeIdempotentSQL,
 		accountID, key, owner, status, string(body)))
 	if errors.Is(err, ErrNotFound) {
 		return ErrConflict
@@ -145,8 +147,10 @@ type DentalClaim struct {
 const dentalClaimColumns = `id, account_id, mode, patient_control_number, payer_id, charge_cents, control_number,
 	execution_id, transaction_id, response, created_at, group_control_number, patient_name`
 
+const insertDentalClaimSQL = `INSERT INTO dental_claims (` + dentalClaimColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`
+
 func (q *queries) InsertDentalClaim(ctx context.Context, c DentalClaim) error {
-	_, err := q.w.exec(ctx, `INSERT INTO dental_claims (`+dentalClaimColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+	_, err := q.w.exec(ctx, insertDentalClaimSQL,
 		c.ID, c.AccountID, c.Mode, c.PatientControlNumber, c.PayerID, c.ChargeCents, c.ControlNumber, c.ExecutionID,
 		c.TransactionID, string(c.Response), toUS(c.CreatedAt), c.GroupControlNumber, c.PatientName)
 	return mapErr(err)

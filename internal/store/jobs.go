@@ -11,6 +11,10 @@ import (
 const jobColumns = `id, kind, account_id, payload, state, attempt, max_attempts, run_at,
 	locked_by, locked_until, last_error, created_at, updated_at, finished_at`
 
+const insertJobSQL = `INSERT INTO jobs (id, kind, account_id, payload, state, attempt, max_attempts,
+		run_at, created_at, updated_at)
+	VALUES ($1, $2, $3, $4, 'available', 0, $5, $6, $7, $7)`
+
 func (q *queries) EnqueueJob(ctx context.Context, n NewJob) (Job, error) {
 	if n.Kind == "" {
 		return Job{}, errors.New("store: job kind is empty")
@@ -27,9 +31,7 @@ func (q *queries) EnqueueJob(ctx context.Context, n NewJob) (Job, error) {
 	if n.RunAt.IsZero() {
 		n.RunAt = n.CreatedAt
 	}
-	_, err := q.w.exec(ctx, `INSERT INTO jobs (id, kind, account_id, payload, state, attempt, max_attempts,
-			run_at, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, 'available', 0, $5, $6, $7, $7)`,
+	_, err := q.w.exec(ctx, insertJobSQL,
 		n.ID, n.Kind, n.AccountID, string(n.Payload), n.MaxAttempts, toUS(n.RunAt), toUS(n.CreatedAt))
 	if err != nil {
 		return Job{}, mapErr(err)
