@@ -24,11 +24,15 @@ const maxFragmentContext = 16 << 20
 //
 // Context segments (outside any repetition) are kept as raw bytes per open
 // loop, and parsed again only when a fragment starts: one append per
-// segment instead of a copy of its parsed form.
+// segment instead of a copy of its parsed form. Every other segment's JSON
+// is copied from the main encoder's (guide.JSONEncoder.SegmentFrom): the
+// fragments follow the loops but format no element a second time.
 type fragmenter struct {
 	ctx       context.Context
 	blobs     blob.Store
 	g         *guide.Guide
+	main      *guide.JSONEncoder // the set's encoder, which saw the segment first
+	enc       *guide.JSONEncoder // reused from fragment to fragment
 	txID      string
 	keyName   string
 	batchSize int
@@ -53,7 +57,6 @@ type fragLevel struct {
 type fragmentOut struct {
 	w     blob.Writer
 	n     countingWriter
-	enc   *guide.JSONEncoder
 	iters int
 }
 
@@ -62,15 +65,28 @@ type fragmentResult struct {
 	size int64
 }
 
-func newFragmenter(ctx context.Context, blobs blob.Store, g *guide.Guide, txID, keyName string, batchSize int) *fragmenter {
-	return &fragmenter{ctx: ctx, blobs: blobs, g: g, txID: txID, keyName: keyName, batchSize: batchSize}
+func newFragmenter(ctx context.Context, blobs blob.Store, g *guide.Guide, main *guide.JSONEncoder, txID, keyName string, batchSize int) *fragmenter {
+	return &fragmenter{ctx: ctx, blobs: blobs, g: g, main: main, txID: txID, keyName: keyName, batchSize: batchSize}
 }
 
 // begin takes the set's ST.
 func (f *fragmenter) begin(st *x12.Segment) error {
 	f.d = st.Delimiters()
-	f.levels = append(f.levels[:0], fragLevel{})
+	f.levels = f.levels[:0]
+	f.push()
 	return f.keep(st)
+}
+
+// push opens a level, reusing the buffer an earlier level left in its slot:
+// loops open and close for every claim.
+func (f *fragmenter) push() {
+	n := len(f.levels)
+	if n == cap(f.levels) {
+		f.levels = append(f.levels, fragLevel{})
+		return
+	}
+	f.levels = f.levels[:n+1]
+	f.levels[n] = fragLevel{raw: f.levels[n].raw[:0]}
 }
 
 // segment takes the next segment and where the main encoder placed it.
@@ -79,13 +95,13 @@ func (f *fragmenter) segment(seg *x12.Segment, step guide.Step) error {
 		f.closeLevel()
 	}
 	if step.Opened != nil {
-		f.levels = append(f.levels, fragLevel{})
+		f.push()
 		if step.Opened.Key == f.keyName {
 			return f.startRepetition(seg, step.Depth)
 		}
 	}
 	if f.iterDepth > 0 {
-		return f.cur.feed(seg)
+		return f.copy(seg)
 	}
 	if err := f.keep(seg); err != nil {
 		return err
@@ -94,7 +110,7 @@ func (f *fragmenter) segment(seg *x12.Segment, step guide.Step) error {
 	case f.cur == nil:
 	case f.cur.iters < f.batchSize:
 		// The next repetition comes into this fragment: so does this.
-		return f.cur.feed(seg)
+		return f.copy(seg)
 	default:
 		// The next repetition opens a new fragment, which replays the
 		// context; only the trailer (if no repetition follows) comes here.
@@ -160,7 +176,7 @@ func (f *fragmenter) startRepetition(seg *x12.Segment, depth int) error {
 		}
 	}
 	f.cur.iters++
-	return f.cur.feed(seg)
+	return f.copy(seg)
 }
 
 // open starts a fragment with the context: the segments of every open loop.
@@ -172,7 +188,11 @@ func (f *fragmenter) open() error {
 	}
 	out := &fragmentOut{w: w}
 	out.n.w = w
-	out.enc = guide.NewJSONEncoder(&out.n)
+	if f.enc == nil {
+		f.enc = guide.NewJSONEncoder(&out.n)
+	} else {
+		f.enc.Reset(&out.n)
+	}
 	f.cur = out
 	var ctx []byte
 	for _, l := range f.levels {
@@ -193,27 +213,30 @@ func (f *fragmenter) replay(raw []byte, begin bool) error {
 			return err
 		}
 		if begin {
-			f.cur.enc.Begin(f.g, seg)
+			f.enc.Begin(f.g, seg)
 			begin = false
 			continue
 		}
-		if err := f.cur.feed(seg); err != nil {
-			return err
+		f.enc.Segment(seg)
+		if f.cur.n.err != nil {
+			return f.cur.n.err
 		}
 	}
 }
 
-func (o *fragmentOut) feed(seg *x12.Segment) error {
-	o.enc.Segment(seg)
-	return o.n.err
+// copy feeds the segment the main encoder has just written to the current
+// fragment.
+func (f *fragmenter) copy(seg *x12.Segment) error {
+	f.enc.SegmentFrom(f.main, seg)
+	return f.cur.n.err
 }
 
 // finish closes the current fragment and stores it.
 func (f *fragmenter) finish() error {
 	o := f.cur
 	f.cur = nil
-	o.enc.End()
-	if err := o.enc.Flush(); err != nil {
+	f.enc.End()
+	if err := f.enc.Flush(); err != nil {
 		o.w.Abort()
 		return err
 	}

@@ -286,6 +286,8 @@ func (p *pass) BeginSet(h x12.SetHeader, report func(x12.Finding)) {
 		setting: setting, start: h.Offset}
 	p.nsets++
 	run := &setRun{res: res, g: g}
+	run.enc = guide.NewJSONEncoder(&run.outputN) // writes once the blobs are open below
+	run.enc.SetValidation(guide.Options{}, report)
 	if setting.FragmentsEnabled {
 		size := setting.FragmentsBatchSize
 		if size <= 0 {
@@ -298,7 +300,7 @@ func (p *pass) BeginSet(h x12.SetHeader, report func(x12.Finding)) {
 			return
 		}
 		res.fragmentsOn = true
-		run.frag = newFragmenter(p.ctx, p.blobs, g, res.txID, setting.FragmentsKeyName, size)
+		run.frag = newFragmenter(p.ctx, p.blobs, g, run.enc, res.txID, setting.FragmentsKeyName, size)
 	}
 	if run.input, err = p.blobs.Create(p.ctx, transactionInputKey(res.txID), "application/edi-x12"); err != nil {
 		p.storageError(err)
@@ -311,8 +313,6 @@ func (p *pass) BeginSet(h x12.SetHeader, report func(x12.Finding)) {
 	}
 	run.inputBuf = bufio.NewWriterSize(run.input, 256<<10)
 	run.inputN.w, run.outputN.w = run.inputBuf, run.output
-	run.enc = guide.NewJSONEncoder(&run.outputN)
-	run.enc.SetValidation(guide.Options{}, report)
 	p.set = run
 	// The set's input is enveloped: the ISA and GS it came in.
 	p.writeInput(p.ic.raw)

@@ -28,6 +28,14 @@ type JSONEncoder struct {
 	// same pass.
 	validate, check bool
 	cls             classTable
+	// last is the JSON object of the segment last written (compact output
+	// only), lastSeg, lastOff and lastDef the segment and the guide segment
+	// it was written as: what SegmentFrom copies. from is the object to
+	// copy instead of encoding one, when the segment lands on fromDef.
+	last, from       []byte
+	lastSeg          *x12.Segment
+	lastOff          int64
+	lastDef, fromDef *Segment
 }
 
 // jframe is the JSON side of an open loop: the member last written and
@@ -39,7 +47,16 @@ type jframe struct {
 
 // NewJSONEncoder returns an encoder writing to w. Call Flush when done.
 func NewJSONEncoder(w io.Writer) *JSONEncoder {
-	return &JSONEncoder{j: newJSONWriter(w), v: NewValidator(Options{SkipElements: true, SkipBusiness: true})}
+	return &JSONEncoder{j: newJSONWriter(w), v: structureWalker()}
+}
+
+// structureWalker is the validator of an encoder that does not validate:
+// it places segments and nothing more (no rules, no findings at a loop's
+// close, which nobody would read).
+func structureWalker() *Validator {
+	v := NewValidator(Options{SkipElements: true, SkipBusiness: true})
+	v.onSkip, v.onClose = nil, nil
+	return v
 }
 
 // SetIndent makes the output indented (two spaces per level).
@@ -56,6 +73,13 @@ func (e *JSONEncoder) SetValidation(opts Options, report func(x12.Finding)) {
 // Flush writes buffered output.
 func (e *JSONEncoder) Flush() error { return e.j.flush() }
 
+// Reset makes the encoder write to w as if new, keeping its buffers (a
+// large output buffer and the walker's stack) for the next document.
+func (e *JSONEncoder) Reset(w io.Writer) {
+	e.j.reset(w)
+	e.frames, e.area, e.last, e.lastSeg, e.lastDef = e.frames[:0], -1, nil, nil, nil
+}
+
 // Begin starts a transaction set with its ST segment.
 func (e *JSONEncoder) Begin(g *Guide, st *x12.Segment) {
 	report := e.v.report
@@ -64,12 +88,13 @@ func (e *JSONEncoder) Begin(g *Guide, st *x12.Segment) {
 	e.area = -1
 	e.j.beginObject()
 	e.place(0, g.root.Children[0].Segment, nil, st)
+	e.j.maybeFlush()
 }
 
 // Segment encodes the next segment of the set (up to and including SE).
 func (e *JSONEncoder) Segment(seg *x12.Segment) {
 	st := e.v.structure(seg)
-	if st.Segment != nil {
+	if st.Segment != nil && e.validate {
 		e.v.applyRules(seg, st)
 	}
 	e.check = e.validate
@@ -78,6 +103,23 @@ func (e *JSONEncoder) Segment(seg *x12.Segment) {
 	}
 	e.place(len(e.frames)-1, st.Segment, st.Opened, seg)
 	e.check = false
+	e.j.maybeFlush()
+}
+
+// SegmentFrom encodes seg like Segment, copying the JSON that src wrote for
+// the same segment in its last Segment call instead of formatting the
+// elements again: for an encoder writing a part of the set src encodes
+// whole (a fragment). The output is the same as Segment's; the elements are
+// not checked again, so e must not validate (else this is Segment). Both
+// must write compact JSON with the same guide.
+func (e *JSONEncoder) SegmentFrom(src *JSONEncoder, seg *x12.Segment) {
+	if e.validate || e.j.indent || src.last == nil || src.lastSeg != seg || src.lastOff != seg.Offset() {
+		e.Segment(seg)
+		return
+	}
+	e.from, e.fromDef = src.last, src.lastDef
+	e.Segment(seg)
+	e.from, e.fromDef = nil, nil
 }
 
 // LastStep says where the segment last given to Segment landed in the
@@ -90,6 +132,9 @@ func (e *JSONEncoder) LastStep() Step { return e.v.last }
 // validation).
 func (e *JSONEncoder) End() int {
 	n := e.v.End()
+	if !e.validate {
+		n = 0
+	}
 	for len(e.frames) > 1 {
 		e.closeFrame()
 	}
@@ -99,6 +144,7 @@ func (e *JSONEncoder) End() int {
 	}
 	e.j.endObject()
 	e.frames = e.frames[:0]
+	e.last, e.lastSeg = nil, nil
 	return n
 }
 
@@ -143,7 +189,7 @@ func (e *JSONEncoder) place(fi int, s *Segment, opened *Loop, seg *x12.Segment) 
 	switch {
 	case s == nil:
 		e.member(f, "_unrecognized", true)
-		e.genericSegment(seg)
+		e.object(seg, nil)
 		return
 	case opened != nil:
 		e.memberRaw(f, opened.Key, opened.keyJSON, opened.Max != 1)
@@ -152,7 +198,28 @@ func (e *JSONEncoder) place(fi int, s *Segment, opened *Loop, seg *x12.Segment) 
 		f = &e.frames[len(e.frames)-1]
 	}
 	e.memberRaw(f, s.Key, s.keyJSON, s.Max != 1)
-	e.segment(seg, s, false)
+	e.object(seg, s)
+}
+
+// object writes a set's segment as an object (def nil: one the guide does
+// not place), or copies the one SegmentFrom was given, and keeps it for
+// SegmentFrom calls of other encoders.
+func (e *JSONEncoder) object(seg *x12.Segment, def *Segment) {
+	j := e.j
+	if e.from != nil && def == e.fromDef {
+		// src placed it on the same guide segment: the same object.
+		j.buf = append(j.buf, e.from...)
+		return
+	}
+	start := len(j.buf)
+	if def == nil {
+		e.genericSegment(seg)
+	} else {
+		e.segment(seg, def, false)
+	}
+	if !j.indent {
+		e.last, e.lastSeg, e.lastOff, e.lastDef = j.buf[start:len(j.buf):len(j.buf)], seg, seg.Offset(), def
+	}
 }
 
 // member starts the value of key in the object of frame f: repeated keys

@@ -26,6 +26,11 @@ func newJSONWriter(w io.Writer) *jsonWriter {
 	return &jsonWriter{out: w, buf: make([]byte, 0, flushAt+4096)}
 }
 
+// reset makes the writer write to w from scratch, keeping its buffer.
+func (j *jsonWriter) reset(w io.Writer) {
+	j.out, j.buf, j.err, j.first, j.last = w, j.buf[:0], nil, j.first[:0], 0
+}
+
 // maybeFlush writes the buffer out once it is large enough.
 func (j *jsonWriter) maybeFlush() {
 	if len(j.buf) >= flushAt {
@@ -88,10 +93,11 @@ func (j *jsonWriter) open(c byte) {
 	}
 }
 
+// close ends a container. It does not flush: callers flush between
+// segments (maybeFlush), so a segment's JSON stays whole in the buffer.
 func (j *jsonWriter) close(c byte) {
 	if !j.indent {
 		j.buf = append(j.buf, c)
-		j.maybeFlush()
 		return
 	}
 	empty := j.first[len(j.first)-1]
@@ -100,7 +106,6 @@ func (j *jsonWriter) close(c byte) {
 		j.newline()
 	}
 	j.buf = append(j.buf, c)
-	j.maybeFlush()
 }
 
 // beginObject starts an object as the next item (or after a key).

@@ -55,6 +55,7 @@ func Translate(w io.Writer, r io.Reader, opts TranslateOptions) error {
 			break
 		}
 		t.segment(seg)
+		j.maybeFlush()
 	}
 	t.closeSet()
 	t.closeGroup()
