@@ -14,11 +14,18 @@ import (
 
 // trackedElements are the business identifiers kept per transaction: what
 // clients search transactions by (api-contract §5.3 businessIdentifiers).
-var trackedElements = map[string]int{
-	"BHT": 3, // originator application transaction identifier (837, 277)
-	"TRN": 2, // trace number (835 check/EFT, 277CA claim trace)
-	"CLM": 1, // patient control number (837)
-	"CLP": 1, // patient control number (835)
+var trackedElements = map[string]trackedElement{
+	"BHT": {3, "BHT-03"}, // originator application transaction identifier (837, 277)
+	"TRN": {2, "TRN-02"}, // trace number (835 check/EFT, 277CA claim trace)
+	"CLM": {1, "CLM-01"}, // patient control number (837)
+	"CLP": {1, "CLP-01"}, // patient control number (835)
+}
+
+// trackedElement is the position of a tracked element and its name
+// ("CLM-01").
+type trackedElement struct {
+	pos  int
+	name string
 }
 
 // identifierSpill keeps the business identifiers of a file's sets in a
@@ -42,16 +49,17 @@ func newIdentifierSpill() (*identifierSpill, error) {
 
 // add records seg's identifier, if it is a tracked one.
 func (s *identifierSpill) add(set int, seg *x12.Segment, def *guide.Segment) error {
-	pos, ok := trackedElements[string(seg.IDBytes())]
+	el, ok := trackedElements[string(seg.IDBytes())]
 	if !ok {
 		return nil
 	}
+	pos := el.pos
 	v := seg.ElementBytes(pos)
 	if len(v) == 0 {
 		return nil
 	}
 	b := binary.AppendUvarint(s.tmp[:0], uint64(set))
-	b = appendString(b, fmt.Sprintf("%s-%02d", seg.IDBytes(), pos))
+	b = appendString(b, el.name)
 	if def != nil && pos <= len(def.Elements) {
 		b = appendString(b, def.Elements[pos-1].DE)
 		b = appendString(b, def.Elements[pos-1].Name)
@@ -88,6 +96,7 @@ type identifierReader struct {
 	next store.BusinessIdentifier
 	at   int // set of next; -1 when next is not read yet
 	done bool
+	buf  []byte
 }
 
 func (r *identifierReader) read() error {
@@ -99,20 +108,31 @@ func (r *identifierReader) read() error {
 	if err != nil {
 		return err
 	}
-	var fields [4]string
-	for i := range fields {
+	// The element, its id and name repeat from one identifier to the next:
+	// the previous strings are reused when they are the same.
+	prev := r.next
+	fields := [4]*string{&r.next.Element, &r.next.ElementID, &r.next.Name, &r.next.Value}
+	for i, f := range fields {
 		n, err := binary.ReadUvarint(r.r)
 		if err != nil {
 			return err
 		}
-		b := make([]byte, n)
+		if uint64(cap(r.buf)) < n {
+			r.buf = make([]byte, n)
+		}
+		b := r.buf[:n]
 		if _, err := io.ReadFull(r.r, b); err != nil {
 			return err
 		}
-		fields[i] = string(b)
+		switch {
+		case i == 0 && string(b) == prev.Element:
+		case i == 1 && string(b) == prev.ElementID:
+		case i == 2 && string(b) == prev.Name:
+		default:
+			*f = string(b)
+		}
 	}
 	r.at = int(set)
-	r.next = store.BusinessIdentifier{Element: fields[0], ElementID: fields[1], Name: fields[2], Value: fields[3]}
 	return nil
 }
 

@@ -120,6 +120,7 @@ func testTransactions(t *testing.T, s store.Store) {
 	e := newExecution(a.ID, 1)
 	must(t, s.InsertExecution(ctx, e))
 	var ids []string
+	var wantIdentifiers []store.BusinessIdentifier
 	err := s.InTx(ctx, func(tx store.Queries) error {
 		for i := range 3 {
 			tr := store.Transaction{
@@ -138,10 +139,17 @@ func testTransactions(t *testing.T, s store.Store) {
 					{Index: 0, Output: store.Artifact{Key: "f0", ContentType: "application/json", Size: 5}},
 					{Index: 1, Output: store.Artifact{Key: "f1", ContentType: "application/json", Size: 6}},
 				}
-				for j := range 250 { // more than one multi-row statement
-					tr.Identifiers = append(tr.Identifiers, store.BusinessIdentifier{Element: "CLP-01", ElementID: "1028",
-						Name: "Patient Control Number", Value: fmt.Sprintf("PCN%03d", j)})
+				for j := range 250 { // runs of one element, another between them
+					b := store.BusinessIdentifier{Element: "CLP-01", ElementID: "1028", Name: "Patient Control Number", Value: fmt.Sprintf("PCN%03d", j)}
+					switch j {
+					case 0:
+						b = store.BusinessIdentifier{Element: "BHT-03", ElementID: "127", Name: "Originator Application Transaction Identifier", Value: `B"1\é`}
+					case 100, 101:
+						b = store.BusinessIdentifier{Element: "TRN-02", ElementID: "127", Name: "Trace Number", Value: fmt.Sprint("TRN", j)}
+					}
+					tr.Identifiers = append(tr.Identifiers, b)
 				}
+				wantIdentifiers = tr.Identifiers
 			}
 			if err := tx.InsertTransaction(ctx, tr); err != nil {
 				return err
@@ -154,7 +162,7 @@ func testTransactions(t *testing.T, s store.Store) {
 	got, err := s.GetTransaction(ctx, a.ID, ids[2])
 	must(t, err)
 	if got.FragmentCount != 2 || len(got.Fragments) != 2 || got.Fragments[1].Output.Key != "f1" ||
-		len(got.Identifiers) != 250 || got.Identifiers[249].Value != "PCN249" || got.Sender != "ZZ/PAYER" ||
+		!cmp.Equal(got.Identifiers, wantIdentifiers) || got.Sender != "ZZ/PAYER" ||
 		string(got.Detail) != `{"x12":{}}` || !got.ProcessedAt.Equal(t0.Add(2*time.Second)) {
 		t.Errorf("GetTransaction = %+v", got)
 	}
