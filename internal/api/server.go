@@ -127,6 +127,7 @@ type Server struct {
 	gather  prometheus.Gatherer
 	maxBody int64
 	limiter *keyLimiter // nil: no rate limits
+	keyUse  *keyUse
 	// bodyLimits holds the routes' own body limits, by pattern.
 	bodyLimits map[string]int64
 }
@@ -175,6 +176,7 @@ func New(env Env, opts Options) (*Server, error) {
 		gather:  reg,
 		maxBody: opts.MaxBodyBytes,
 		limiter: newKeyLimiter(opts.RateLimit, opts.RateBurst),
+		keyUse:  &keyUse{keys: env.Store, logger: env.Logger},
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
@@ -259,6 +261,7 @@ func (s *Server) requireKey(next http.Handler) http.Handler {
 				"Authentication is unavailable; retry shortly."))
 			return
 		}
+		s.keyUse.seen(p.KeyID, time.Now())
 		if s.limiter != nil {
 			if ok, wait := s.limiter.allow(p.KeyID, time.Now()); !ok {
 				tooManyRequests(w, r.WithContext(WithPrincipal(r.Context(), p)), wait)

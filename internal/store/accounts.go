@@ -51,11 +51,28 @@ func (q *queries) GetAPIKey(ctx context.Context, id string) (APIKey, error) {
 }
 
 func (q *queries) ListAPIKeys(ctx context.Context, accountID string) ([]APIKey, error) {
-	rows, err := q.r.query(ctx, `SELECT `+apiKeyColumns+` FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`, accountID)
+	rows, err := q.r.query(ctx, `SELECT `+apiKeyColumns+`, last_used_at FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`, accountID)
 	if err != nil {
 		return nil, err
 	}
-	return collect(rows, scanAPIKey)
+	return collect(rows, func(row scanner) (APIKey, error) {
+		var k APIKey
+		var created, used int64
+		var revoked sql.NullInt64
+		if err := row.Scan(&k.ID, &k.AccountID, &k.Mode, &k.Name, &k.Hash, &created, &revoked, &used); err != nil {
+			return APIKey{}, mapErr(err)
+		}
+		k.CreatedAt, k.RevokedAt = fromUS(created), fromNullUS(revoked)
+		if used != 0 {
+			k.LastUsedAt = fromUS(used)
+		}
+		return k, nil
+	})
+}
+
+func (q *queries) NoteAPIKeyUse(ctx context.Context, id string, at time.Time) error {
+	_, err := q.w.exec(ctx, `UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND last_used_at < $2`, id, toUS(at))
+	return mapErr(err)
 }
 
 func (q *queries) RevokeAPIKey(ctx context.Context, id string, at time.Time) error {

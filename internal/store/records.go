@@ -18,6 +18,9 @@ type APIKey struct {
 	Hash      string
 	CreatedAt time.Time
 	RevokedAt time.Time // zero while the key is active
+	// LastUsedAt is when the key last made an API call, to the minute
+	// (zero: never); ListAPIKeys fills it, GetAPIKey does not.
+	LastUsedAt time.Time
 }
 
 // Revoked reports whether the key has been revoked.

@@ -51,6 +51,9 @@ type APIKeys interface {
 	// RevokeAPIKey marks the key revoked at the given time. Revoking an
 	// already revoked key keeps the first time and returns nil.
 	RevokeAPIKey(ctx context.Context, id string, at time.Time) error
+	// NoteAPIKeyUse records that the key made an API call at at (kept
+	// when an earlier time is noted later). Callers throttle it.
+	NoteAPIKeyUse(ctx context.Context, id string, at time.Time) error
 }
 
 // EligibilityChecks records each eligibility call with what was sent and

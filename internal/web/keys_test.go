@@ -20,6 +20,16 @@ func TestKeysPage(t *testing.T) {
 	if page.StatusCode != 200 || !strings.Contains(page.Body, rec.ID) || strings.Contains(page.Body, otherRec.ID) {
 		t.Fatalf("keys page: %d", page.StatusCode)
 	}
+	if !strings.Contains(visible(page.Body), "Not used yet") {
+		t.Errorf("a key never used for an API call does not say so")
+	}
+	// An API call with the key shows as its last use.
+	req, _ := http.NewRequest("GET", srv.URL+"/2023-08-01/events", nil)
+	req.Header.Set("Authorization", key)
+	if api := b.do(req); api.StatusCode != 200 {
+		t.Fatalf("API call: %d", api.StatusCode)
+	}
+	waitFor(t, "the key's last use", func() bool { return strings.Contains(visible(b.get("/keys").Body), "just now") })
 	resp := b.post("/keys", url.Values{"csrf": {b.csrf(page.Body)}, "label": {"Billing system"}})
 	m := regexp.MustCompile(`id="new-key" value="([^"]+)"`).FindStringSubmatch(resp.Body)
 	if resp.StatusCode != 200 || m == nil {

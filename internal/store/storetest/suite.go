@@ -50,6 +50,7 @@ func Run(t *testing.T, open Opener) {
 		{"IdempotencyConcurrentStart", testIdempotencyConcurrentStart},
 		{"DentalClaims", testDentalClaims},
 		{"ClaimStatus", testClaimStatus},
+		{"APIKeyLastUsed", testAPIKeyLastUsed},
 		{"GroupInTx", testGroupInTx},
 		{"ExecutionLifecycle", testExecutionLifecycle},
 		{"ExecutionList", testExecutionList},
