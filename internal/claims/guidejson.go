@@ -1,0 +1,128 @@
+package claims
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+
+	"github.com/clearhouse/clearhouse/internal/core"
+	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/x12"
+	"github.com/clearhouse/clearhouse/x12/guide"
+)
+
+// guideOutput is what writing a claim's Guide JSON left besides the JSON:
+// the fragments its outbound transaction setting enables (none by default).
+type guideOutput struct {
+	fragments []store.Fragment
+	info      *core.FragmentsInfo // nil without fragments
+}
+
+func (o guideOutput) keys() []string {
+	keys := make([]string, 0, len(o.fragments)+2)
+	for _, f := range o.fragments {
+		keys = append(keys, f.Output.Key)
+	}
+	return keys
+}
+
+// into puts the fragments on the transaction record.
+func (o guideOutput) into(t *store.Transaction) {
+	if o.info == nil {
+		return
+	}
+	t.FragmentCount, t.FragmentBatchSize, t.FragmentKeyName = o.info.FragmentCount, o.info.BatchSize, o.info.KeyName
+	t.Fragments = o.fragments
+}
+
+// guideJSON writes the Guide JSON of the 837D's one transaction set to w and
+// checks it against the guide in the same pass: a claim the rules let
+// through but the guide refuses is a bug, reported rather than sent. When
+// setting enables fragments, the same pass cuts them into the blob store
+// as the inbound path does (keys under transaction txID).
+func (s *Service) guideJSON(ctx context.Context, w io.Writer, x []byte, setting store.TransactionSetting, txID string) (guideOutput, error) {
+	g, _ := guide.Lookup("837", Version837D)
+	enc := guide.NewJSONEncoder(w)
+	frags, err := core.NewFragments(ctx, s.opts.Blob, g, enc, txID, setting)
+	if err != nil {
+		return guideOutput{}, &NotConfiguredError{Message: "The outbound 837 transaction setting cannot be used: " + err.Error()}
+	}
+	var out guideOutput
+	err = encodeGuideJSON(enc, g, x, frags)
+	if err == nil && frags != nil {
+		out.fragments, err = frags.End()
+		out.info = frags.Info()
+	}
+	if err != nil {
+		if frags != nil {
+			s.discard(frags.Abort()...)
+		}
+		return guideOutput{}, err
+	}
+	return out, nil
+}
+
+// encodeGuideJSON is guideJSON's pass over the segments.
+func encodeGuideJSON(enc *guide.JSONEncoder, g *guide.Guide, x []byte, frags *core.Fragments) error {
+	r := x12.NewReader(bytes.NewReader(x))
+	var problems []string
+	enc.SetValidation(guide.Options{}, func(f x12.Finding) {
+		if f.Rejects() && len(problems) < 10 {
+			problems = append(problems, f.Message)
+		}
+	})
+	in := false
+	for {
+		seg, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		switch {
+		case seg.Is("ST"):
+			enc.Begin(g, seg)
+			in = true
+			if frags != nil {
+				err = frags.Begin(seg)
+			}
+		case in:
+			enc.Segment(seg)
+			if frags != nil {
+				err = frags.Segment(seg, enc.LastStep())
+			}
+			if seg.Is("SE") {
+				enc.End()
+				in = false
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := enc.Flush(); err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		fields := make([]FieldError, len(problems))
+		for i, p := range problems {
+			fields[i] = FieldError{Path: "/", Message: "the 837D built from this claim does not pass the 005010X224A2 guide: " + p}
+		}
+		return &ValidationError{Fields: fields}
+	}
+	return nil
+}
+
+// discard deletes blobs written under fresh keys that nothing will refer
+// to (their records were not committed).
+func (s *Service) discard(keys ...string) {
+	var errs []error
+	for _, k := range keys {
+		errs = append(errs, s.opts.Blob.Delete(context.Background(), k))
+	}
+	if err := errors.Join(errs...); err != nil {
+		s.opts.Logger.Warn("claims: delete unused blobs", "error", err.Error())
+	}
+}
