@@ -119,6 +119,14 @@ func TestBrowserFiles(t *testing.T) {
 		chromedp.Click(chromedp.CSS(".event button.retry")))
 	waitText(t, ctx, "#retry-notice", "is being sent again to 1 webhook")
 	waitText(t, ctx, ".event", "Attempt 2 (retry): answered 200")
+	// The view was swapped (the retry's answer, then the refresh that
+	// brought the attempt): keyboard focus is still on the same button,
+	// and the live region outside the view said what happened.
+	step(t, ctx, "settle", settled)
+	if got := eval[string](t, ctx, `document.activeElement.id + "|" + document.querySelector(".event button.retry").id`); !strings.HasPrefix(got, "retry-") || strings.Split(got, "|")[0] != strings.Split(got, "|")[1] {
+		t.Errorf("focus after Retry and the refresh: %q, want the first event's Retry button", got)
+	}
+	waitText(t, ctx, "#file-live", "Attempt 2 (retry): answered 200")
 	eventID := eval[string](t, ctx, `document.querySelector(".event").id.replace("event-", "")`)
 	if n := rc.calls(eventID); n != 2 {
 		t.Errorf("the receiver got event %s %d times, want 2 with the same webhook-id", eventID, n)

@@ -143,6 +143,10 @@ func TestClaimPages(t *testing.T) {
 	down := b.submitSample("undeliverable", nil)
 	page = b.waitClaim(down, "Delivery failed, retrying")
 	wantContains(t, "undeliverable claim", page, "Next delivery attempt", "Attempt 1 of 3 failed", "MOCKDOWN never answers")
+	// Its file, in the files list and on its page, says when it is tried again.
+	wantContains(t, "files list", visible(b.get("/files?status=PENDING_DELIVERY").Body), "Pending delivery next attempt")
+	filePath := regexp.MustCompile(`href="(/files/[^"]+)" id="claim-file"`).FindStringSubmatch(b.get(down).Body)[1]
+	wantContains(t, "pending file", visible(b.get(filePath).Body), "Next delivery attempt")
 
 	// The list: newest first, filters.
 	list := b.claimRows("/claims")

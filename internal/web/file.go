@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -47,6 +48,8 @@ type fileData struct {
 	Live      bool
 	Retryable bool // the server delivers webhooks
 	URL       string
+	// NextAttempt is when a pending outbound file is tried again.
+	NextAttempt time.Time
 }
 
 // Final reports whether the file is done changing.
@@ -112,6 +115,10 @@ func (c *Console) loadFile(w http.ResponseWriter, r *http.Request, tab string) (
 	}
 	if e.Status == store.ExecutionFailed {
 		data.Problems = problemsOf(e)
+	}
+	if data.NextAttempt, err = c.nextDeliveryAttempt(ctx, e); err != nil {
+		c.fail(w, r, err)
+		return fileData{}, false
 	}
 	switch tab {
 	case "summary", "input":

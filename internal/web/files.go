@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -26,7 +27,7 @@ func (f filesFilter) Any() bool {
 type filesData struct {
 	Filter   filesFilter
 	Errors   map[string]string
-	Rows     []store.Execution
+	Rows     []fileRow
 	Next     string
 	Statuses []option
 }
@@ -81,7 +82,14 @@ func (c *Console) filesPage(w http.ResponseWriter, r *http.Request) {
 			c.fail(w, r, err)
 			return
 		}
-		data.Rows = rows
+		for _, e := range rows {
+			row := fileRow{Execution: e}
+			if row.NextAttempt, err = c.nextDeliveryAttempt(r.Context(), e); err != nil {
+				c.fail(w, r, err)
+				return
+			}
+			data.Rows = append(data.Rows, row)
+		}
 		if next != "" {
 			nq := r.URL.Query()
 			nq.Set("cursor", next)
@@ -89,6 +97,27 @@ func (c *Console) filesPage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	c.renderPage(w, r, status, "files", page{Title: "Files", Nav: "files", Data: data})
+}
+
+// fileRow is a file in the list.
+type fileRow struct {
+	store.Execution
+	// NextAttempt is when a pending outbound file's next delivery attempt
+	// runs, after a failed one (zero otherwise).
+	NextAttempt time.Time
+}
+
+// nextDeliveryAttempt reads when a pending outbound file is tried again,
+// once an attempt has failed.
+func (c *Console) nextDeliveryAttempt(ctx context.Context, e store.Execution) (time.Time, error) {
+	if e.Status != store.ExecutionPendingDelivery {
+		return time.Time{}, nil
+	}
+	job, err := c.deliveryJob(ctx, e.ID)
+	if err != nil || job == nil || job.Attempt == 0 || job.State != store.JobAvailable {
+		return time.Time{}, err
+	}
+	return job.RunAt, nil
 }
 
 func validOption(opts []option, v string) bool {
