@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"sync"
 
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -43,13 +44,19 @@ func (o guideOutput) into(t *store.Transaction) {
 // as the inbound path does (keys under transaction txID).
 func (s *Service) guideJSON(ctx context.Context, w io.Writer, x []byte, setting store.TransactionSetting, txID string) (guideOutput, error) {
 	g, _ := guide.Lookup("837", Version837D)
-	enc := guide.NewJSONEncoder(w)
-	frags, err := core.NewFragments(ctx, s.opts.Blob, g, enc, txID, setting)
+	ce := encoders.Get().(*claimEncoder)
+	defer func() {
+		ce.enc.Reset(io.Discard) // keep no claim's JSON in the pool
+		encoders.Put(ce)
+	}()
+	ce.enc.Reset(w)
+	ce.problems = ce.problems[:0]
+	frags, err := core.NewFragments(ctx, s.opts.Blob, g, ce.enc, txID, setting)
 	if err != nil {
 		return guideOutput{}, &NotConfiguredError{Message: "The outbound 837 transaction setting cannot be used: " + err.Error()}
 	}
 	var out guideOutput
-	err = encodeGuideJSON(enc, g, x, frags)
+	err = ce.encode(g, x, frags)
 	if err == nil && frags != nil {
 		out.fragments, err = frags.End()
 		out.info = frags.Info()
@@ -63,15 +70,28 @@ func (s *Service) guideJSON(ctx context.Context, w io.Writer, x []byte, setting 
 	return out, nil
 }
 
-// encodeGuideJSON is guideJSON's pass over the segments.
-func encodeGuideJSON(enc *guide.JSONEncoder, g *guide.Guide, x []byte, frags *core.Fragments) error {
-	r := x12.NewReader(bytes.NewReader(x))
-	var problems []string
-	enc.SetValidation(guide.Options{}, func(f x12.Finding) {
-		if f.Rejects() && len(problems) < 10 {
-			problems = append(problems, f.Message)
+// claimEncoder is a validating Guide JSON encoder kept for the next claim:
+// a new encoder allocates a 256 KiB output buffer, more than everything
+// else a claim allocates.
+type claimEncoder struct {
+	enc      *guide.JSONEncoder
+	problems []string // what the guide refuses, at most 10
+}
+
+var encoders = sync.Pool{New: func() any {
+	ce := &claimEncoder{enc: guide.NewJSONEncoder(io.Discard)}
+	ce.enc.SetValidation(guide.Options{}, func(f x12.Finding) {
+		if f.Rejects() && len(ce.problems) < 10 {
+			ce.problems = append(ce.problems, f.Message)
 		}
 	})
+	return ce
+}}
+
+// encode is guideJSON's pass over the segments.
+func (ce *claimEncoder) encode(g *guide.Guide, x []byte, frags *core.Fragments) error {
+	enc := ce.enc
+	r := x12.NewReader(bytes.NewReader(x))
 	in := false
 	for {
 		seg, err := r.Next()
@@ -105,9 +125,9 @@ func encodeGuideJSON(enc *guide.JSONEncoder, g *guide.Guide, x []byte, frags *co
 	if err := enc.Flush(); err != nil {
 		return err
 	}
-	if len(problems) > 0 {
-		fields := make([]FieldError, len(problems))
-		for i, p := range problems {
+	if len(ce.problems) > 0 {
+		fields := make([]FieldError, len(ce.problems))
+		for i, p := range ce.problems {
 			fields[i] = FieldError{Path: "/", Message: "the 837D built from this claim does not pass the 005010X224A2 guide: " + p}
 		}
 		return &ValidationError{Fields: fields}

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/blob"
@@ -252,7 +251,8 @@ func (s *Service) route(ctx context.Context, c Caller, payerID, settingID string
 		return nil, &ForbiddenError{Message: fmt.Sprintf("payer %s is a test-mode mock; a production key cannot send claims to it", p.ID)}
 	}
 	r := &route{payer: p}
-	ship, local, partner, err := s.ships.find(ctx, s.opts.Store, c.AccountID, c.Mode, p.ID, s.opts.Clock.Now())
+	found, err := s.ships.find(ctx, s.opts.Store, c.AccountID, c.Mode, p.ID, s.opts.Clock.Now())
+	ship := found.ship
 	switch {
 	case errors.Is(err, store.ErrNotFound) && c.Mode == store.ModeTest:
 		return nil, &ForbiddenError{Message: fmt.Sprintf("test keys send claims only to the mock payers of the account's test partnerships; payer %s (%s) has none. Use a production key for real payers, or a mock payer such as 52133", p.ID, p.Name)}
@@ -261,7 +261,7 @@ func (s *Service) route(ctx context.Context, c Caller, payerID, settingID string
 	case err != nil:
 		return nil, err
 	}
-	r.ship, r.local, r.partner = ship, local, partner
+	r.ship, r.local, r.partner = ship, found.local, found.partner
 	if settingID != "" {
 		st, err := s.opts.Store.GetTransactionSetting(ctx, c.AccountID, c.Mode, settingID)
 		if errors.Is(err, store.ErrNotFound) || (err == nil && (st.PartnershipID != ship.ID || st.Direction != store.DirectionOutbound || st.TransactionSetIdentifier != "837")) {
@@ -273,11 +273,7 @@ func (s *Service) route(ctx context.Context, c Caller, payerID, settingID string
 		}
 		r.setting = st
 	} else {
-		st, err := s.opts.Store.FindTransactionSetting(ctx, c.AccountID, c.Mode, ship.ID, store.DirectionOutbound, "837", Version837D)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return nil, err
-		}
-		r.setting = st
+		r.setting = found.setting
 	}
 	if r.setting.GuideID != "" && r.setting.GuideID != Version837D {
 		return nil, &ValidationError{Fields: []FieldError{{Path: "Service-Transaction-Setting-Id",
@@ -311,74 +307,6 @@ func (n *shipNumbers) Next(k x12.ControlKind) (int64, error) {
 		return n.c.NextGroup(n.ctx, n.p)
 	}
 	return 1, nil
-}
-
-// partnershipCache remembers each account's partnership per payer for a few
-// seconds: a claim costs no partner reads in the common case, and a change
-// applies within the TTL on every replica.
-type partnershipCache struct {
-	mu      sync.Mutex
-	entries map[string]shipEntry
-}
-
-type shipEntry struct {
-	ship           store.Partnership
-	local, partner store.Profile
-	err            error
-	until          time.Time
-}
-
-const shipCacheTTL = 2 * time.Second
-
-func (c *partnershipCache) find(ctx context.Context, st store.Store, accountID, mode, payerID string, now time.Time) (store.Partnership, store.Profile, store.Profile, error) {
-	key := accountID + "\x00" + mode + "\x00" + payerID
-	c.mu.Lock()
-	e, ok := c.entries[key]
-	c.mu.Unlock()
-	if ok && now.Before(e.until) {
-		return e.ship, e.local, e.partner, e.err
-	}
-	e = shipEntry{until: now.Add(shipCacheTTL)}
-	e.ship, e.local, e.partner, e.err = findPartnership(ctx, st, accountID, mode, payerID)
-	if e.err != nil && !errors.Is(e.err, store.ErrNotFound) {
-		return e.ship, e.local, e.partner, e.err // do not cache a failing store
-	}
-	c.mu.Lock()
-	if c.entries == nil || len(c.entries) > 10000 {
-		c.entries = map[string]shipEntry{}
-	}
-	c.entries[key] = e
-	c.mu.Unlock()
-	return e.ship, e.local, e.partner, e.err
-}
-
-// findPartnership finds the partnership whose partner profile's ISA id is
-// the payer id (the convention of the test setup and of payer
-// partnerships), preferring one with a connection.
-func findPartnership(ctx context.Context, st store.Store, accountID, mode, payerID string) (store.Partnership, store.Profile, store.Profile, error) {
-	ships, err := st.ListPartnerships(ctx, accountID, mode)
-	if err != nil {
-		return store.Partnership{}, store.Profile{}, store.Profile{}, err
-	}
-	var found *store.Partnership
-	var local, partner store.Profile
-	for i := range ships {
-		p, err := st.GetProfile(ctx, accountID, mode, ships[i].PartnerProfileID)
-		if err != nil || !strings.EqualFold(p.ISAID, payerID) {
-			continue
-		}
-		if found == nil || (found.ConnectionID == "" && ships[i].ConnectionID != "") {
-			found, partner = &ships[i], p
-		}
-	}
-	if found == nil {
-		return store.Partnership{}, store.Profile{}, store.Profile{}, store.ErrNotFound
-	}
-	local, err = st.GetProfile(ctx, accountID, mode, found.LocalProfileID)
-	if err != nil {
-		return store.Partnership{}, store.Profile{}, store.Profile{}, err
-	}
-	return *found, local, partner, nil
 }
 
 // transactionDetail is transaction.processed.v2's detail (spec §6).

@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -77,7 +75,6 @@ func BenchmarkClaimSubmission(b *testing.B) {
 	b.SetParallelism(4) // 4 × GOMAXPROCS callers
 	b.ResetTimer()
 	user0, sys0 := cpuTime()
-	writes0 := writeCalls()
 	start := time.Now()
 	b.RunParallel(func(pb *testing.PB) {
 		var mine []time.Duration
@@ -101,7 +98,6 @@ func BenchmarkClaimSubmission(b *testing.B) {
 	})
 	elapsed := time.Since(start)
 	user1, sys1 := cpuTime()
-	writes := writeCalls() - writes0
 	b.StopTimer()
 	slices.Sort(lat)
 	if len(lat) > 0 {
@@ -110,14 +106,11 @@ func BenchmarkClaimSubmission(b *testing.B) {
 		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 		// CPU per claim tells the throughput of an idle machine (cores ÷
 		// cpu-ms) when the benchmark shares a busy one. The kernel's part
-		// (file creates, the WAL's writes) grows most with the load of a
-		// shared machine; write calls per claim do not depend on it.
+		// (file creates, the WAL's writes, waking goroutines) grows most
+		// with the load of a shared machine.
 		n := float64(len(lat))
 		b.ReportMetric(float64((user1-user0+sys1-sys0).Microseconds())/1000/n, "cpu-ms/claim")
 		b.ReportMetric(float64((sys1-sys0).Microseconds())/1000/n, "sys-ms/claim")
-		if writes >= 0 {
-			b.ReportMetric(float64(writes)/n, "writes/claim")
-		}
 	}
 }
 
@@ -128,22 +121,4 @@ func cpuTime() (user, sys time.Duration) {
 		return 0, 0
 	}
 	return time.Duration(ru.Utime.Nano()), time.Duration(ru.Stime.Nano())
-}
-
-// writeCalls is the process's count of write system calls so far (syscw in
-// /proc/self/io), or -1 where there is none.
-func writeCalls() int64 {
-	b, err := os.ReadFile("/proc/self/io")
-	if err != nil {
-		return -1
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "syscw: "); ok {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err == nil {
-				return n
-			}
-		}
-	}
-	return -1
 }
