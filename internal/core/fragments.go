@@ -29,7 +29,7 @@ const maxFragmentContext = 16 << 20
 // fragments follow the loops but format no element a second time.
 type fragmenter struct {
 	ctx       context.Context
-	blobs     blob.Store
+	blobs     blobCreator
 	g         *guide.Guide
 	main      *guide.JSONEncoder // the set's encoder, which saw the segment first
 	enc       *guide.JSONEncoder // reused from fragment to fragment
@@ -65,7 +65,7 @@ type fragmentResult struct {
 	size int64
 }
 
-func newFragmenter(ctx context.Context, blobs blob.Store, g *guide.Guide, main *guide.JSONEncoder, txID, keyName string, batchSize int) *fragmenter {
+func newFragmenter(ctx context.Context, blobs blobCreator, g *guide.Guide, main *guide.JSONEncoder, txID, keyName string, batchSize int) *fragmenter {
 	return &fragmenter{ctx: ctx, blobs: blobs, g: g, main: main, txID: txID, keyName: keyName, batchSize: batchSize}
 }
 

@@ -24,7 +24,7 @@ type pass struct {
 	ctx   context.Context
 	s     *Service
 	e     store.Execution
-	blobs blob.Store
+	blobs *writeQueue // the blob store, written beside the pass
 
 	// envelope state
 	ic  *interchange
@@ -125,7 +125,7 @@ func (s *Service) newPass(ctx context.Context, e store.Execution) (*pass, error)
 	if err != nil {
 		return nil, err
 	}
-	return &pass{ctx: ctx, s: s, e: e, blobs: s.opts.Blob, ids: ids}, nil
+	return &pass{ctx: ctx, s: s, e: e, blobs: newWriteQueue(s.opts.Blob), ids: ids}, nil
 }
 
 func (p *pass) close() {
@@ -133,6 +133,7 @@ func (p *pass) close() {
 	if p.set != nil {
 		p.abortSet()
 	}
+	p.blobs.close()
 }
 
 // run reads the file and returns the validator's report.

@@ -1,0 +1,150 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/clearhouse/clearhouse/internal/blob"
+)
+
+// writeQueue moves a pass's blob writes (the Guide JSON, the fragments and
+// the enveloped input: about fifteen times the size of the X12) to a goroutine
+// of their own, so the write system calls run beside the parsing and
+// encoding instead of after each buffer. Writes are copied into a few
+// reusable buffers (bounded memory: writeBuffers of them) and done in order,
+// one writer after another as they were queued; Commit and Abort wait for
+// the writer's queued writes, so what a pass commits is whole.
+type writeQueue struct {
+	blobs blob.Store
+	reqs  chan writeReq
+	free  chan []byte
+	done  chan struct{}
+	once  sync.Once
+}
+
+// writeBuffers bounds the bytes waiting to be written (each buffer holds one
+// Write, at most about 256 KiB from the encoders).
+const writeBuffers = 8
+
+type writeOp int
+
+const (
+	opWrite writeOp = iota
+	opCommit
+	opAbort
+)
+
+type writeReq struct {
+	w     *queuedWriter
+	op    writeOp
+	buf   []byte
+	reply chan error // for commit and abort
+}
+
+// blobCreator opens blob writers: a blob.Store, or a writeQueue in front of one.
+type blobCreator interface {
+	Create(ctx context.Context, key, contentType string) (blob.Writer, error)
+}
+
+func newWriteQueue(blobs blob.Store) *writeQueue {
+	q := &writeQueue{blobs: blobs, reqs: make(chan writeReq, writeBuffers), free: make(chan []byte, writeBuffers), done: make(chan struct{})}
+	for range writeBuffers {
+		q.free <- nil // allocated on first use, at the size of the first write
+	}
+	go q.run()
+	return q
+}
+
+func (q *writeQueue) run() {
+	defer close(q.done)
+	for r := range q.reqs {
+		switch r.op {
+		case opWrite:
+			if r.w.error() == nil {
+				if _, err := r.w.w.Write(r.buf); err != nil {
+					r.w.setError(err)
+				}
+			}
+			q.free <- r.buf[:0]
+		case opCommit:
+			err := r.w.error()
+			if err == nil {
+				err = r.w.w.Commit()
+			} else {
+				r.w.w.Abort()
+			}
+			r.reply <- err
+		case opAbort:
+			r.w.w.Abort()
+			r.reply <- nil
+		}
+	}
+}
+
+// close ends the goroutine once the queued requests are done. Writers must
+// be committed or aborted before.
+func (q *writeQueue) close() {
+	q.once.Do(func() { close(q.reqs) })
+	<-q.done
+}
+
+// Create opens key in the blob store with its writes queued.
+func (q *writeQueue) Create(ctx context.Context, key, contentType string) (blob.Writer, error) {
+	w, err := q.blobs.Create(ctx, key, contentType)
+	if err != nil {
+		return nil, err
+	}
+	return &queuedWriter{q: q, w: w}, nil
+}
+
+// queuedWriter is a blob.Writer whose writes go through a writeQueue.
+type queuedWriter struct {
+	q      *writeQueue
+	w      blob.Writer
+	mu     sync.Mutex
+	err    error // the first failed write's: later writes stop early
+	closed bool
+}
+
+func (w *queuedWriter) error() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+func (w *queuedWriter) setError(err error) {
+	w.mu.Lock()
+	w.err = err
+	w.mu.Unlock()
+}
+
+func (w *queuedWriter) Write(p []byte) (int, error) {
+	if err := w.error(); err != nil {
+		return 0, err
+	}
+	buf := <-w.q.free
+	buf = append(buf[:0], p...)
+	w.q.reqs <- writeReq{w: w, op: opWrite, buf: buf}
+	return len(p), nil
+}
+
+func (w *queuedWriter) Commit() error {
+	if w.closed {
+		return errors.New("core: blob writer already finished")
+	}
+	w.closed = true
+	reply := make(chan error, 1)
+	w.q.reqs <- writeReq{w: w, op: opCommit, reply: reply}
+	return <-reply
+}
+
+func (w *queuedWriter) Abort() {
+	if w.closed {
+		return
+	}
+	w.closed = true
+	reply := make(chan error, 1)
+	w.q.reqs <- writeReq{w: w, op: opAbort, reply: reply}
+	<-reply
+}
