@@ -38,7 +38,7 @@ type benchResult struct {
 }
 
 // BenchmarkInbound837P processes a generated 837P of 100,000 claims
-// (≈46 MB) end to end on the embedded default (SQLite and files): receive,
+// (≈59 MB) end to end on the embedded default (SQLite and files): receive,
 // parse, validate against the guide, Guide JSON and fragments of 800
 // claims to the blob store, records and events. Each run is a fresh worker
 // process, so peak-RSS-MB is the whole process's high-water mark.
