@@ -50,9 +50,7 @@ func TestBrowserFiles(t *testing.T) {
 	rc := newReceiver(t)
 	shots := artifactsDir(t)
 
-	step(t, ctx, "open the console", chromedp.Navigate(srv.URL+"/signin"), chromedp.WaitVisible(chromedp.CSS("#key")))
-	step(t, ctx, "type the key", chromedp.SendKeys(chromedp.CSS("#key"), key))
-	follow(t, ctx, "sign in", chromedp.Click(chromedp.CSS("form[action='/signin'] button[type=submit]")))
+	signInBrowser(t, ctx, srv.URL, key)
 
 	// A webhook, added through its form: the secret is shown once.
 	step(t, ctx, "open webhooks", chromedp.Navigate(srv.URL+"/webhooks"), chromedp.WaitVisible(chromedp.CSS("#add-webhook")))

@@ -62,11 +62,15 @@ var claimFields = func() []fieldSpec {
 	}
 	for i := 1; i <= claimLines; i++ {
 		n := strconv.Itoa(i)
+		code, tooth, surfaces, charge := "", "", "", ""
+		if i == 1 { // the first line says how; the others look the same
+			code, tooth, surfaces, charge = "CDT code, e.g. D2150.", "1–32 or A–T.", "Letters, e.g. MO.", "Dollars, e.g. 180.50."
+		}
 		f = append(f,
-			fieldSpec{Name: "line" + n + "_code", Label: "Procedure " + n, Hint: "CDT code, e.g. D2150.", MaxLen: 5},
-			fieldSpec{Name: "line" + n + "_tooth", Label: "Tooth", MaxLen: 3},
-			fieldSpec{Name: "line" + n + "_surfaces", Label: "Surfaces", Hint: "Letters, e.g. MO.", MaxLen: 5},
-			fieldSpec{Name: "line" + n + "_charge", Label: "Charge ($)", Inputmode: "decimal", MaxLen: 10},
+			fieldSpec{Name: "line" + n + "_code", Label: "Procedure " + n, Hint: code, MaxLen: 5},
+			fieldSpec{Name: "line" + n + "_tooth", Label: "Tooth", Hint: tooth, MaxLen: 3},
+			fieldSpec{Name: "line" + n + "_surfaces", Label: "Surfaces", Hint: surfaces, MaxLen: 5},
+			fieldSpec{Name: "line" + n + "_charge", Label: "Charge ($)", Hint: charge, Inputmode: "decimal", MaxLen: 10},
 		)
 	}
 	return f
@@ -417,6 +421,8 @@ var claimWords = strings.NewReplacer(
 // claimMessage says a rule's message in a front desk's words.
 func claimMessage(field, msg string) string {
 	switch {
+	case strings.Contains(msg, "not a valid NPI"):
+		return "This NPI is not valid: one digit is probably mistyped. Copy it again from the provider's NPI record."
 	case strings.HasPrefix(msg, "is required"):
 		if label := claimGroups[field]; label != "" {
 			return "Something is missing: " + plainWords(claimWords.Replace(strings.TrimPrefix(strings.TrimPrefix(msg, "is required"), ":")))

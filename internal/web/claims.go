@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -96,7 +97,7 @@ func (c *Console) showClaimForm(w http.ResponseWriter, r *http.Request, status i
 		data.Samples = claimSamples
 	}
 	if isHTMX(r) && r.Method == http.MethodGet {
-		c.render(w, r, status, "claim_new", "claim_form", page{Viewer: v, Data: data})
+		c.render(w, r, status, "claim_new", "claim_form", data)
 		return
 	}
 	c.renderPage(w, r, status, "claim_new", page{Title: "New claim", Nav: "claims", Data: data})
@@ -307,6 +308,9 @@ func (c *Console) claimPage(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, err)
 		return
 	}
+	// In the claim's order of life: 999, 277CA, 835 (their files may be
+	// recorded in the same instant).
+	sort.SliceStable(answers, func(i, j int) bool { return answers[i].Rank() < answers[j].Rank() })
 	for _, a := range answers {
 		av := answerView{ClaimAnswer: a, Detail: claimstatus.ParseDetail(a.Detail), Label: answerLabel(a.Kind)}
 		av.Words = answerWords(a.Outcome, av.Detail)
