@@ -74,14 +74,25 @@ func (b *browser) submitSample(sample string, edit func(url.Values)) string {
 }
 
 // waitClaim polls a claim's page until its status badge says want.
-func (b *browser) waitClaim(path, want string) string {
+// waitClaim waits until the claim's status is want and its page shows
+// every also (answers come in separate files, in any order).
+func (b *browser) waitClaim(path, want string, also ...string) string {
 	b.t.Helper()
-	var body string
+	var text string
 	waitFor(b.t, path+" "+want, func() bool {
-		body = b.get(path).Body
-		return strings.Contains(body, `id="claim-status">`+want+`<`)
+		body := b.get(path).Body
+		text = htmlUnescape(visible(body))
+		if !strings.Contains(body, `id="claim-status">`+want+`<`) {
+			return false
+		}
+		for _, s := range also {
+			if !strings.Contains(text, s) {
+				return false
+			}
+		}
+		return true
 	})
-	return htmlUnescape(visible(body))
+	return text
 }
 
 // claimRows is the claims table's text, one row a line.
@@ -111,7 +122,7 @@ func TestClaimPages(t *testing.T) {
 	// Accepted: delivered to the mock payer, whose 999 and 277CA come back
 	// and are linked to the claim.
 	accepted := b.submitSample("accepted", nil)
-	page := b.waitClaim(accepted, "Accepted")
+	page := b.waitClaim(accepted, "Accepted", "File acknowledgment (999)")
 	wantContains(t, "accepted claim", page, "John Doe", "UnitedHealthcare Dental (52133)", "$245.00",
 		"File acknowledgment (999): File accepted", "Claim acknowledgment (277CA): Accepted",
 		"Accepted for adjudication: accepted for processing (A2:20)", "The payer's claim number is")
