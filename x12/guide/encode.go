@@ -29,7 +29,8 @@ type JSONEncoder struct {
 	validate, check bool
 	cls             classTable
 	// last is the JSON object of the segment last written (compact output
-	// only), lastSeg, lastOff and lastDef the segment and the guide segment
+	// only; a view of the output buffer, valid until the encoder writes
+	// again), lastSeg, lastOff and lastDef the segment and the guide segment
 	// it was written as: what SegmentFrom copies. from is the object to
 	// copy instead of encoding one, when the segment lands on fromDef.
 	last, from       []byte
@@ -73,8 +74,9 @@ func (e *JSONEncoder) SetValidation(opts Options, report func(x12.Finding)) {
 // Flush writes buffered output.
 func (e *JSONEncoder) Flush() error { return e.j.flush() }
 
-// Reset makes the encoder write to w as if new, keeping its buffers (a
-// large output buffer and the walker's stack) for the next document.
+// Reset makes the encoder write its next document to w, keeping its
+// settings (indentation, validation) and its buffers (a large output buffer
+// and the walker's stack).
 func (e *JSONEncoder) Reset(w io.Writer) {
 	e.j.reset(w)
 	e.frames, e.area, e.last, e.lastSeg, e.lastDef = e.frames[:0], -1, nil, nil, nil
