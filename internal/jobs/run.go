@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -55,15 +56,31 @@ func (q *Queue) claim(ctx context.Context, n int) ([]store.Job, error) {
 		kinds = append(kinds, name)
 	}
 	q.mu.RUnlock()
+	// One order, so the claim is one statement text (prepared once).
+	slices.Sort(kinds)
 	if len(kinds) == 0 {
 		return nil, nil
 	}
-	return q.store.ClaimJobs(ctx, store.ClaimParams{
-		Worker: q.opts.Worker, Kinds: kinds, Now: q.opts.Clock.Now(), Lease: q.opts.Lease, Limit: n,
+	var claimed []store.Job
+	err := q.grouped(ctx, func(tx store.Jobs) (err error) {
+		claimed, err = tx.ClaimJobs(ctx, store.ClaimParams{
+			Worker: q.opts.Worker, Kinds: kinds, Now: q.opts.Clock.Now(), Lease: q.opts.Lease, Limit: n,
+		})
+		return err
 	})
+	return claimed, err
 }
 
-// work runs one claimed job and records the outcome.
+// grouped runs fn in the store's group commit (store.Store.GroupInTx): on
+// SQLite, a claim or an outcome shares its commit with the others (and the
+// handlers' transactions) arriving together, where a commit of its own
+// wrote and synced the same index pages again each time.
+func (q *Queue) grouped(ctx context.Context, fn func(tx store.Jobs) error) error {
+	return q.store.GroupInTx(ctx, func(tx store.Queries) error { return fn(tx) })
+}
+
+// work runs one claimed job and records the outcome (unless its handler
+// did, see Complete).
 func (q *Queue) work(ctx context.Context, j store.Job) {
 	k, _ := q.kind(j.Kind)
 	log := q.opts.Logger.With("job_id", j.ID, "kind", j.Kind, "attempt", j.Attempt, "worker", q.opts.Worker)
@@ -75,7 +92,8 @@ func (q *Queue) work(ctx context.Context, j store.Job) {
 		// the work. The chaos test must catch this.
 		q.store.CompleteJob(ctx, store.FinishParams{ID: j.ID, Worker: q.opts.Worker, Attempt: j.Attempt, Now: q.opts.Clock.Now()})
 	}
-	hctx, cancel := context.WithCancel(ctx)
+	att := &attempt{q: q, job: j}
+	hctx, cancel := context.WithCancel(context.WithValue(ctx, attemptKey{}, att))
 	stopRenewing := q.renewLease(hctx, cancel, j, q.opts.Clock.Now().Add(k.policy.Timeout+leaseGrace), log)
 	err := q.call(hctx, k, j)
 	stopRenewing()
@@ -87,18 +105,20 @@ func (q *Queue) work(ctx context.Context, j store.Job) {
 	finish := store.FinishParams{ID: j.ID, Worker: q.opts.Worker, Attempt: j.Attempt, Now: now}
 	var ferr error
 	switch {
+	case err == nil && att.completed.Load():
+		log.Info("job succeeded", "duration_ms", time.Since(start).Milliseconds())
 	case err == nil:
-		ferr = q.store.CompleteJob(ctx, finish)
+		ferr = q.grouped(ctx, func(tx store.Jobs) error { return tx.CompleteJob(ctx, finish) })
 		log.Info("job succeeded", "duration_ms", time.Since(start).Milliseconds())
 	case IsPermanent(err) || j.Attempt >= j.MaxAttempts:
 		finish.Error = err.Error()
-		ferr = q.store.FailJob(ctx, finish)
+		ferr = q.grouped(ctx, func(tx store.Jobs) error { return tx.FailJob(ctx, finish) })
 		outcome = "failed"
 		log.Warn("job failed for good", "error", err.Error())
 	default:
 		finish.Error = err.Error()
 		finish.RetryAt = now.Add(k.policy.Backoff(j.Attempt))
-		ferr = q.store.FailJob(ctx, finish)
+		ferr = q.grouped(ctx, func(tx store.Jobs) error { return tx.FailJob(ctx, finish) })
 		outcome = "retrying"
 		log.Info("job attempt failed; will retry", "error", err.Error(), "retry_at", finish.RetryAt)
 	}

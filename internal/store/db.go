@@ -89,6 +89,7 @@ func (c conn) stmt(ctx context.Context, q string) *sql.Stmt {
 		// Closed with the transaction; reuses the connection's statement.
 		return c.tx.StmtContext(ctx, st)
 	}
+	c.stmts.want(q)
 	return nil
 }
 
@@ -240,7 +241,12 @@ func (s *sqlStore) inTx(ctx context.Context, fn func(q *queries) error) (err err
 	c := conn{e: tx, sqlite: s.engine == EngineSQLite, stmts: s.writerStmts, tx: tx}
 	q := &queries{w: c, r: c, store: s, inTx: true}
 	defer func() {
-		defer done()
+		done()
+		if s.writerStmts != nil && s.writerStmts.pending() {
+			s.writerStmts.prepareWanted(context.WithoutCancel(ctx))
+		}
+	}()
+	defer func() {
 		if p := recover(); p != nil {
 			_ = tx.Rollback()
 			panic(p)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -69,7 +70,12 @@ func (q *queries) ClaimJobs(ctx context.Context, c ClaimParams) ([]Job, error) {
 			WHERE state = 'running' AND locked_until <= $1 AND attempt >= max_attempts`, now); err != nil {
 			return err
 		}
-		args := []any{now, c.Worker, toUS(c.Now.Add(c.Lease)), c.Limit}
+		// The limit is written into the statement, not bound: SQLite
+		// re-prepares a statement whose LIMIT parameter is rebound, which
+		// cost a claim five times its run. One statement per limit (at
+		// most the queue's concurrency) stays prepared instead.
+		limit := strconv.Itoa(c.Limit)
+		args := []any{now, c.Worker, toUS(c.Now.Add(c.Lease))}
 		kindFilter := ""
 		if len(c.Kinds) > 0 {
 			kindFilter = " AND kind IN (" + placeholders(len(args)+1, len(c.Kinds)) + ")"
@@ -79,14 +85,14 @@ func (q *queries) ClaimJobs(ctx context.Context, c ClaimParams) ([]Job, error) {
 		}
 		available := "state = 'available' AND run_at <= $1"
 		if q.w.sqlite {
-			// Only the first $4 due jobs in (run_at, id) order can be
+			// Only the first limit due jobs in (run_at, id) order can be
 			// claimed: take them from the jobs_due index instead of
 			// sorting every due job (a burst of thousands) on each claim.
 			// SQLite's single writer makes this safe; PostgreSQL's
 			// claimers must each skip the others' locked rows, so there
 			// the whole due set stays a candidate.
 			available = "id IN (SELECT id FROM jobs WHERE state = 'available' AND run_at <= $1" + kindFilter +
-				" ORDER BY run_at, id LIMIT $4)"
+				" ORDER BY run_at, id LIMIT " + limit + ")"
 		}
 		rows, err := q.w.query(ctx, `UPDATE jobs SET state = 'running', attempt = attempt + 1,
 				locked_by = $2, locked_until = $3, updated_at = $1
@@ -94,7 +100,7 @@ func (q *queries) ClaimJobs(ctx context.Context, c ClaimParams) ([]Job, error) {
 				SELECT id FROM jobs
 				WHERE ((`+available+`) OR (state = 'running' AND locked_until <= $1))`+kindFilter+`
 				ORDER BY run_at, id
-				LIMIT $4 `+skipLocked+`)
+				LIMIT `+limit+` `+skipLocked+`)
 			RETURNING `+jobColumns, args...)
 		if err != nil {
 			return err

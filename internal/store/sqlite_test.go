@@ -51,3 +51,29 @@ func TestSQLiteSettings(t *testing.T) {
 		t.Error("api key for a missing account accepted")
 	}
 }
+
+// TestStatementsOfTransactionsArePreparedAfterFirstUse: a statement first
+// run inside a transaction (where the single writer connection is taken)
+// is prepared once that transaction ends, so later runs skip SQLite's
+// parser.
+func TestStatementsOfTransactionsArePreparedAfterFirstUse(t *testing.T) {
+	s := openTestSQLite(t)
+	ctx := context.Background()
+	const q = `UPDATE readiness SET checked_at = $1 WHERE id = 1`
+	rebound := s.queries.w.rebind(q)
+	if s.writerStmts.lookup(rebound) != nil {
+		t.Fatal("prepared before its first use")
+	}
+	for range 2 {
+		err := s.InTx(ctx, func(tx Queries) error {
+			_, err := tx.(*queries).w.exec(ctx, q, 1)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.writerStmts.lookup(rebound) == nil {
+			t.Fatal("not prepared after the transaction that ran it")
+		}
+	}
+}

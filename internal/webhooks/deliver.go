@@ -41,7 +41,7 @@ func (s *Service) deliver(ctx context.Context, job store.Job) error {
 		return err
 	}
 	res := s.send(ctx, w, ev, d)
-	return s.record(ctx, job, d, res)
+	return s.record(ctx, job, d, res, true)
 }
 
 // takeSlot checks that job still owns the delivery's next attempt and
@@ -50,14 +50,14 @@ func (s *Service) deliver(ctx context.Context, job store.Job) error {
 // when a slot frees) and reports !ok.
 func (s *Service) takeSlot(ctx context.Context, job store.Job, p deliverPayload) (d store.WebhookDelivery, w store.Webhook, ok bool, err error) {
 	now := s.cfg.Clock.Now()
-	err = s.store.InTx(ctx, func(tx store.Queries) error {
+	err = s.store.GroupInTx(ctx, func(tx store.Queries) error {
 		if d, err = tx.GetWebhookDelivery(ctx, p.AccountID, p.DeliveryID); errors.Is(err, store.ErrNotFound) {
-			return nil // its webhook was deleted
+			return jobs.Complete(ctx, tx) // its webhook was deleted
 		} else if err != nil {
 			return err
 		}
 		if d.JobID != job.ID || d.Status != store.DeliveryPending {
-			return nil // superseded (a re-emit) or already done
+			return jobs.Complete(ctx, tx) // superseded (a re-emit) or already done
 		}
 		if w, err = tx.LockWebhook(ctx, d.AccountID, d.WebhookID); err != nil {
 			return err
@@ -69,7 +69,10 @@ func (s *Service) takeSlot(ctx context.Context, job store.Job, p deliverPayload)
 			if w.DisabledReason != "" {
 				d.LastError += ": " + w.DisabledReason
 			}
-			return tx.UpdateWebhookDelivery(ctx, d)
+			if err := tx.UpdateWebhookDelivery(ctx, d); err != nil {
+				return err
+			}
+			return jobs.Complete(ctx, tx)
 		}
 		busy, err := tx.CountInflightWebhookDeliveries(ctx, w.ID, now)
 		if err != nil {
@@ -86,7 +89,10 @@ func (s *Service) takeSlot(ctx context.Context, job store.Job, p deliverPayload)
 			if err := tx.UpdateWebhookDelivery(ctx, d); err != nil {
 				return err
 			}
-			return s.enqueueAttempt(ctx, tx, d, now)
+			if err := s.enqueueAttempt(ctx, tx, d, now); err != nil {
+				return err
+			}
+			return jobs.Complete(ctx, tx)
 		}
 		d.InflightUntil, d.WaitingSince = now.Add(s.cfg.Timeout+slotGrace), time.Time{}
 		ok = true
@@ -222,13 +228,23 @@ func printable(b []byte) string {
 // record writes the attempt and what follows from it, in one transaction:
 // the delivery done, failed, or its next attempt enqueued; the slot freed
 // and the longest-waiting delivery woken; the webhook's health.
-func (s *Service) record(ctx context.Context, job store.Job, taken store.WebhookDelivery, r result) error {
+//
+// With complete, job completes in the same transaction (jobs.Complete).
+func (s *Service) record(ctx context.Context, job store.Job, taken store.WebhookDelivery, r result, complete bool) error {
 	now := s.cfg.Clock.Now()
 	disabled := ""
-	err := s.store.InTx(ctx, func(tx store.Queries) error {
+	err := s.store.GroupInTx(ctx, func(tx store.Queries) error {
+		// The webhook's row first, then the delivery's, in the order of
+		// takeSlot and fanOut: no two transactions wait for each other.
+		w, err := tx.LockWebhook(ctx, taken.AccountID, taken.WebhookID)
+		if errors.Is(err, store.ErrNotFound) {
+			return completeIf(ctx, tx, complete) // the webhook was deleted meanwhile
+		} else if err != nil {
+			return err
+		}
 		d, err := tx.GetWebhookDelivery(ctx, taken.AccountID, taken.ID)
 		if errors.Is(err, store.ErrNotFound) {
-			return nil // the webhook was deleted meanwhile
+			return completeIf(ctx, tx, complete)
 		} else if err != nil {
 			return err
 		}
@@ -265,7 +281,10 @@ func (s *Service) record(ctx context.Context, job store.Job, taken store.Webhook
 		if err := tx.WakeWaitingWebhookDelivery(ctx, d.WebhookID, now); err != nil {
 			return err
 		}
-		return s.noteHealth(ctx, tx, d, r, now, &disabled)
+		if err := s.noteHealth(ctx, tx, w, r, now, &disabled); err != nil {
+			return err
+		}
+		return completeIf(ctx, tx, complete)
 	})
 	if disabled != "" && err == nil {
 		s.log.Warn("webhook disabled", "webhook_id", taken.WebhookID, "account_id", taken.AccountID, "reason", disabled)
@@ -273,13 +292,17 @@ func (s *Service) record(ctx context.Context, job store.Job, taken store.Webhook
 	return err
 }
 
+func completeIf(ctx context.Context, tx store.Queries, complete bool) error {
+	if !complete {
+		return nil
+	}
+	return jobs.Complete(ctx, tx)
+}
+
 // noteHealth tracks the webhook's run of failures and disables it, with the
 // reason, when the run has lasted DisableAfter (or the receiver said 410).
-func (s *Service) noteHealth(ctx context.Context, tx store.Queries, d store.WebhookDelivery, r result, now time.Time, disabled *string) error {
-	w, err := tx.LockWebhook(ctx, d.AccountID, d.WebhookID)
-	if err != nil {
-		return err
-	}
+// w is the webhook's row, locked by tx.
+func (s *Service) noteHealth(ctx context.Context, tx store.Queries, w store.Webhook, r result, now time.Time, disabled *string) error {
 	if r.ok() {
 		if w.FailingSince.IsZero() {
 			return nil
