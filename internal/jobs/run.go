@@ -21,10 +21,18 @@ func (q *Queue) Run(ctx context.Context) error {
 	defer wg.Wait()
 	ticker := time.NewTicker(q.opts.PollInterval)
 	defer ticker.Stop()
+	var swept time.Time
 	for {
 		free := cap(slots) - len(slots)
 		if free > 0 {
-			claimed, err := q.claim(ctx, free)
+			// Jobs of dead workers are looked for once a poll interval;
+			// the claims between take only available jobs, in fewer
+			// statements (a claim follows every job that finishes).
+			sweep := time.Since(swept) >= q.opts.PollInterval*9/10 // the ticker may fire a little early
+			if sweep {
+				swept = time.Now()
+			}
+			claimed, err := q.claim(ctx, free, !sweep)
 			if err != nil && ctx.Err() == nil {
 				q.opts.Logger.Error("jobs: claim failed", "worker", q.opts.Worker, "error", err.Error())
 			}
@@ -48,8 +56,9 @@ func (q *Queue) Run(ctx context.Context) error {
 	}
 }
 
-// claim leases up to n due jobs of the registered kinds.
-func (q *Queue) claim(ctx context.Context, n int) ([]store.Job, error) {
+// claim leases up to n due jobs of the registered kinds; with
+// availableOnly, no job whose lease expired.
+func (q *Queue) claim(ctx context.Context, n int, availableOnly bool) ([]store.Job, error) {
 	q.mu.RLock()
 	kinds := make([]string, 0, len(q.kinds))
 	for name := range q.kinds {
@@ -65,6 +74,7 @@ func (q *Queue) claim(ctx context.Context, n int) ([]store.Job, error) {
 	err := q.grouped(ctx, func(tx store.Jobs) (err error) {
 		claimed, err = tx.ClaimJobs(ctx, store.ClaimParams{
 			Worker: q.opts.Worker, Kinds: kinds, Now: q.opts.Clock.Now(), Lease: q.opts.Lease, Limit: n,
+			AvailableOnly: availableOnly,
 		})
 		return err
 	})

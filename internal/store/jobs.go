@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -56,19 +57,10 @@ func (q *queries) ClaimJobs(ctx context.Context, c ClaimParams) ([]Job, error) {
 	now := toUS(c.Now)
 	var claimed []Job
 	err := q.atomic(ctx, func(q *queries) error {
-		// Attempts whose worker let the lease lapse are over.
-		if _, err := q.w.exec(ctx, `UPDATE job_attempts SET outcome = 'lease_expired', finished_at = $1,
-				error = 'lease expired before the worker finished'
-			WHERE outcome = 'running' AND job_id IN (
-				SELECT id FROM jobs WHERE state = 'running' AND locked_until <= $1)`, now); err != nil {
-			return err
-		}
-		// ... and if that was the last attempt, so is the job.
-		if _, err := q.w.exec(ctx, `UPDATE jobs SET state = 'failed', finished_at = $1, updated_at = $1,
-				locked_by = '', locked_until = NULL,
-				last_error = 'parked after its last attempt: the worker stopped before finishing (process killed, crashed or stalled past its lease); retry it by hand once the cause is fixed'
-			WHERE state = 'running' AND locked_until <= $1 AND attempt >= max_attempts`, now); err != nil {
-			return err
+		if !c.AvailableOnly {
+			if err := q.sweepExpiredLeases(ctx, now); err != nil {
+				return err
+			}
 		}
 		// The limit is written into the statement, not bound: SQLite
 		// re-prepares a statement whose LIMIT parameter is rebound, which
@@ -94,11 +86,14 @@ func (q *queries) ClaimJobs(ctx context.Context, c ClaimParams) ([]Job, error) {
 			available = "id IN (SELECT id FROM jobs WHERE state = 'available' AND run_at <= $1" + kindFilter +
 				" ORDER BY run_at, id LIMIT " + limit + ")"
 		}
+		if !c.AvailableOnly {
+			available = "(" + available + ") OR (state = 'running' AND locked_until <= $1)"
+		}
 		rows, err := q.w.query(ctx, `UPDATE jobs SET state = 'running', attempt = attempt + 1,
 				locked_by = $2, locked_until = $3, updated_at = $1
 			WHERE id IN (
 				SELECT id FROM jobs
-				WHERE ((`+available+`) OR (state = 'running' AND locked_until <= $1))`+kindFilter+`
+				WHERE (`+available+`)`+kindFilter+`
 				ORDER BY run_at, id
 				LIMIT `+limit+` `+skipLocked+`)
 			RETURNING `+jobColumns, args...)
@@ -109,18 +104,47 @@ func (q *queries) ClaimJobs(ctx context.Context, c ClaimParams) ([]Job, error) {
 		if err != nil {
 			return err
 		}
-		for _, j := range claimed {
-			if _, err := q.w.exec(ctx, `INSERT INTO job_attempts (job_id, attempt, worker, started_at, outcome)
-				VALUES ($1, $2, $3, $4, 'running')`, j.ID, j.Attempt, c.Worker, now); err != nil {
-				return mapErr(err)
-			}
+		if len(claimed) == 0 {
+			return nil
 		}
-		return nil
+		// One statement for the batch's attempt rows.
+		var values strings.Builder
+		args = append(args[:0], c.Worker, now)
+		for i, j := range claimed {
+			if i > 0 {
+				values.WriteString(", ")
+			}
+			fmt.Fprintf(&values, "($%d, $%d, $1, $2, 'running')", len(args)+1, len(args)+2)
+			args = append(args, j.ID, j.Attempt)
+		}
+		_, err = q.w.exec(ctx, `INSERT INTO job_attempts (job_id, attempt, worker, started_at, outcome) VALUES `+values.String(), args...)
+		return mapErr(err)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: claim jobs: %w", err)
 	}
 	return claimed, nil
+}
+
+// sweepExpiredLeases ends the attempts whose worker let the lease lapse
+// before a claim takes their jobs again, and parks the jobs that were on
+// their last attempt.
+func (q *queries) sweepExpiredLeases(ctx context.Context, now int64) error {
+	// Attempts whose worker let the lease lapse are over.
+	if _, err := q.w.exec(ctx, `UPDATE job_attempts SET outcome = 'lease_expired', finished_at = $1,
+			error = 'lease expired before the worker finished'
+		WHERE outcome = 'running' AND job_id IN (
+			SELECT id FROM jobs WHERE state = 'running' AND locked_until <= $1)`, now); err != nil {
+		return err
+	}
+	// ... and if that was the last attempt, so is the job.
+	if _, err := q.w.exec(ctx, `UPDATE jobs SET state = 'failed', finished_at = $1, updated_at = $1,
+			locked_by = '', locked_until = NULL,
+			last_error = 'parked after its last attempt: the worker stopped before finishing (process killed, crashed or stalled past its lease); retry it by hand once the cause is fixed'
+		WHERE state = 'running' AND locked_until <= $1 AND attempt >= max_attempts`, now); err != nil {
+		return err
+	}
+	return nil
 }
 
 func (q *queries) CompleteJob(ctx context.Context, f FinishParams) error {

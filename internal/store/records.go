@@ -172,6 +172,10 @@ type ClaimParams struct {
 	Now    time.Time
 	Lease  time.Duration
 	Limit  int
+	// AvailableOnly claims only available jobs: no sweep of expired
+	// leases, no job of a dead worker taken again. A queue claims so
+	// between its periodic full claims, saving two statements a claim.
+	AvailableOnly bool
 }
 
 // FinishParams identify the attempt being finished and its result.

@@ -3,6 +3,7 @@ package storetest
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -125,6 +126,43 @@ func testJobLeaseExpiry(t *testing.T, s store.Store) {
 	must(t, s.CompleteJob(ctx, store.FinishParams{ID: j.ID, Worker: "w2", Attempt: 2, Now: t0.Add(time.Minute)}))
 	if got := attemptOutcomes(t, s, j.ID); fmt.Sprint(got) != "[lease_expired succeeded]" {
 		t.Errorf("attempts %v", got)
+	}
+}
+
+// testJobClaimAvailableOnly: a claim of available jobs only leaves a dead
+// worker's job alone (and its attempt running) for the next full claim;
+// the jobs it does claim get their attempt rows in one batch.
+func testJobClaimAvailableOnly(t *testing.T, s store.Store) {
+	dead := enqueue(t, s, "deliver", 3, t0)
+	claim(t, s, "dead-worker", t0, 1)
+	fresh := []store.Job{enqueue(t, s, "deliver", 3, t0.Add(time.Second)), enqueue(t, s, "deliver", 3, t0.Add(time.Second))}
+	now := t0.Add(time.Hour)
+	got, err := s.ClaimJobs(ctx, store.ClaimParams{Worker: "w2", Now: now, Lease: time.Minute, Limit: 5, AvailableOnly: true})
+	must(t, err)
+	ids := func(js []store.Job) []string { // RETURNING has no order
+		var out []string
+		for _, j := range js {
+			out = append(out, j.ID)
+		}
+		slices.Sort(out)
+		return out
+	}
+	if !slices.Equal(ids(got), ids(fresh)) {
+		t.Fatalf("available-only claim: %+v", got)
+	}
+	for _, j := range fresh {
+		if o := attemptOutcomes(t, s, j.ID); fmt.Sprint(o) != "[running]" {
+			t.Errorf("attempts of %s: %v", j.ID, o)
+		}
+	}
+	if o := attemptOutcomes(t, s, dead.ID); fmt.Sprint(o) != "[running]" {
+		t.Errorf("the dead worker's attempt was swept by an available-only claim: %v", o)
+	}
+	if got := claim(t, s, "w2", now, 5); len(got) != 1 || got[0].ID != dead.ID || got[0].Attempt != 2 {
+		t.Fatalf("full claim after: %+v", got)
+	}
+	if o := attemptOutcomes(t, s, dead.ID); fmt.Sprint(o) != "[lease_expired running]" {
+		t.Errorf("attempts %v", o)
 	}
 }
 

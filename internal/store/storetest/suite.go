@@ -32,6 +32,7 @@ func Run(t *testing.T, open Opener) {
 		{"JobRetrySchedule", testJobRetrySchedule},
 		{"JobLeaseExpiry", testJobLeaseExpiry},
 		{"JobLeaseExpiryOnLastAttempt", testJobLeaseExpiryLastAttempt},
+		{"JobClaimAvailableOnly", testJobClaimAvailableOnly},
 		{"JobManualRetry", testJobManualRetry},
 		{"JobKindsFilter", testJobKinds},
 		{"JobEnqueueInTx", testJobEnqueueInTx},
