@@ -40,3 +40,16 @@ func Complete(ctx context.Context, tx store.Jobs) error {
 	a.completed.Store(true)
 	return nil
 }
+
+// Hold checks through tx that this worker still holds the job whose
+// handler runs under ctx (ErrLeaseLost when another worker has taken it
+// since), renewing its lease: a handler that records its work in several
+// transactions and completes the job in none of them guards each with
+// Hold, so a worker that stalled past its lease records nothing.
+func Hold(ctx context.Context, tx store.Jobs) error {
+	a, _ := ctx.Value(attemptKey{}).(*attempt)
+	if a == nil || ackBeforeWork {
+		return nil
+	}
+	return tx.ExtendJobLease(ctx, a.job.ID, a.q.opts.Worker, a.job.Attempt, a.q.opts.Clock.Now().Add(a.q.opts.Lease))
+}

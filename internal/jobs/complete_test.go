@@ -65,3 +65,42 @@ func TestCompleteOutsideAHandlerDoesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestHoldFailsOnceTheJobIsAnotherWorkers: a handler that stalled past
+// its lease learns from Hold, in its transaction, that it may record
+// nothing; while it holds the job, Hold succeeds.
+func TestHoldFailsOnceTheJobIsAnotherWorkers(t *testing.T) {
+	s := storetest.SQLite(t)
+	clk := clock.NewFake(t0)
+	policy := jobs.Policy{Timeout: time.Minute, MaxAttempts: 3}
+	held, stalled, resume := make(chan error, 1), make(chan struct{}), make(chan struct{})
+	holdInTx := func(ctx context.Context) error {
+		return s.InTx(ctx, func(tx store.Queries) error { return jobs.Hold(ctx, tx) })
+	}
+	slow := newQueue(s, clk, "slow", 1)
+	slow.Register("work", policy, func(ctx context.Context, j store.Job) error {
+		held <- holdInTx(ctx)
+		close(stalled)
+		<-resume
+		held <- holdInTx(context.WithoutCancel(ctx))
+		return nil
+	})
+	j, err := slow.Enqueue(context.Background(), s, "work", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start(t, slow)
+	<-stalled
+	if err := <-held; err != nil {
+		t.Fatalf("Hold while holding the job: %v", err)
+	}
+	other := newQueue(s, clk, "other", 1)
+	other.Register("work", policy, func(context.Context, store.Job) error { return nil })
+	clk.Advance(2 * time.Minute) // past the slow worker's lease
+	start(t, other)
+	eventually(t, "the other worker to finish the job", func() bool { return jobState(t, s, j.ID).State == store.JobSucceeded })
+	close(resume)
+	if err := <-held; !errors.Is(err, store.ErrLeaseLost) {
+		t.Errorf("Hold after the lease was lost: %v, want ErrLeaseLost", err)
+	}
+}

@@ -229,7 +229,8 @@ func printable(b []byte) string {
 // the delivery done, failed, or its next attempt enqueued; the slot freed
 // and the longest-waiting delivery woken; the webhook's health.
 //
-// With complete, job completes in the same transaction (jobs.Complete).
+// With complete, job completes in the same transaction (jobs.Complete);
+// without, the transaction only checks that this worker still holds it.
 func (s *Service) record(ctx context.Context, job store.Job, taken store.WebhookDelivery, r result, complete bool) error {
 	now := s.cfg.Clock.Now()
 	disabled := ""
@@ -292,9 +293,11 @@ func (s *Service) record(ctx context.Context, job store.Job, taken store.Webhook
 	return err
 }
 
+// completeIf completes the job in tx, or (when the job records more
+// attempts after this one) checks that this worker still holds it.
 func completeIf(ctx context.Context, tx store.Queries, complete bool) error {
 	if !complete {
-		return nil
+		return jobs.Hold(ctx, tx)
 	}
 	return jobs.Complete(ctx, tx)
 }

@@ -4,17 +4,25 @@
 // webhook-id (the event id, the same on every attempt), webhook-timestamp
 // and webhook-signature.
 //
-// Delivery is an outbox in two steps, each a durable job:
+// Delivery is an outbox of durable jobs:
 //
 //   - events.dispatch (enqueued by events.Emit with the event) fans the
-//     event out: one delivery row and one webhooks.deliver job per matching
-//     webhook, in one transaction. The delivery row is unique per (event,
-//     webhook), so a dispatch that runs twice creates nothing twice.
-//   - webhooks.deliver makes one attempt: it takes one of the webhook's
-//     concurrency slots (a lease on the delivery row, counted under the
-//     webhook's row lock, so the limit holds across replicas), POSTs, and
-//     in one transaction records the attempt and either finishes the
-//     delivery or enqueues the next attempt on the retry schedule.
+//     event out: one delivery row per matching webhook, in one transaction.
+//     The delivery row is unique per (event, webhook), so a dispatch that
+//     runs twice creates nothing twice. Where the webhook has a free
+//     concurrency slot (a lease on the delivery row, counted under the
+//     webhook's row lock, so the limit holds across replicas) the dispatch
+//     job takes it, owns the delivery and makes the first attempt itself
+//     right after that commit: no job to enqueue, claim and complete before
+//     the first POST. A dispatch job whose worker died runs again and
+//     attempts the deliveries it still owns.
+//   - webhooks.deliver makes every other attempt (retries, re-emits, and
+//     first attempts that found every slot taken): it takes a slot, POSTs,
+//     and records the attempt.
+//
+// An attempt is recorded in one transaction with what follows from it (the
+// delivery finished or failed, or its next attempt enqueued on the retry
+// schedule) and with its job's completion (jobs.Complete).
 //
 // The delivery row names the job that owns its next attempt; any other job
 // that finds it (a duplicate, or one superseded by a re-emit) does nothing.
