@@ -165,11 +165,9 @@ func newDelivery(w store.Webhook, ev Event, now time.Time, attemptType string) s
 func (s *Service) enqueueAttempt(ctx context.Context, tx store.Queries, d store.WebhookDelivery, now time.Time) error {
 	_, err := s.queue.Enqueue(ctx, tx, DeliverKind,
 		deliverPayload{DeliveryID: d.ID, EventID: d.EventID, AccountID: d.AccountID},
-		jobs.ForAccount(d.AccountID), jobs.At(d.NextAttemptAt), withJobID(d.JobID))
+		jobs.ForAccount(d.AccountID), jobs.At(d.NextAttemptAt), jobs.WithID(d.JobID))
 	return err
 }
-
-func withJobID(id string) jobs.EnqueueOption { return func(n *store.NewJob) { n.ID = id } }
 
 // matcher holds the fields of an event that webhooks filter on.
 type matcher struct {
