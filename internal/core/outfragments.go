@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strconv"
@@ -35,7 +36,7 @@ func NewFragments(ctx context.Context, blobs blob.Store, g *guide.Guide, main *g
 			s.ID, s.FragmentsKeyName, g.Version, exampleLoopKey(g))
 	}
 	size := batchSize(s)
-	return &Fragments{f: newFragmenter(ctx, blobs, g, main, txID, s.FragmentsKeyName, size),
+	return &Fragments{f: newFragmenter(ctx, freshKeys{blobs}, g, main, txID, s.FragmentsKeyName, size),
 		info: FragmentsInfo{BatchSize: size, KeyName: s.FragmentsKeyName}}, nil
 }
 
@@ -89,3 +90,33 @@ func FragmentEvent(t store.Transaction, info FragmentsInfo, i int, ship *Partner
 			ProcessedAt: timestamp(at), Fragments: info, FragmentIndex: i, Partnership: ship, X12: x,
 			Artifacts: []Artifact{artifact("application/json", "output", out, t.Fragments[i].Output.Size, "fragment")}}}
 }
+
+// freshKeys writes each fragment of an outbound transaction with
+// blob.PutNew: its key is new and recorded only after End, and a claim's
+// fragments are small, so each is kept in memory and stored in one create
+// instead of a temporary file renamed into place.
+type freshKeys struct{ blob.Store }
+
+func (s freshKeys) Create(ctx context.Context, key, contentType string) (blob.Writer, error) {
+	return &freshWriter{ctx: ctx, s: s.Store, key: key, contentType: contentType}, nil
+}
+
+type freshWriter struct {
+	ctx              context.Context
+	s                blob.Store
+	key, contentType string
+	buf              bytes.Buffer
+	done             bool
+}
+
+func (w *freshWriter) Write(p []byte) (int, error) { return w.buf.Write(p) }
+
+func (w *freshWriter) Commit() error {
+	if w.done {
+		return fmt.Errorf("blob: put %s: already finished", w.key)
+	}
+	w.done = true
+	return blob.PutNew(w.ctx, w.s, w.key, w.buf.Bytes(), w.contentType)
+}
+
+func (w *freshWriter) Abort() { w.done = true }
