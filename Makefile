@@ -51,7 +51,7 @@ bench-load: build
 # runs a 20 s variant; this one runs CHAOS_DURATION (default 2m).
 CHAOS_DURATION ?= 2m
 chaos: versitygw
-	CI=true CHAOS_DURATION=$(CHAOS_DURATION) $(GO) test -count=1 -v -timeout 30m -run TestChaos ./internal/chaos/
+	CI=true CHAOS_DURATION=$(CHAOS_DURATION) $(GO) test -count=1 -v -timeout 60m -run TestChaos ./internal/chaos/
 
 # chaos-broken: the same run on a build whose jobs are acknowledged before
 # their work commits (-tags chaosbreak). It must fail; this target fails if

@@ -158,26 +158,32 @@ func run(t *testing.T, cfg settings, bin string, db *sql.DB, storeFlags, keyFlag
 	var res outcome
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.duration)
 	defer cancel()
+	backlog := watchBacklog(ctx, db, maxBacklog)
 	var wg sync.WaitGroup
 	for w := range cfg.workers {
-		wg.Go(func() { client(ctx, rs, key, w, &res) })
+		wg.Go(func() { client(ctx, rs, key, w, &res, backlog) })
 	}
 	kills := killer(ctx, t, bin, rs, cfg.kill)
 	wg.Wait()
 	for _, r := range rs {
 		r.waitReady(t, 60*time.Second)
 	}
-	quiesce(t, db, 3*time.Minute)
+	// The clients send as fast as they are answered, so the work they
+	// start (deliveries, 999s and 277CAs, inbound processing, webhooks)
+	// may still be queued: every job must finish, however long the
+	// backlog takes, and none may stall.
+	drain := quiesce(t, db, time.Minute, 20*time.Minute)
 
-	t.Logf("chaos: %d replicas, %s, %d kills; %d requests, %d answered 2xx (%d checks, %d uploads, %d claims), %d not",
+	t.Logf("chaos: %d replicas, %s, %d kills; %d requests, %d answered 2xx (%d checks, %d uploads, %d claims), %d not; the work they started drained %s after the load",
 		cfg.replicas, cfg.duration, kills, res.attempts.Load(),
-		len(res.checks)+len(res.uploads)+len(res.claims), len(res.checks), len(res.uploads), len(res.claims), res.failures.Load())
+		len(res.checks)+len(res.uploads)+len(res.claims), len(res.checks), len(res.uploads), len(res.claims), res.failures.Load(),
+		drain.Round(time.Second))
 	verify(t, db, &res, blobPath)
 	verifyWebhooks(t, db, recv)
 }
 
 // client sends a mix of requests to random replicas until ctx ends.
-func client(ctx context.Context, rs []*replica, key string, w int, res *outcome) {
+func client(ctx context.Context, rs []*replica, key string, w int, res *outcome, backlog *atomic.Bool) {
 	hc := &http.Client{Timeout: 30 * time.Second}
 	eligibility := []byte(`{"tradingPartnerServiceId":"87726",
 		"provider":{"organizationName":"Provider Name","npi":"1999999984"},
@@ -188,6 +194,9 @@ func client(ctx context.Context, rs []*replica, key string, w int, res *outcome)
 		panic(err)
 	}
 	for n := 0; ctx.Err() == nil; n++ {
+		for backlog.Load() && ctx.Err() == nil {
+			time.Sleep(50 * time.Millisecond)
+		}
 		r := rs[rand.IntN(len(rs))]
 		res.attempts.Add(1)
 		var ok bool
@@ -236,6 +245,35 @@ func client(ctx context.Context, rs []*replica, key string, w int, res *outcome)
 			time.Sleep(20 * time.Millisecond) // a replica is down; try another
 		}
 	}
+}
+
+// maxBacklog is how many queued jobs make the clients wait. They send as
+// fast as they are answered, which starts background work (deliveries,
+// the mock payer's 999s and 277CAs, inbound processing, webhooks) faster
+// than a 2-core machine finishes it; unchecked, a 2-minute run leaves tens
+// of thousands of jobs. Holding the queue near this size keeps the replicas
+// busy with every kind of work when the kills come, and the backlog small
+// enough to drain.
+const maxBacklog = 500
+
+// watchBacklog reports, every half second until ctx ends, whether more
+// than limit jobs are due or running.
+func watchBacklog(ctx context.Context, db *sql.DB, limit int) *atomic.Bool {
+	var full atomic.Bool
+	go func() {
+		for ctx.Err() == nil {
+			var n int
+			if err := db.QueryRowContext(ctx, `SELECT count(*) FROM jobs WHERE state IN ('available', 'running')`).Scan(&n); err == nil {
+				full.Store(n > limit)
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(500 * time.Millisecond):
+			}
+		}
+		full.Store(false)
+	}()
+	return &full
 }
 
 // post sends body and, on a 2xx, returns what id extracts from the answer.

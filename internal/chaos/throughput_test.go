@@ -70,7 +70,7 @@ func BenchmarkReplicas(b *testing.B) {
 				warm, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 				drive(warm, c, clients, work[kind], &loadResult{})
 				cancel()
-				quiesce(b, c.db, 5*time.Minute)
+				quiesce(b, c.db, time.Minute, 10*time.Minute)
 
 				var res loadResult
 				before := c.cpu()
@@ -103,7 +103,7 @@ func BenchmarkReplicas(b *testing.B) {
 					kind, replicas, clients, elapsed.Round(time.Millisecond), n/elapsed.Seconds(), pct(0.5), pct(0.99),
 					spent.share(elapsed), loadAverage())
 				if kind == "claims" {
-					quiesce(b, c.db, 10*time.Minute)
+					quiesce(b, c.db, time.Minute, 20*time.Minute)
 					total := time.Since(start)
 					b.ReportMetric(n/total.Seconds(), "claims-done/s")
 					b.Logf("every claim delivered and its 999 and 277CA processed after %s: %.0f claims/s end to end",
