@@ -154,7 +154,14 @@ func startCluster(b *testing.B, bin string, s3 testenv.S3, n int) *cluster {
 		r := &replica{name: fmt.Sprintf("replica%d", i), addr: freePort(b), log: logf, args: args, env: env}
 		r.start(b, bin)
 		c.replicas = append(c.replicas, r)
-		b.Cleanup(func() { r.stop(); logf.Close() })
+		b.Cleanup(func() {
+			r.stop()
+			if b.Failed() {
+				out, _ := os.ReadFile(logf.Name())
+				b.Logf("%s log:\n%s", r.name, tail(out, 3000))
+			}
+			logf.Close()
+		})
 	}
 	for _, r := range c.replicas {
 		r.waitReady(b, time.Minute)
@@ -212,7 +219,13 @@ func drive(ctx context.Context, c *cluster, clients int, request func(n int64) (
 }
 
 // cpuTimes is CPU time (user + system) spent so far by each part.
-type cpuTimes struct{ replicas, postgres, s3, client time.Duration }
+type cpuTimes struct {
+	replicas, postgres, s3, client time.Duration
+	// postgresByPid: a backend exits when its connection closes, so
+	// PostgreSQL's time is summed per process (what exited in between is
+	// not counted: the replicas' pools keep their connections).
+	postgresByPid map[int]time.Duration
+}
 
 func (c *cluster) cpu() cpuTimes {
 	var t cpuTimes
@@ -222,11 +235,12 @@ func (c *cluster) cpu() cpuTimes {
 		r.mu.Unlock()
 	}
 	t.s3 = processCPU(c.s3Pid)
+	t.postgresByPid = map[int]time.Duration{}
 	procs, _ := filepath.Glob("/proc/[0-9]*/comm")
 	for _, p := range procs {
 		if comm, err := os.ReadFile(p); err == nil && strings.TrimSpace(string(comm)) == "postgres" {
 			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
-			t.postgres += processCPU(pid)
+			t.postgresByPid[pid] = processCPU(pid)
 		}
 	}
 	var ru syscall.Rusage
@@ -236,7 +250,11 @@ func (c *cluster) cpu() cpuTimes {
 }
 
 func (t cpuTimes) minus(o cpuTimes) cpuTimes {
-	return cpuTimes{t.replicas - o.replicas, t.postgres - o.postgres, t.s3 - o.s3, t.client - o.client}
+	d := cpuTimes{replicas: t.replicas - o.replicas, s3: t.s3 - o.s3, client: t.client - o.client}
+	for pid, cpu := range t.postgresByPid {
+		d.postgres += cpu - o.postgresByPid[pid]
+	}
+	return d
 }
 
 // share says how much of the machine's cores each part used over elapsed.

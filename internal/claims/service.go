@@ -386,7 +386,13 @@ func (s *Service) record(ctx context.Context, c Caller, req *Request, built *Bui
 		GroupControlNumber: ctl.Group, PatientName: patientName(req)}
 	processedAt := now.Format("2006-01-02T15:04:05.000Z")
 	// GroupInTx: on SQLite, claims arriving together share one commit.
-	err = s.opts.Store.GroupInTx(ctx, func(tx store.Queries) error {
+	// rolledBack: the work failed inside the transaction, so nothing was
+	// committed. An error from the commit itself (say the request was
+	// cancelled as it ran) leaves the outcome unknown: the claim may be
+	// recorded, so its blobs must stay.
+	rolledBack := false
+	err = s.opts.Store.GroupInTx(ctx, func(tx store.Queries) (err error) {
+		defer func() { rolledBack = err != nil }()
 		if err := tx.InsertExecution(ctx, e); err != nil {
 			return err
 		}
@@ -420,8 +426,9 @@ func (s *Service) record(ctx context.Context, c Caller, req *Request, built *Bui
 		return nil
 	})
 	if err != nil {
-		// The blobs were written under fresh keys nothing refers to.
-		s.discard(stored...)
+		if rolledBack { // the blobs were written under fresh keys nothing refers to
+			s.discard(stored...)
+		}
 		return fmt.Errorf("claims: record the claim: %w", err)
 	}
 	return nil

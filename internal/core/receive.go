@@ -86,11 +86,15 @@ func (s *Service) Receive(ctx context.Context, p ReceiveParams) (store.Execution
 		return store.Execution{}, ErrEmptyFile
 	}
 	e.Input.Size = body.n
-	err := s.opts.Store.InTx(ctx, func(tx store.Queries) error {
+	// rolledBack: the work failed inside the transaction. An error from the
+	// commit itself leaves the outcome unknown, so the file must stay.
+	rolledBack := false
+	err := s.opts.Store.InTx(ctx, func(tx store.Queries) (err error) {
+		defer func() { rolledBack = err != nil }()
 		if err := tx.InsertExecution(ctx, e); err != nil {
 			return err
 		}
-		_, err := s.opts.Jobs.Enqueue(ctx, tx, ProcessKind, processPayload{ExecutionID: e.ID, AccountID: e.AccountID},
+		_, err = s.opts.Jobs.Enqueue(ctx, tx, ProcessKind, processPayload{ExecutionID: e.ID, AccountID: e.AccountID},
 			jobs.ForAccount(e.AccountID))
 		return err
 	})
@@ -100,7 +104,9 @@ func (s *Service) Receive(ctx context.Context, p ReceiveParams) (store.Execution
 		}
 	}
 	if err != nil {
-		s.discard(e.Input.Key)
+		if rolledBack {
+			s.discard(e.Input.Key)
+		}
 		return store.Execution{}, fmt.Errorf("core: record execution: %w", err)
 	}
 	return e, nil
