@@ -216,26 +216,14 @@ func (c *Console) claimsPage(w http.ResponseWriter, r *http.Request) {
 	if len(f.PCN) > 20 {
 		data.Errors["pcn"] = "A claim number has at most 20 characters."
 	}
-	var err error
-	if sf.From, err = dayStart(f.From); err != nil {
-		data.Errors["from"] = "Enter a date like 2026-01-31."
-	}
-	if sf.To, err = dayStart(f.To); err != nil {
-		data.Errors["to"] = "Enter a date like 2026-01-31."
-	} else if !sf.To.IsZero() {
-		sf.To = sf.To.Add(24 * time.Hour)
-	}
+	sf.From, sf.To = dayRange(f.From, f.To, data.Errors)
 	status := http.StatusOK
 	if len(data.Errors) > 0 {
 		status = http.StatusBadRequest
 	} else {
 		rows, next, err := c.cfg.Store.ListDentalClaims(r.Context(), v.AccountID, sf)
-		if errors.Is(err, store.ErrBadCursor) {
-			c.showError(w, r, http.StatusBadRequest, "Bad page link", "This page link is not valid any more. Start again from the first page.")
-			return
-		}
 		if err != nil {
-			c.fail(w, r, err)
+			c.listFailed(w, r, err)
 			return
 		}
 		for _, row := range rows {

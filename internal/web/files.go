@@ -60,26 +60,14 @@ func (c *Console) filesPage(w http.ResponseWriter, r *http.Request) {
 	if len(f.Name) > 200 || len(f.Partnership) > 200 {
 		data.Errors["name"] = "Type at most 200 characters."
 	}
-	var err error
-	if sf.From, err = dayStart(f.From); err != nil {
-		data.Errors["from"] = "Enter a date like 2026-01-31."
-	}
-	if sf.To, err = dayStart(f.To); err != nil {
-		data.Errors["to"] = "Enter a date like 2026-01-31."
-	} else if !sf.To.IsZero() {
-		sf.To = sf.To.Add(24 * time.Hour) // the whole last day
-	}
+	sf.From, sf.To = dayRange(f.From, f.To, data.Errors)
 	status := http.StatusOK
 	if len(data.Errors) > 0 {
 		status = http.StatusBadRequest
 	} else {
 		rows, next, err := c.cfg.Store.ListExecutions(r.Context(), v.AccountID, sf)
-		if errors.Is(err, store.ErrBadCursor) {
-			c.showError(w, r, http.StatusBadRequest, "Bad page link", "This page link is not valid any more. Start again from the first page.")
-			return
-		}
 		if err != nil {
-			c.fail(w, r, err)
+			c.listFailed(w, r, err)
 			return
 		}
 		for _, e := range rows {
@@ -135,6 +123,32 @@ func dayStart(s string) (time.Time, error) {
 		return time.Time{}, nil
 	}
 	return time.Parse("2006-01-02", s)
+}
+
+// dayRange reads a list filter's from and to days (UTC) as the span
+// [from, to + 1 day), so the last day counts whole; a day that is not a
+// date gets a front-desk message in errs under "from" or "to".
+func dayRange(from, to string, errs map[string]string) (start, end time.Time) {
+	var err error
+	if start, err = dayStart(from); err != nil {
+		errs["from"] = "Enter a date like 2026-01-31."
+	}
+	if end, err = dayStart(to); err != nil {
+		errs["to"] = "Enter a date like 2026-01-31."
+	} else if !end.IsZero() {
+		end = end.Add(24 * time.Hour)
+	}
+	return start, end
+}
+
+// listFailed answers a list query that failed: a page link whose cursor
+// is stale or forged is the user's to fix; anything else is ours.
+func (c *Console) listFailed(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, store.ErrBadCursor) {
+		c.showError(w, r, http.StatusBadRequest, "Bad page link", "This page link is not valid any more. Start again from the first page.")
+		return
+	}
+	c.fail(w, r, err)
 }
 
 // uploadData is the upload form.
