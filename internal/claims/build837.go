@@ -397,9 +397,9 @@ func (b *builder) claim() {
 		b.seg("DN1", string(o.MonthsCount), string(o.MonthsRemaining), "", o.TreatmentIndicator)
 	}
 	for _, t := range ci.ToothStatus {
-		// DN206 (JP, the hosted API's example sends it) is not used in
-		// our 005010X224A2 guide data; the tooth numbering is implied.
-		b.seg("DN2", t.ToothNumber, t.ToothStatusCode)
+		// DN206 JP names the tooth numbering (ADA Universal National
+		// Tooth Designation System); X224A2 requires it.
+		b.seg("DN2", t.ToothNumber, t.ToothStatusCode, "", "", "", "JP")
 	}
 	sup := ci.ClaimSupplementalInformation
 	if sup == nil {
@@ -445,7 +445,7 @@ func (b *builder) claim() {
 		b.fields("HI", hi...)
 	}
 	r := b.req
-	b.provider("DN", "RF", "ZZ", r.Referring)
+	b.provider("DN", "RF", "PXC", r.Referring) // PXC: 5010's taxonomy qualifier (ZZ was 4010's)
 	b.provider("82", "PE", "PXC", r.Rendering)
 	b.facility(ci.ServiceFacilityLocation, false)
 	b.provider("DD", "AS", "PXC", r.AssistantSurgeon)

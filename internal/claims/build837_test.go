@@ -40,7 +40,7 @@ func TestExampleMapsSegmentForSegment(t *testing.T) {
 		"N3*PO Box 7000",
 		"N4*Camden*SC*29000",
 		"CLM*12345*832***12:B:1*Y*A*Y*Y",
-		"DN2*3*E", // the hosted example adds DN206 JP, which our guide data marks not used
+		"DN2*3*E****JP", // DN206 JP (tooth numbering: ADA Universal National Tooth Designation System) is required in X224A2
 		"REF*G1*20231010012345678",
 		"REF*D9*01KHCCA4V6K00NFPX588G859SJ", // ours: the clearinghouse trace
 		"HI*ABK:K081",
@@ -82,6 +82,10 @@ func TestFullRequestPassesTheGuide(t *testing.T) {
 	built := mustBuild(t, &req)
 	if f := guideFindings(t, built.X12); len(f) > 0 {
 		t.Errorf("the 837D does not pass the guide:\n%s\n%s", strings.Join(f, "\n"), built.X12)
+	}
+	// 5010 names the taxonomy with PXC; ZZ is 4010's qualifier.
+	if !strings.Contains(string(built.X12), "~PRV*RF*PXC*1223G0001X~") {
+		t.Errorf("the referring provider's PRV is not PRV*RF*PXC*<taxonomy>:\n%s", built.X12)
 	}
 	if req.Dependent.FirstName != "Jose" {
 		t.Errorf("dependent first name not transliterated: %q", req.Dependent.FirstName)

@@ -66,7 +66,8 @@ func recipe837D(g *generator) *spec.File {
 				"SV305-SV310 data elements 1358/380/352/1327/1360/1073 as in the 4010 dental map (PR #86 shifts them by one)",
 				"SV301-08, SV311 (C004, 4 pointers) and DN206 added from StAEDI 005010 types; SV311 situational",
 				"SV304 oral cavity codes: 4010 list plus the 5010 sextants 03-08; TOO03 tooth surfaces B D F I L M O",
-				"DN2 status codes E and M (5010); DN1 DN103 not used, DN104 orthodontic treatment indicator",
+				"DN2 status codes E and M (5010), DN206 required with JP; DN1 DN103 not used, DN104 orthodontic treatment indicator",
+				"2310A PRV02 PXC (5010 taxonomy qualifier; the 4010 map has ZZ)",
 				"2310D assistant surgeon (NM1*DD, PRV*AS), 2310E supervising; 2420A-D rendering, assistant surgeon, supervising, service facility; 2330H other payer assistant surgeon",
 				"837P-only segments dropped (PAT in 2000B, CR1/CR2/CRC, anesthesia and condition HI, ambulance loops, 2400 SV5/CR/MEA/PS1, 2410, 2420B/E-H, 2440)",
 			},
@@ -102,6 +103,10 @@ func dentalClaim(g *generator, p2300, d2300 *spec.Node, types *staediTypes) *spe
 	dn2 := d("DN2", "")
 	setCodes(dn2, "02", "E", "M")
 	types.complete(g, dn2, map[string]string{"DN206": "1270"})
+	// X224A2 requires DN206 = JP (ADA Universal National Tooth Designation
+	// System), the form the hosted API and payers' examples send.
+	setUsage(dn2, "06", "R")
+	setCodes(dn2, "06", "JP")
 
 	pwk := p("PWK", "")
 	setCodes(pwk, "01", "B4", "DA", "DG", "EB", "OZ", "P6", "RB", "RR")
@@ -124,9 +129,13 @@ func dentalClaim(g *generator, p2300, d2300 *spec.Node, types *staediTypes) *spe
 		p("K3", ""), p("NTE", ""), hi, p("HCP", ""),
 	}
 
-	// 2310A referring gets the 4010 dental PRV*RF; 2310D/E follow §3.1.
+	// 2310A referring gets the 4010 dental PRV*RF with 5010's taxonomy
+	// qualifier (PXC, where 4010 had ZZ); 2310D/E follow §3.1.
 	ref := clone(loopAt(p2300, "2310A"))
-	insertAfter(ref, ref.Children[0], clone(segAt(loopAt(d2300, "2310A"), "PRV", "RF")))
+	refPRV := clone(segAt(loopAt(d2300, "2310A"), "PRV", "RF"))
+	setCodes(refPRV, "02", "PXC")
+	refPRV.Syntax = []string{"P0203"}
+	insertAfter(ref, ref.Children[0], refPRV)
 	assistant := derive(loopAt(p2300, "2310B"), "2310D", "Rendering Provider", "Assistant Surgeon", "DD", "AS")
 	super := clone(loopAt(p2300, "2310D"))
 	super.Loop = "2310E"
