@@ -38,9 +38,7 @@ func eligibilityPDFRoutes(env Env) ([]Route, error) {
 			return
 		}
 		h := w.Header()
-		h.Set("Content-Type", "application/pdf")
-		h.Set("Content-Disposition", `inline; filename="eligibility-`+c.ID+`.pdf"`)
-		h.Set("Cache-Control", "no-store")
+		inertDocument(h, "application/pdf", "eligibility-"+c.ID+".pdf")
 		h.Set("Content-Length", strconv.Itoa(len(b)))
 		w.WriteHeader(http.StatusOK)
 		w.Write(b)

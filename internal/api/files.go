@@ -200,9 +200,10 @@ func (h fileHandlers) redirect(w http.ResponseWriter, r *http.Request, key, cont
 }
 
 // download serves a signed link of the embedded store: no API key, one
-// document, until the link expires.
+// document, until the link expires. The document is inert: saved as an
+// attachment, of a type from a fixed list, sandboxed, never sniffed.
 func (h fileHandlers) download(w http.ResponseWriter, r *http.Request) {
-	rc, contentType, err := h.core.OpenDownload(r.Context(), r.PathValue("token"))
+	d, err := h.core.OpenDownload(r.Context(), r.PathValue("token"))
 	if err != nil {
 		if errors.Is(err, core.ErrBadDownload) {
 			WriteError(w, r, Errorf(http.StatusForbidden, CodeForbidden, "%s; ask the API for a new link.", err.Error()[len("core: "):]))
@@ -211,11 +212,10 @@ func (h fileHandlers) download(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	defer rc.Close()
-	w.Header().Set("Content-Type", contentType)
-	w.Header().Set("Cache-Control", "private, no-store")
+	defer d.Body.Close()
+	inertDocument(w.Header(), d.ContentType, d.FileName)
 	w.WriteHeader(http.StatusOK)
-	io.Copy(w, rc)
+	io.Copy(w, d.Body)
 }
 
 // transactionJSON is a transaction as the API shows it (api-contract §5.3).

@@ -24,6 +24,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		id = store.NewID()
 	}
 	w.Header().Set("X-Request-Id", id)
+	setSecurityHeaders(w.Header())
 	info := &requestInfo{id: id, logger: s.env.Logger.With("request_id", id)}
 	r = r.WithContext(withInfo(r.Context(), info))
 	rec := &statusWriter{ResponseWriter: w}

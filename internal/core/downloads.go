@@ -9,8 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/events"
@@ -52,27 +54,51 @@ func (s *Service) sign(body string) string {
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
+// Download is one document a signed link grants, opened.
+type Download struct {
+	Body io.ReadCloser
+	// ContentType is what the document is served as (ServedContentType:
+	// never a type a browser would render as a page).
+	ContentType string
+	// FileName is a name to save it under, made from its record ids.
+	FileName string
+}
+
 // OpenDownload checks a signed link's token (the part after DownloadsPath)
-// and opens the document it grants, with its content type.
-func (s *Service) OpenDownload(ctx context.Context, token string) (io.ReadCloser, string, error) {
+// and opens the document it grants.
+func (s *Service) OpenDownload(ctx context.Context, token string) (Download, error) {
 	body, sig, ok := strings.Cut(token, ".")
 	if !ok || !hmac.Equal([]byte(sig), []byte(s.sign(body))) {
-		return nil, "", ErrBadDownload
+		return Download{}, ErrBadDownload
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(body)
 	if err != nil {
-		return nil, "", ErrBadDownload
+		return Download{}, ErrBadDownload
 	}
 	var d download
 	if err := json.Unmarshal(raw, &d); err != nil || d.Key == "" {
-		return nil, "", ErrBadDownload
+		return Download{}, ErrBadDownload
 	}
 	if s.opts.Clock.Now().Unix() > d.Expires {
-		return nil, "", fmt.Errorf("%w: it expired at %s", ErrBadDownload, time.Unix(d.Expires, 0).UTC().Format(time.RFC3339))
+		return Download{}, fmt.Errorf("%w: it expired at %s", ErrBadDownload, time.Unix(d.Expires, 0).UTC().Format(time.RFC3339))
 	}
 	r, err := s.opts.Blob.Get(ctx, d.Key)
 	if err != nil {
-		return nil, "", err
+		return Download{}, err
 	}
-	return r, d.ContentType, nil
+	served := ServedContentType(d.ContentType)
+	return Download{Body: r, ContentType: served, FileName: downloadName(d.Key, served)}, nil
+}
+
+// downloadName turns a blob key ("executions/<id>/input", made from record
+// ids only) into a file name: "executions-<id>-input.x12".
+func downloadName(key, served string) string {
+	base := strings.TrimSuffix(key, path.Ext(key))
+	name := strings.Map(func(r rune) rune {
+		if r < 0x80 && (r == '-' || r == '_' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return r
+		}
+		return '-'
+	}, base)
+	return name + ServedExtension(served)
 }

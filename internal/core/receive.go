@@ -74,7 +74,8 @@ func (s *Service) Receive(ctx context.Context, p ReceiveParams) (store.Execution
 	}
 	e.Input = store.Artifact{Key: executionInputKey(e.ID), ContentType: contentType}
 	body := &limitedCounter{r: p.Body, limit: s.opts.MaxFileBytes}
-	if err := s.opts.Blob.Put(ctx, e.Input.Key, body, contentType); err != nil {
+	// The blob's own type is what an object store's presigned link serves.
+	if err := s.opts.Blob.Put(ctx, e.Input.Key, body, ServedContentType(contentType)); err != nil {
 		s.discard(e.Input.Key)
 		if body.over {
 			return store.Execution{}, fmt.Errorf("%w: larger than the limit of %d bytes", ErrFileTooLarge, s.opts.MaxFileBytes)
