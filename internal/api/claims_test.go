@@ -215,3 +215,55 @@ func TestDentalClaimRawX12OverHTTP(t *testing.T) {
 		t.Errorf("unbalanced raw claim: %d %s", resp.StatusCode, b)
 	}
 }
+
+// A claim's transaction is outbound, but its input is still the X12 (the
+// 837D) and its output the Guide JSON: the transaction, its event's
+// artifacts and the documents behind /input and /output all say so.
+func TestClaimTransactionDocumentsAreLabelled(t *testing.T) {
+	f, _ := claimServer(t)
+	if resp, body := f.post(claimPath, "Key "+f.key, exampleClaim(t, nil)); resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	var list eventList
+	f.json("GET", "/2023-08-01/events", "", 200, &list)
+	txID := ""
+	for _, e := range list.Items {
+		var d struct {
+			TransactionID, Direction string
+			Artifacts                []struct{ ArtifactType, Usage string }
+		}
+		if e.DetailType != "transaction.processed.v2" || json.Unmarshal(e.Detail, &d) != nil || d.Direction != store.DirectionOutbound {
+			continue
+		}
+		txID = d.TransactionID
+		for _, a := range d.Artifacts {
+			if want := wantArtifactType[a.Usage]; a.ArtifactType != want {
+				t.Errorf("event artifact %s is %s, want %s", a.Usage, a.ArtifactType, want)
+			}
+		}
+	}
+	if txID == "" {
+		t.Fatalf("no outbound transaction.processed.v2 among %d events", len(list.Items))
+	}
+	var tx struct {
+		Artifacts []struct{ ArtifactType, Usage, URL string }
+	}
+	f.json("GET", "/2023-08-01/transactions/"+txID, "", 200, &tx)
+	if len(tx.Artifacts) < 2 {
+		t.Fatalf("transaction artifacts: %+v", tx.Artifacts)
+	}
+	for _, a := range tx.Artifacts[:2] {
+		if want := wantArtifactType[a.Usage]; a.ArtifactType != want {
+			t.Errorf("transaction artifact %s is %s, want %s", a.Usage, a.ArtifactType, want)
+		}
+	}
+	for usage, starts := range map[string]string{"input": "ISA", "output": "{"} {
+		resp, body := f.call("GET", "/2023-08-01/transactions/"+txID+"/"+usage, f.key, "", true)
+		if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 200 || !strings.HasPrefix(ct, wantArtifactType[usage]) ||
+			!strings.HasPrefix(string(body), starts) {
+			t.Errorf("/%s: %d %s %.20q, want %s starting %q", usage, resp.StatusCode, ct, body, wantArtifactType[usage], starts)
+		}
+	}
+}
+
+var wantArtifactType = map[string]string{"input": "application/edi-x12", "output": "application/json"}

@@ -411,10 +411,10 @@ func scanTransaction(row scanner) (Transaction, error) {
 	if err != nil {
 		return Transaction{}, mapErr(err)
 	}
+	// Both directions keep the X12 as the input and its Guide JSON as the
+	// output: an inbound set is translated to JSON, and a claim stores the
+	// 837D it built as its transaction's input beside the 837D's Guide JSON.
 	t.Input.ContentType, t.Output.ContentType = "application/edi-x12", "application/json"
-	if t.Direction == DirectionOutbound { // generated from JSON
-		t.Input.ContentType, t.Output.ContentType = "application/json", "application/edi-x12"
-	}
 	t.Detail = bytesOrNil(detail)
 	t.ProcessedAt, t.CreatedAt = fromUS(processed), fromUS(created)
 	return t, nil
