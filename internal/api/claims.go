@@ -8,49 +8,10 @@ import (
 	"strconv"
 
 	"github.com/clearhouse/clearhouse/internal/claims"
-	"github.com/clearhouse/clearhouse/internal/claimstatus"
-	"github.com/clearhouse/clearhouse/internal/delivery"
-	"github.com/clearhouse/clearhouse/internal/mockpayer"
-	"github.com/clearhouse/clearhouse/internal/store"
 )
 
-// Dental claim routes (api-contract.md §4): the JSON submission and its
-// raw-X12 sibling. The module also builds outbound delivery (with the MOCK
-// connection) and hooks it to the core's outbound files.
-func init() { RegisterModule("claims", claimsModule) }
-
-func claimsModule(env Env) ([]Route, error) {
-	mock, err := delivery.NewMock(delivery.MockOptions{Payer: mockpayer.New(mockpayer.WithClock(env.Clock.Now)), Core: env.Core,
-		Store: env.Store, Blob: env.Blob, Jobs: env.Jobs, Logger: env.Logger})
-	if err != nil {
-		return nil, err
-	}
-	transports := map[string]delivery.Transport{store.ConnectionMock: mock}
-	for typ, t := range env.Transports {
-		transports[typ] = t
-	}
-	d, err := delivery.New(delivery.Options{Store: env.Store, Blob: env.Blob, Jobs: env.Jobs, Clock: env.Clock, Logger: env.Logger,
-		Attempts: env.DeliveryAttempts, RetryInterval: env.DeliveryRetryInterval, Transports: transports})
-	if err != nil {
-		return nil, err
-	}
-	env.Core.OnOutbound(d.Enqueue)
-	env.Core.OnInbound((&claimstatus.Linker{Blob: env.Blob}).Link) // the claims a 999, 277CA or 835 answers
-	svc, err := claims.NewService(claims.Options{Store: env.Store, Blob: env.Blob, Clock: env.Clock, Logger: env.Logger,
-		Outbound: d.Enqueue, TestOnlyPayers: []string{mockpayer.UnreachablePayerID}})
-	if err != nil {
-		return nil, err
-	}
-	if env.OnClaims != nil {
-		env.OnClaims(svc)
-	}
-	h := &claimHandlers{svc: svc}
-	return []Route{
-		{Pattern: "POST /2024-04-01/dental-claims/submission", Handler: http.HandlerFunc(h.submit)},
-		{Pattern: "POST /2024-04-01/dental-claims/raw-x12-submission", Handler: http.HandlerFunc(h.submitRaw)},
-	}, nil
-}
-
+// claimHandlers serve the dental claim routes (api-contract.md §4): the
+// JSON submission and its raw-X12 sibling.
 type claimHandlers struct{ svc *claims.Service }
 
 func claimCaller(r *http.Request) claims.Caller {

@@ -5,8 +5,6 @@ import (
 	_ "embed"
 	"net/http"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // openAPIDoc is the hand-written OpenAPI 3.1 description of every route.
@@ -14,19 +12,15 @@ import (
 //go:embed openapi.json
 var openAPIDoc []byte
 
-// coreRoutes are the operational endpoints every server has.
-func (s *Server) coreRoutes() []Route {
-	return []Route{
-		{Pattern: "GET /healthz", Public: true, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-		})},
-		{Pattern: "GET /readyz", Public: true, Handler: http.HandlerFunc(s.ready)},
-		{Pattern: "GET /metrics", Public: true, Handler: promhttp.HandlerFor(s.gather, promhttp.HandlerOpts{})},
-		{Pattern: "GET /openapi.json", Public: true, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "application/json")
-			w.Write(openAPIDoc)
-		})},
-	}
+// healthy answers 200 while the process serves requests.
+func (s *Server) healthy(w http.ResponseWriter, r *http.Request) {
+	WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// serveOpenAPI serves openapi.json.
+func serveOpenAPI(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(openAPIDoc)
 }
 
 // ready answers 200 when the database answers a read and commits a write
@@ -34,10 +28,10 @@ func (s *Server) coreRoutes() []Route {
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	if err := s.env.Store.Ping(ctx); err != nil {
+	if err := s.svc.Store.Ping(ctx); err != nil {
 		Logger(r.Context()).Warn("not ready", "error", err.Error())
 		WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable, "The database cannot be read or written; checks would not be recorded."))
 		return
 	}
-	WriteJSON(w, http.StatusOK, map[string]string{"status": "ready", "database": s.env.Store.Engine()})
+	WriteJSON(w, http.StatusOK, map[string]string{"status": "ready", "database": s.svc.Store.Engine()})
 }

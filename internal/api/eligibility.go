@@ -14,25 +14,6 @@ import (
 
 // Eligibility routes: the legacy JSON check (api-contract.md §1), its
 // raw-X12 sibling, and the history of checks.
-func init() { RegisterModule("eligibility", eligibilityModule) }
-
-func eligibilityModule(env Env) ([]Route, error) {
-	svc := env.Eligibility
-	if svc == nil {
-		var err error
-		if svc, err = NewEligibilityService(env, nil, nil, 0); err != nil {
-			return nil, err
-		}
-	}
-	h := &eligibilityHandlers{svc: svc, checks: env.Store}
-	return []Route{
-		{Pattern: "POST /2024-04-01/change/medicalnetwork/eligibility/v3", Handler: http.HandlerFunc(h.check)},
-		{Pattern: "POST /2024-04-01/change/medicalnetwork/eligibility/v3/raw-x12", Handler: http.HandlerFunc(h.checkRawX12)},
-		{Pattern: "GET /2024-04-01/eligibility-checks", Handler: http.HandlerFunc(h.list)},
-		{Pattern: "GET /2024-04-01/eligibility-checks/{id}", Handler: http.HandlerFunc(h.get)},
-	}, nil
-}
-
 type eligibilityHandlers struct {
 	svc    *eligibility.Service
 	checks store.EligibilityChecks

@@ -9,16 +9,6 @@ import (
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
-func init() { RegisterModule("events", eventsModule) }
-
-func eventsModule(env Env) ([]Route, error) {
-	h := eventHandlers{store: env.Store}
-	return []Route{
-		{Pattern: "GET /2023-08-01/events", Handler: http.HandlerFunc(h.list)},
-		{Pattern: "GET /2023-08-01/events/{eventId}", Handler: http.HandlerFunc(h.get)},
-	}, nil
-}
-
 type eventHandlers struct{ store store.Events }
 
 var detailTypes = []string{events.TransactionProcessed, events.FragmentProcessed, events.FileProcessed,

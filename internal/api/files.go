@@ -14,32 +14,9 @@ import (
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
-func init() { RegisterModule("files", filesModule) }
-
 // filesModule: the EDI core's routes (spec §4.3, api-contract §5.3): the
 // upload of inbound files, executions and transactions with their
 // documents, and the signed download links those answer with.
-func filesModule(env Env) ([]Route, error) {
-	h := fileHandlers{core: env.Core, store: env.Store}
-	get := func(pattern string, fn http.HandlerFunc) Route { return Route{Pattern: "GET " + pattern, Handler: fn} }
-	return []Route{
-		{Pattern: "POST /2023-08-01/files/inbound", Handler: http.HandlerFunc(h.upload), MaxBodyBytes: env.Core.MaxFileBytes()},
-		get("/2023-08-01/executions", h.listExecutions),
-		get("/2023-08-01/executions/{executionId}", h.getExecution),
-		get("/2023-08-01/executions/{executionId}/input", h.executionDocument("input")),
-		get("/2023-08-01/executions/{executionId}/output", h.executionDocument("output")),
-		get("/2023-08-01/executions/{executionId}/metadata", h.executionDocument("metadata")),
-		get("/2023-08-01/executions/{executionId}/transactions", h.executionTransactions),
-		get("/2023-08-01/transactions", h.listTransactions),
-		get("/2023-08-01/transactions/{transactionId}", h.getTransaction),
-		get("/2023-08-01/transactions/{transactionId}/input", h.transactionDocument("input")),
-		get("/2023-08-01/transactions/{transactionId}/output", h.transactionDocument("output")),
-		get("/2023-08-01/transactions/{transactionId}/fragments/{fragmentIndex}/output", h.fragmentDocument),
-		get("/2023-08-01/transactions/{transactionId}/edi-platform/fragments/{fragmentIndex}/output", h.fragmentDocument),
-		{Pattern: "GET " + core.DownloadsPath + "{token}", Handler: http.HandlerFunc(h.download), Public: true},
-	}, nil
-}
-
 type fileHandlers struct {
 	core  *core.Service
 	store store.Store

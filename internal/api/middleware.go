@@ -25,7 +25,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("X-Request-Id", id)
 	setSecurityHeaders(w.Header())
-	info := &requestInfo{id: id, logger: s.env.Logger.With("request_id", id)}
+	info := &requestInfo{id: id, logger: s.svc.Logger.With("request_id", id)}
 	r = r.WithContext(withInfo(r.Context(), info))
 	rec := &statusWriter{ResponseWriter: w}
 

@@ -94,8 +94,8 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 	sort.Strings(stale)
 	for _, key := range stale {
 		method, path, _ := strings.Cut(key, " ")
-		t.Errorf("internal/api/openapi.json documents %s but no such route is registered: register it from a module "+
-			"(api.RegisterModule) or delete paths[%q][%q]", key, path, strings.ToLower(method))
+		t.Errorf("internal/api/openapi.json documents %s but no such route is registered: add it to "+
+			"Server.routes (internal/api/routes.go) or delete paths[%q][%q]", key, path, strings.ToLower(method))
 	}
 }
 

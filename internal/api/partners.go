@@ -21,47 +21,6 @@ import (
 // key's account and mode. The shapes are package partners' (the same as
 // `clearhouse partners apply` files); answers add createdAt and updatedAt.
 
-func init() { RegisterModule("partners", partnersModule) }
-
-const x12Base = "/2023-08-01/x12"
-
-func partnersModule(env Env) ([]Route, error) {
-	h := partnerHandlers{store: env.Store, box: env.Secrets, clock: env.Clock}
-	routes := []Route{
-		{Pattern: "GET " + x12Base + "/profiles", Handler: http.HandlerFunc(h.listProfiles)},
-		{Pattern: "POST " + x12Base + "/profiles", Handler: http.HandlerFunc(h.createProfile)},
-		{Pattern: "GET " + x12Base + "/profiles/{profileId}", Handler: http.HandlerFunc(h.getProfile)},
-		{Pattern: "PUT " + x12Base + "/profiles/{profileId}", Handler: http.HandlerFunc(h.updateProfile)},
-		{Pattern: "DELETE " + x12Base + "/profiles/{profileId}", Handler: h.delete(partners.KindProfile, "profileId")},
-
-		{Pattern: "GET " + x12Base + "/connections", Handler: http.HandlerFunc(h.listConnections)},
-		{Pattern: "POST " + x12Base + "/connections", Handler: http.HandlerFunc(h.createConnection)},
-		{Pattern: "GET " + x12Base + "/connections/{connectionId}", Handler: http.HandlerFunc(h.getConnection)},
-		{Pattern: "PUT " + x12Base + "/connections/{connectionId}", Handler: http.HandlerFunc(h.updateConnection)},
-		{Pattern: "DELETE " + x12Base + "/connections/{connectionId}", Handler: h.delete(partners.KindConnection, "connectionId")},
-
-		{Pattern: "GET " + x12Base + "/partnerships", Handler: http.HandlerFunc(h.listPartnerships)},
-		{Pattern: "POST " + x12Base + "/partnerships", Handler: http.HandlerFunc(h.createPartnership)},
-		{Pattern: "GET " + x12Base + "/partnerships/{partnershipId}", Handler: http.HandlerFunc(h.getPartnership)},
-		{Pattern: "PUT " + x12Base + "/partnerships/{partnershipId}", Handler: http.HandlerFunc(h.updatePartnership)},
-		{Pattern: "DELETE " + x12Base + "/partnerships/{partnershipId}", Handler: h.delete(partners.KindPartnership, "partnershipId")},
-	}
-	for _, d := range []struct{ direction, path string }{
-		{store.DirectionInbound, "inbound-transactions"}, {store.DirectionOutbound, "outbound-transactions"},
-	} {
-		s := settingHandlers{partnerHandlers: h, direction: d.direction}
-		base := x12Base + "/partnerships/{partnershipId}/" + d.path
-		routes = append(routes,
-			Route{Pattern: "GET " + base, Handler: http.HandlerFunc(s.list)},
-			Route{Pattern: "POST " + base, Handler: http.HandlerFunc(s.create)},
-			Route{Pattern: "GET " + base + "/{transactionSettingId}", Handler: http.HandlerFunc(s.get)},
-			Route{Pattern: "PUT " + base + "/{transactionSettingId}", Handler: http.HandlerFunc(s.update)},
-			Route{Pattern: "DELETE " + base + "/{transactionSettingId}", Handler: http.HandlerFunc(s.delete)},
-		)
-	}
-	return routes, nil
-}
-
 type partnerHandlers struct {
 	store store.Store
 	box   *secrets.Box

@@ -2,20 +2,17 @@
 // ServeMux, API-key authentication, the contract's error format, request
 // ids, access logs, metrics, health checks and the OpenAPI document.
 //
-// The server core knows no domain. Each domain registers its routes from
-// its own file in this package (eligibility.go, files.go, ...) by calling
-// RegisterModule in init; a module builds its handlers from the Env, so
-// adding an endpoint never edits this file. Every new route must also be
-// described in openapi.json (a test enforces it).
+// Every route is listed in one table, Server.routes (routes.go), read top to
+// bottom; each domain's handlers live in their own file (eligibility.go,
+// files.go, ...). Every route must also be described in openapi.json (a
+// test enforces it).
 package api
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -87,19 +84,6 @@ type Route struct {
 	MaxBodyBytes int64
 }
 
-// Module builds one domain's routes.
-type Module func(env Env) ([]Route, error)
-
-var modules = map[string]Module{}
-
-// RegisterModule adds a domain's routes to every server. Call it from init.
-func RegisterModule(name string, m Module) {
-	if _, dup := modules[name]; dup {
-		panic("api: module registered twice: " + name)
-	}
-	modules[name] = m
-}
-
 // Options tune the server.
 type Options struct {
 	// MaxBodyBytes caps request bodies (413 beyond). Default 10 MiB.
@@ -110,7 +94,7 @@ type Options struct {
 	// bucket, per process); 0 turns limits off. RateBurst is the bucket.
 	RateLimit float64
 	RateBurst int
-	// ExtraRoutes are added after the modules' (tests use this).
+	// ExtraRoutes are added after the API's own (the console's pages; tests).
 	ExtraRoutes []Route
 }
 
@@ -119,9 +103,9 @@ const DefaultMaxBodyBytes = 10 << 20
 
 // Server is the HTTP handler of the whole API.
 type Server struct {
-	env     Env
+	svc     Services
 	mux     *http.ServeMux
-	routes  []RouteInfo
+	served  []RouteInfo
 	auth    auth.Authenticator
 	metrics *httpMetrics
 	gather  prometheus.Gatherer
@@ -138,69 +122,29 @@ type RouteInfo struct {
 	Public  bool
 }
 
-// New builds the server: the core routes (health, metrics, OpenAPI), then
-// every registered module's routes.
+// New builds the server: the route table (routes.go), then opts.ExtraRoutes.
 func New(env Env, opts Options) (*Server, error) {
-	if env.Store == nil {
-		return nil, fmt.Errorf("api: Env.Store is required")
+	svc, err := env.services()
+	if err != nil {
+		return nil, err
 	}
-	if env.Clock == nil {
-		env.Clock = clock.System{}
-	}
-	if env.Logger == nil {
-		env.Logger = slog.Default()
-	}
-	if env.Jobs == nil {
-		env.Jobs = jobs.New(env.Store, jobs.Options{Clock: env.Clock, Logger: env.Logger})
-	}
-	if env.Metrics == nil {
-		env.Metrics = prometheus.NewRegistry()
-	}
-	if env.Blob == nil { // tests: file contents in memory
-		var err error
-		if env.Blob, err = blob.Open(context.Background(), "mem://", ""); err != nil {
-			return nil, err
-		}
-	}
-	if env.Core == nil {
-		var err error
-		if env.Core, err = core.New(core.Options{Store: env.Store, Blob: env.Blob, Jobs: env.Jobs, Clock: env.Clock, Logger: env.Logger}); err != nil {
-			return nil, err
-		}
-	}
-	reg := env.Metrics
 	s := &Server{
-		env:     env,
+		svc:     svc,
 		mux:     http.NewServeMux(),
-		auth:    auth.Authenticator{Keys: newKeyCache(env.Store)},
-		gather:  reg,
+		auth:    auth.Authenticator{Keys: newKeyCache(svc.Store)},
+		gather:  svc.Metrics,
 		maxBody: opts.MaxBodyBytes,
 		limiter: newKeyLimiter(opts.RateLimit, opts.RateBurst),
-		keyUse:  &keyUse{keys: env.Store, logger: env.Logger},
+		keyUse:  &keyUse{keys: svc.Store, logger: svc.Logger},
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
 	}
-	var err error
-	if s.metrics, err = newHTTPMetrics(reg, opts.Version); err != nil {
+	if s.metrics, err = newHTTPMetrics(svc.Metrics, opts.Version); err != nil {
 		return nil, err
 	}
-	if err := s.add(s.coreRoutes()); err != nil {
+	if err := s.add(s.routes()); err != nil {
 		return nil, err
-	}
-	names := make([]string, 0, len(modules))
-	for name := range modules {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		routes, err := modules[name](env)
-		if err != nil {
-			return nil, fmt.Errorf("api: module %s: %w", name, err)
-		}
-		if err := s.add(routes); err != nil {
-			return nil, fmt.Errorf("api: module %s: %w", name, err)
-		}
 	}
 	if err := s.add(opts.ExtraRoutes); err != nil {
 		return nil, err
@@ -214,7 +158,7 @@ func (s *Server) add(routes []Route) (err error) {
 		if !ok || method == "" || strings.HasPrefix(method, "/") {
 			return fmt.Errorf("route %q: pattern must start with a method, e.g. \"GET /path\"", rt.Pattern)
 		}
-		if slices.ContainsFunc(s.routes, func(ri RouteInfo) bool { return ri.Pattern == rt.Pattern }) {
+		if slices.ContainsFunc(s.served, func(ri RouteInfo) bool { return ri.Pattern == rt.Pattern }) {
 			return fmt.Errorf("route %q registered twice", rt.Pattern)
 		}
 		h := rt.Handler
@@ -232,7 +176,7 @@ func (s *Server) add(routes []Route) (err error) {
 		if err != nil {
 			return err
 		}
-		s.routes = append(s.routes, RouteInfo{Pattern: rt.Pattern, Public: rt.Public})
+		s.served = append(s.served, RouteInfo{Pattern: rt.Pattern, Public: rt.Public})
 		if rt.MaxBodyBytes > 0 {
 			if s.bodyLimits == nil {
 				s.bodyLimits = map[string]int64{}
@@ -244,7 +188,7 @@ func (s *Server) add(routes []Route) (err error) {
 }
 
 // Routes lists every registered route.
-func (s *Server) Routes() []RouteInfo { return slices.Clone(s.routes) }
+func (s *Server) Routes() []RouteInfo { return slices.Clone(s.served) }
 
 // requireKey authenticates the request and puts the Principal in its
 // context, or answers 401.

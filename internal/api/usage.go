@@ -3,36 +3,38 @@ package api
 import (
 	"net/http"
 	"time"
+
+	"github.com/clearhouse/clearhouse/internal/store"
 )
 
-func init() { RegisterModule("usage", usageRoutes) }
+// usageHandler serves the caller's metered calls, summed per key (test
+// calls cost 0).
+type usageHandler struct{ store store.Usage }
 
-// usageRoutes: the caller's metered calls, summed per key (test calls cost 0).
-func usageRoutes(env Env) ([]Route, error) {
-	return []Route{{Pattern: "GET /2024-04-01/usage", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		from, to, err := timeRange(r)
-		if err != nil {
-			WriteError(w, r, err)
-			return
-		}
-		totals, err := env.Store.UsageByKey(r.Context(), PrincipalFrom(r.Context()).AccountID, from, to)
-		if err != nil {
-			WriteError(w, r, err)
-			return
-		}
-		type item struct {
-			KeyID      string `json:"keyId"`
-			Kind       string `json:"kind"`
-			Mode       string `json:"mode"`
-			Count      int64  `json:"count"`
-			CostMicros int64  `json:"costMicros"`
-		}
-		items := []item{}
-		for _, t := range totals {
-			items = append(items, item{t.KeyID, t.Kind, t.Mode, t.Count, t.CostMicros})
-		}
-		WriteJSON(w, http.StatusOK, map[string]any{"items": items})
-	})}}, nil
+// get is GET /2024-04-01/usage.
+func (h usageHandler) get(w http.ResponseWriter, r *http.Request) {
+	from, to, err := timeRange(r)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	totals, err := h.store.UsageByKey(r.Context(), PrincipalFrom(r.Context()).AccountID, from, to)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	type item struct {
+		KeyID      string `json:"keyId"`
+		Kind       string `json:"kind"`
+		Mode       string `json:"mode"`
+		Count      int64  `json:"count"`
+		CostMicros int64  `json:"costMicros"`
+	}
+	items := []item{}
+	for _, t := range totals {
+		items = append(items, item{t.KeyID, t.Kind, t.Mode, t.Count, t.CostMicros})
+	}
+	WriteJSON(w, http.StatusOK, map[string]any{"items": items})
 }
 
 // timeRange reads the optional RFC 3339 query parameters from and to.

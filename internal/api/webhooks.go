@@ -13,34 +13,6 @@ import (
 // Webhook routes: the account's webhooks (create, list, get, update,
 // delete, signing secret and its rotation), their attempt log, and the
 // re-emit of a stored event (spec §3, the console's Retry button).
-func init() { RegisterModule("webhooks", webhooksModule) }
-
-func webhooksModule(env Env) ([]Route, error) {
-	svc := env.Webhooks
-	if svc == nil {
-		var err error
-		svc, err = webhooks.New(webhooks.Config{Store: env.Store, Queue: env.Jobs, Events: webhooks.StoreEvents(env.Store),
-			Secrets: env.Secrets, Clock: env.Clock, Logger: env.Logger})
-		if err != nil {
-			return nil, err
-		}
-	}
-	h := webhookHandlers{svc: svc}
-	return []Route{
-		{Pattern: "POST /2023-08-01/webhooks", Handler: http.HandlerFunc(h.create)},
-		{Pattern: "GET /2023-08-01/webhooks", Handler: http.HandlerFunc(h.list)},
-		{Pattern: "GET /2023-08-01/webhooks/{id}", Handler: http.HandlerFunc(h.get)},
-		{Pattern: "PATCH /2023-08-01/webhooks/{id}", Handler: http.HandlerFunc(h.update)},
-		{Pattern: "DELETE /2023-08-01/webhooks/{id}", Handler: http.HandlerFunc(h.delete)},
-		{Pattern: "GET /2023-08-01/webhooks/{id}/secret", Handler: http.HandlerFunc(h.secret)},
-		{Pattern: "POST /2023-08-01/webhooks/{id}/secret/rotate", Handler: http.HandlerFunc(h.rotate)},
-		{Pattern: "GET /2023-08-01/webhooks/{id}/deliveries", Handler: http.HandlerFunc(h.webhookDeliveries)},
-		{Pattern: "POST /2023-08-01/webhooks/{id}/test", Handler: http.HandlerFunc(h.sendTest)},
-		{Pattern: "GET /2023-08-01/events/{eventId}/deliveries", Handler: http.HandlerFunc(h.eventDeliveries)},
-		{Pattern: "POST /2023-08-01/events/{eventId}/retry", Handler: http.HandlerFunc(h.reemit)},
-	}, nil
-}
-
 type webhookHandlers struct{ svc *webhooks.Service }
 
 func webhookCaller(r *http.Request) webhooks.Caller {

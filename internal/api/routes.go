@@ -1,0 +1,116 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/clearhouse/clearhouse/internal/core"
+	"github.com/clearhouse/clearhouse/internal/partners"
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// routes is the whole API, top to bottom: every pattern and its handler.
+// Routes need an API key unless Public. Adding an endpoint means adding a
+// line here and its description in openapi.json (TestOpenAPIMatchesRoutes
+// fails until both exist).
+func (s *Server) routes() []Route {
+	svc := s.svc
+	eligibility := &eligibilityHandlers{svc: svc.Eligibility, checks: svc.Store}
+	pdf := pdfHandler{checks: svc.Store, render: svc.EligibilityPDF}
+	claims := &claimHandlers{svc: svc.Claims}
+	files := fileHandlers{core: svc.Core, store: svc.Store}
+	events := eventHandlers{store: svc.Store}
+	hooks := webhookHandlers{svc: svc.Webhooks}
+	usage := usageHandler{store: svc.Store}
+	partner := partnerHandlers{store: svc.Store, box: svc.Secrets, clock: svc.Clock}
+	inbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionInbound}
+	outbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionOutbound}
+	const x12 = "/2023-08-01/x12"
+	const inboundSettings = x12 + "/partnerships/{partnershipId}/inbound-transactions"
+	const outboundSettings = x12 + "/partnerships/{partnershipId}/outbound-transactions"
+
+	return []Route{
+		// Operations (public).
+		{Pattern: "GET /healthz", Public: true, Handler: http.HandlerFunc(s.healthy)},
+		{Pattern: "GET /readyz", Public: true, Handler: http.HandlerFunc(s.ready)},
+		{Pattern: "GET /metrics", Public: true, Handler: promhttp.HandlerFor(s.gather, promhttp.HandlerOpts{})},
+		{Pattern: "GET /openapi.json", Public: true, Handler: http.HandlerFunc(serveOpenAPI)},
+
+		// Eligibility (api-contract.md §1): the JSON check, its raw-X12
+		// sibling, the history of checks and a check's printable summary.
+		{Pattern: "POST /2024-04-01/change/medicalnetwork/eligibility/v3", Handler: http.HandlerFunc(eligibility.check)},
+		{Pattern: "POST /2024-04-01/change/medicalnetwork/eligibility/v3/raw-x12", Handler: http.HandlerFunc(eligibility.checkRawX12)},
+		{Pattern: "GET /2024-04-01/eligibility-checks", Handler: http.HandlerFunc(eligibility.list)},
+		{Pattern: "GET /2024-04-01/eligibility-checks/{id}", Handler: http.HandlerFunc(eligibility.get)},
+		{Pattern: "GET /2024-04-01/eligibility-checks/{id}/pdf", Handler: http.HandlerFunc(pdf.get)},
+		{Pattern: "GET /2024-04-01/usage", Handler: http.HandlerFunc(usage.get)},
+
+		// Dental claims (api-contract.md §4).
+		{Pattern: "POST /2024-04-01/dental-claims/submission", Handler: http.HandlerFunc(claims.submit)},
+		{Pattern: "POST /2024-04-01/dental-claims/raw-x12-submission", Handler: http.HandlerFunc(claims.submitRaw)},
+
+		// Files (spec §4.3, api-contract §5.3): the upload of inbound files,
+		// executions and transactions with their documents, and the signed
+		// download links those answer with.
+		{Pattern: "POST /2023-08-01/files/inbound", Handler: http.HandlerFunc(files.upload), MaxBodyBytes: svc.Core.MaxFileBytes()},
+		{Pattern: "GET /2023-08-01/executions", Handler: http.HandlerFunc(files.listExecutions)},
+		{Pattern: "GET /2023-08-01/executions/{executionId}", Handler: http.HandlerFunc(files.getExecution)},
+		{Pattern: "GET /2023-08-01/executions/{executionId}/input", Handler: files.executionDocument("input")},
+		{Pattern: "GET /2023-08-01/executions/{executionId}/output", Handler: files.executionDocument("output")},
+		{Pattern: "GET /2023-08-01/executions/{executionId}/metadata", Handler: files.executionDocument("metadata")},
+		{Pattern: "GET /2023-08-01/executions/{executionId}/transactions", Handler: http.HandlerFunc(files.executionTransactions)},
+		{Pattern: "GET /2023-08-01/transactions", Handler: http.HandlerFunc(files.listTransactions)},
+		{Pattern: "GET /2023-08-01/transactions/{transactionId}", Handler: http.HandlerFunc(files.getTransaction)},
+		{Pattern: "GET /2023-08-01/transactions/{transactionId}/input", Handler: files.transactionDocument("input")},
+		{Pattern: "GET /2023-08-01/transactions/{transactionId}/output", Handler: files.transactionDocument("output")},
+		{Pattern: "GET /2023-08-01/transactions/{transactionId}/fragments/{fragmentIndex}/output", Handler: http.HandlerFunc(files.fragmentDocument)},
+		{Pattern: "GET /2023-08-01/transactions/{transactionId}/edi-platform/fragments/{fragmentIndex}/output", Handler: http.HandlerFunc(files.fragmentDocument)},
+		{Pattern: "GET " + core.DownloadsPath + "{token}", Public: true, Handler: http.HandlerFunc(files.download)},
+
+		// Events, and webhooks with their attempt log and the re-emit of a
+		// stored event (spec §3, the console's Retry button).
+		{Pattern: "GET /2023-08-01/events", Handler: http.HandlerFunc(events.list)},
+		{Pattern: "GET /2023-08-01/events/{eventId}", Handler: http.HandlerFunc(events.get)},
+		{Pattern: "GET /2023-08-01/events/{eventId}/deliveries", Handler: http.HandlerFunc(hooks.eventDeliveries)},
+		{Pattern: "POST /2023-08-01/events/{eventId}/retry", Handler: http.HandlerFunc(hooks.reemit)},
+		{Pattern: "POST /2023-08-01/webhooks", Handler: http.HandlerFunc(hooks.create)},
+		{Pattern: "GET /2023-08-01/webhooks", Handler: http.HandlerFunc(hooks.list)},
+		{Pattern: "GET /2023-08-01/webhooks/{id}", Handler: http.HandlerFunc(hooks.get)},
+		{Pattern: "PATCH /2023-08-01/webhooks/{id}", Handler: http.HandlerFunc(hooks.update)},
+		{Pattern: "DELETE /2023-08-01/webhooks/{id}", Handler: http.HandlerFunc(hooks.delete)},
+		{Pattern: "GET /2023-08-01/webhooks/{id}/secret", Handler: http.HandlerFunc(hooks.secret)},
+		{Pattern: "POST /2023-08-01/webhooks/{id}/secret/rotate", Handler: http.HandlerFunc(hooks.rotate)},
+		{Pattern: "GET /2023-08-01/webhooks/{id}/deliveries", Handler: http.HandlerFunc(hooks.webhookDeliveries)},
+		{Pattern: "POST /2023-08-01/webhooks/{id}/test", Handler: http.HandlerFunc(hooks.sendTest)},
+
+		// Trading partners under /2023-08-01/x12, named as the hosted
+		// Partners API names them; every record belongs to the key's
+		// account and mode.
+		{Pattern: "GET " + x12 + "/profiles", Handler: http.HandlerFunc(partner.listProfiles)},
+		{Pattern: "POST " + x12 + "/profiles", Handler: http.HandlerFunc(partner.createProfile)},
+		{Pattern: "GET " + x12 + "/profiles/{profileId}", Handler: http.HandlerFunc(partner.getProfile)},
+		{Pattern: "PUT " + x12 + "/profiles/{profileId}", Handler: http.HandlerFunc(partner.updateProfile)},
+		{Pattern: "DELETE " + x12 + "/profiles/{profileId}", Handler: partner.delete(partners.KindProfile, "profileId")},
+		{Pattern: "GET " + x12 + "/connections", Handler: http.HandlerFunc(partner.listConnections)},
+		{Pattern: "POST " + x12 + "/connections", Handler: http.HandlerFunc(partner.createConnection)},
+		{Pattern: "GET " + x12 + "/connections/{connectionId}", Handler: http.HandlerFunc(partner.getConnection)},
+		{Pattern: "PUT " + x12 + "/connections/{connectionId}", Handler: http.HandlerFunc(partner.updateConnection)},
+		{Pattern: "DELETE " + x12 + "/connections/{connectionId}", Handler: partner.delete(partners.KindConnection, "connectionId")},
+		{Pattern: "GET " + x12 + "/partnerships", Handler: http.HandlerFunc(partner.listPartnerships)},
+		{Pattern: "POST " + x12 + "/partnerships", Handler: http.HandlerFunc(partner.createPartnership)},
+		{Pattern: "GET " + x12 + "/partnerships/{partnershipId}", Handler: http.HandlerFunc(partner.getPartnership)},
+		{Pattern: "PUT " + x12 + "/partnerships/{partnershipId}", Handler: http.HandlerFunc(partner.updatePartnership)},
+		{Pattern: "DELETE " + x12 + "/partnerships/{partnershipId}", Handler: partner.delete(partners.KindPartnership, "partnershipId")},
+		{Pattern: "GET " + inboundSettings, Handler: http.HandlerFunc(inbound.list)},
+		{Pattern: "POST " + inboundSettings, Handler: http.HandlerFunc(inbound.create)},
+		{Pattern: "GET " + inboundSettings + "/{transactionSettingId}", Handler: http.HandlerFunc(inbound.get)},
+		{Pattern: "PUT " + inboundSettings + "/{transactionSettingId}", Handler: http.HandlerFunc(inbound.update)},
+		{Pattern: "DELETE " + inboundSettings + "/{transactionSettingId}", Handler: http.HandlerFunc(inbound.delete)},
+		{Pattern: "GET " + outboundSettings, Handler: http.HandlerFunc(outbound.list)},
+		{Pattern: "POST " + outboundSettings, Handler: http.HandlerFunc(outbound.create)},
+		{Pattern: "GET " + outboundSettings + "/{transactionSettingId}", Handler: http.HandlerFunc(outbound.get)},
+		{Pattern: "PUT " + outboundSettings + "/{transactionSettingId}", Handler: http.HandlerFunc(outbound.update)},
+		{Pattern: "DELETE " + outboundSettings + "/{transactionSettingId}", Handler: http.HandlerFunc(outbound.delete)},
+	}
+}
