@@ -27,7 +27,7 @@ func TestDentalClaimOverSFTPBecomesEvents(t *testing.T) {
 	_, port, _ := strings.Cut(side.addr, ":")
 	data := t.TempDir()
 	key := secrets.NewKey()
-	runOK(t, "keys", "create", "--data", data, "--account", "Demo Clinic", "--mode", "test")
+	runOK(t, "keys", "create", "--create", "--data", data, "--account", "Demo Clinic", "--mode", "test")
 	live := lastLine(runOK(t, "keys", "create", "--data", data, "--account", "Demo Clinic", "--mode", "production"))
 	doc := `{"profiles":[{"profileId":"clearhouse","profileType":"local","interchangeQualifier":"ZZ","interchangeId":"CLEARHOUSE","applicationId":"CLEARHOUSE"},
   {"profileId":"uhc-dental","profileType":"partner","interchangeQualifier":"ZZ","interchangeId":"52133","applicationId":"52133"}],

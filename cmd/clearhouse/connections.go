@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/clearhouse/clearhouse/internal/connections"
+	"github.com/clearhouse/clearhouse/internal/secrets"
 )
 
 func init() {
@@ -52,13 +54,20 @@ func runConnections(ctx context.Context, args []string, stdout, stderr io.Writer
 type connectionSetFlags struct {
 	payersFile string
 	secrets    secretsKeyFlag
+	dataDir    string
 	conn       connectionFlags
+}
+
+// addKeyDir adds --data: where the embedded default keeps its secrets key.
+func (f *connectionSetFlags) addKeyDir(fs *flag.FlagSet) {
+	fs.StringVar(&f.dataDir, "data", "./data", "serve's data directory: its "+secrets.KeyFileName+" file is the key when --secrets-key is empty")
 }
 
 func (f *connectionSetFlags) parse(name, synopsis, about string, args []string, stderr io.Writer) ([]string, error) {
 	fs := newFlagSet("connections "+name, "connections "+synopsis, about, stderr)
 	fs.StringVar(&f.payersFile, "payers", "", "the --payers file that declares the connections")
 	f.secrets.add(fs)
+	f.addKeyDir(fs)
 	f.conn.register(fs)
 	return parseFlags(fs, args)
 }
@@ -67,7 +76,7 @@ func (f *connectionSetFlags) load() (*connections.Set, error) {
 	if f.payersFile == "" {
 		return nil, &exitError{code: 2, err: fmt.Errorf("--payers is required: the file that declares the connections")}
 	}
-	box, err := f.secrets.box()
+	box, err := f.secrets.boxFor(f.dataDir)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +151,9 @@ func connectionsSeal(args []string, stdin io.Reader, stdout, stderr io.Writer) e
 	fs := newFlagSet("connections seal", "connections seal --id ID --field FIELD", "Reads a secret on stdin (one line, or all of it for a PEM key) and prints it sealed.", stderr)
 	fs.StringVar(&id, "id", "", "the connection's id")
 	fs.StringVar(&field, "field", connections.FieldPassword, "password, clientKey or privateKey")
+	commandLineOnly(fs, "id", "field")
 	f.secrets.add(fs)
+	f.addKeyDir(fs)
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -154,7 +165,7 @@ func connectionsSeal(args []string, stdin io.Reader, stdout, stderr io.Writer) e
 	if id == "" {
 		return &exitError{code: 2, err: fmt.Errorf("--id is required")}
 	}
-	box, err := f.secrets.box()
+	box, err := f.secrets.boxFor(f.dataDir)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"text/tabwriter"
 	"time"
 
@@ -52,15 +55,42 @@ func runKeys(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 // storeFlags are the options naming the database, shared with serve.
-type storeFlags struct{ dataDir, databaseURL string }
-
-func (s *storeFlags) add(fs *flag.FlagSet) {
-	fs.StringVar(&s.dataDir, "data", "./data", "data directory holding the SQLite database (when --database is empty)")
-	fs.StringVar(&s.databaseURL, "database", "", "database URL: postgres://…; empty for SQLite in --data")
+type storeFlags struct {
+	dataDir, databaseURL string
+	create               bool
 }
 
+func (s *storeFlags) add(fs *flag.FlagSet) {
+	fs.StringVar(&s.dataDir, "data", "./data", "serve's data directory, holding the SQLite database (when --database is empty)")
+	fs.StringVar(&s.databaseURL, "database", "", "database URL: postgres://…; empty for SQLite in --data")
+	fs.BoolVar(&s.create, "create", false, "create the database in --data if it holds none (without it a data directory with no database is refused)")
+	commandLineOnly(fs, "create")
+}
+
+// open opens the database. A --data without one is refused unless --create:
+// run from the wrong folder, ./data would otherwise be a new, empty
+// database, and the keys made there would be unknown to the server.
 func (s *storeFlags) open(ctx context.Context) (store.Store, error) {
+	if s.databaseURL == "" && !s.create {
+		abs, err := filepath.Abs(s.dataDir)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := os.Stat(filepath.Join(abs, store.SQLiteFile)); errors.Is(err, fs.ErrNotExist) {
+			return nil, &exitError{code: 1, err: fmt.Errorf("no database in %s: give --data the directory 'clearhouse serve' uses "+
+				"(or --database URL), start serve there once, or pass --create to make a new database there", abs)}
+		}
+	}
 	return store.Open(ctx, s.dataDir, s.databaseURL)
+}
+
+// keyDir is where the embedded default keeps its secrets key ("" when the
+// database is PostgreSQL: then the key must be given).
+func (s *storeFlags) keyDir() string {
+	if s.databaseURL != "" {
+		return ""
+	}
+	return s.dataDir
 }
 
 func keysCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -73,13 +103,19 @@ func keysCreate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.StringVar(&account, "account", "", "account name (required)")
 	fs.StringVar(&mode, "mode", "", "test or production (required); test keys start with test_, production keys with live_")
 	fs.StringVar(&label, "name", "", "optional label to recognise the key in 'keys list'")
+	commandLineOnly(fs, "account", "mode", "name")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(rest) > 0 || account == "" || (mode != auth.ModeTest && mode != auth.ModeProduction) {
-		fs.Usage()
-		return &exitError{code: 2, err: errors.New("--account and --mode test|production are required")}
+	if len(rest) > 0 {
+		return &exitError{code: 2, err: usageError(fs.Name(), fmt.Sprintf("unexpected argument %q", rest[0]))}
+	}
+	if account == "" {
+		return &exitError{code: 2, err: usageError(fs.Name(), "--account is required: the account's name (created if new)")}
+	}
+	if err := checkMode(mode); err != nil {
+		return &exitError{code: 2, err: usageError(fs.Name(), err.Error())}
 	}
 	st, err := db.open(ctx)
 	if err != nil {
@@ -153,8 +189,7 @@ func keysRevoke(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if len(rest) != 1 {
-		fs.Usage()
-		return &exitError{code: 2, err: errors.New("give exactly one key id")}
+		return &exitError{code: 2, err: usageError(fs.Name(), "give exactly one key id")}
 	}
 	id := rest[0]
 	if parsed, _, err := auth.ParseKey(id); err == nil {

@@ -22,9 +22,9 @@ func init() {
 	register(command{name: "mockpayer", summary: "run the mock payers as a separate process (CAQH CORE SOAP/MIME)", run: runMockpayer})
 }
 
-const mockpayerUsage = `Usage: clearhouse mockpayer serve [options]
+const mockpayerSynopsis = "mockpayer serve [options]"
 
-Runs the mock payers as a trading partner that speaks the real protocols:
+const mockpayerAbout = `Runs the mock payers as a trading partner that speaks the real protocols:
 CAQH CORE real-time SOAP and MIME at http://LISTEN/core, answering the
 published mock requests (the fixtures of test mode), and with --sftp-listen
 an SFTP server where 837D files uploaded to inbound/ are answered with a
@@ -33,14 +33,14 @@ to run production mode end to end on one machine.`
 
 func runMockpayer(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "serve" {
-		fmt.Fprintln(stderr, mockpayerUsage)
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		fmt.Fprintf(stderr, "Usage: clearhouse %s\n\n%s\n\nRun 'clearhouse mockpayer serve --help' for its options.\n", mockpayerSynopsis, mockpayerAbout)
+		if len(args) > 0 && isHelp(args[0]) {
 			return errHelpShown
 		}
 		return &exitError{code: 2}
 	}
 	var listen, sftpListen, dataDir, username, password string
-	fs := newFlagSet("mockpayer serve", "mockpayer serve [options]", mockpayerUsage, stderr)
+	fs := newFlagSet("mockpayer serve", mockpayerSynopsis, mockpayerAbout, stderr)
 	fs.StringVar(&listen, "listen", "127.0.0.1:8090", "address of the CAQH CORE endpoint (POST /core)")
 	fs.StringVar(&sftpListen, "sftp-listen", "", "address of the SFTP side (837D in inbound/, 999 and 277CA out in outbound/); empty: off. Needs --username and --password")
 	fs.StringVar(&dataDir, "data", "./mockpayer-data", "the mock payer's data directory (created if missing)")

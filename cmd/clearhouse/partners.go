@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/partners"
-	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -50,36 +49,18 @@ func runPartners(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return &exitError{code: 2, err: fmt.Errorf("unknown partners subcommand %q", args[0])}
 }
 
-// secretsKeyFlag is --secrets-key, shared with serve.
-type secretsKeyFlag struct{ key string }
-
-func (s *secretsKeyFlag) add(fs *flag.FlagSet) {
-	fs.StringVar(&s.key, "secrets-key", "", "key that encrypts connection and webhook secrets at rest: 32 random bytes as base64 or hex (openssl rand -base64 32); keep it out of the database's backups")
-}
-
-// box returns the secrets box, or nil when no key is set.
-func (s *secretsKeyFlag) box() (*secrets.Box, error) {
-	if s.key == "" {
-		return nil, nil
-	}
-	key, err := secrets.ParseKey(s.key)
-	if err != nil {
-		return nil, &exitError{code: 2, err: fmt.Errorf("--secrets-key: %w", err)}
-	}
-	return secrets.New(key)
-}
-
 // accountMode are the --account and --mode options of partners commands.
 type accountMode struct{ account, mode string }
 
 func (a *accountMode) add(fs *flag.FlagSet) {
 	fs.StringVar(&a.account, "account", "", "account name (required)")
 	fs.StringVar(&a.mode, "mode", store.ModeTest, "test or production: whose partners (a key of that mode sees them)")
+	commandLineOnly(fs, "account", "mode")
 }
 
 func (a *accountMode) resolve(ctx context.Context, st store.Store) (store.Account, error) {
-	if a.mode != store.ModeTest && a.mode != store.ModeProduction {
-		return store.Account{}, &exitError{code: 2, err: fmt.Errorf("--mode must be test or production, not %q", a.mode)}
+	if err := checkMode(a.mode); err != nil {
+		return store.Account{}, &exitError{code: 2, err: err}
 	}
 	acct, err := st.GetAccountByName(ctx, a.account)
 	if errors.Is(err, store.ErrNotFound) {
@@ -103,13 +84,16 @@ func partnersApply(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs.StringVar(&file, "f", "", "the JSON file to apply (- for standard input)")
 	fs.BoolVar(&prune, "prune", false, "also delete what the file does not list (without it nothing is deleted)")
 	fs.BoolVar(&dryRun, "dry-run", false, "check the file and print the changes without making them")
+	commandLineOnly(fs, "f", "prune", "dry-run")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 || file == "" || am.account == "" {
-		fs.Usage()
-		return &exitError{code: 2, err: errors.New("-f FILE and --account NAME are required")}
+		return &exitError{code: 2, err: usageError(fs.Name(), "-f FILE and --account NAME are required")}
+	}
+	if err := checkMode(am.mode); err != nil {
+		return &exitError{code: 2, err: usageError(fs.Name(), err.Error())}
 	}
 	data, err := readDocument(file)
 	if err != nil {
@@ -119,7 +103,7 @@ func partnersApply(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
-	box, err := sk.box()
+	box, err := sk.boxFor(db.keyDir())
 	if err != nil {
 		return err
 	}
@@ -192,8 +176,10 @@ func partnersExport(ctx context.Context, args []string, stdout, stderr io.Writer
 		return err
 	}
 	if len(rest) > 0 || am.account == "" {
-		fs.Usage()
-		return &exitError{code: 2, err: errors.New("--account NAME is required")}
+		return &exitError{code: 2, err: usageError(fs.Name(), "--account NAME is required")}
+	}
+	if err := checkMode(am.mode); err != nil {
+		return &exitError{code: 2, err: usageError(fs.Name(), err.Error())}
 	}
 	st, err := db.open(ctx)
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 func TestPartnersCLI(t *testing.T) {
 	data := t.TempDir()
 	db := []string{"--data", data}
-	runOK(t, append([]string{"keys", "create", "--account", "Acme", "--mode", "test"}, db...)...)
+	runOK(t, append([]string{"keys", "create", "--create", "--account", "Acme", "--mode", "test"}, db...)...)
 	exported := runOK(t, append([]string{"partners", "export", "--account", "Acme"}, db...)...)
 	for _, want := range []string{`"profileId": "clearhouse"`, `"partnershipId": "clearhouse_mock-87726"`, `"connectionType": "MOCK"`} {
 		if !strings.Contains(exported, want) {

@@ -65,7 +65,7 @@ func serveProcess(t *testing.T, args ...string) (string, *os.Process) {
 func createTestKey(t *testing.T, dataDir string) string {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	if code := run(context.Background(), []string{"keys", "create", "--data", dataDir, "--account", "Acme", "--mode", "test"}, &out, &errOut); code != 0 {
+	if code := run(context.Background(), []string{"keys", "create", "--create", "--data", dataDir, "--account", "Acme", "--mode", "test"}, &out, &errOut); code != 0 {
 		t.Fatalf("keys create: %d %s", code, errOut.String())
 	}
 	return lastLine(out.String())

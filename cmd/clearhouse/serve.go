@@ -29,6 +29,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/sftpd"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/web"
+	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
 
 func init() {
@@ -130,6 +131,13 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	if err != nil {
 		return err
 	}
+	if err := os.MkdirAll(cfg.dataDir, 0o700); err != nil {
+		return fmt.Errorf("data directory: %w", err)
+	}
+	box, err := cfg.secrets.serveBox(cfg.dataDir, cfg.databaseURL, logger)
+	if err != nil {
+		return err
+	}
 	st, err := store.Open(ctx, cfg.dataDir, cfg.databaseURL, cfg.pgTimeouts)
 	if err != nil {
 		return err
@@ -141,8 +149,9 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	}
 	defer blobs.Close()
 
-	box, err := cfg.secrets.box()
-	if err != nil {
+	// Refuse to start with a key that cannot open the stored secrets: it
+	// would fail every delivery while looking healthy.
+	if err := webhooks.CheckSecrets(ctx, st, box); err != nil {
 		return err
 	}
 	// Every account's test-mode partners; refuse secrets we cannot open.

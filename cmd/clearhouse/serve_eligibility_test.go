@@ -28,7 +28,7 @@ func post(t *testing.T, url, key, body string) (int, string) {
 // --payers connection this build lacks answers "not configured".
 func TestServeEligibility(t *testing.T) {
 	data := t.TempDir()
-	testKey := lastLine(runOK(t, "keys", "create", "--data", data, "--account", "Acme", "--mode", "test"))
+	testKey := lastLine(runOK(t, "keys", "create", "--create", "--data", data, "--account", "Acme", "--mode", "test"))
 	liveKey := lastLine(runOK(t, "keys", "create", "--data", data, "--account", "Acme", "--mode", "production"))
 	payersFile := filepath.Join(t.TempDir(), "payers.json")
 	if err := os.WriteFile(payersFile, []byte(`{"payers":[{"id":"87726","connection":"uhc-core"}]}`), 0o600); err != nil {

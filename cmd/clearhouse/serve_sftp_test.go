@@ -43,7 +43,7 @@ func TestSFTPUploadBecomesEvents(t *testing.T) {
 		testenv.Missing(t, "OpenSSH's sftp client is not installed (Debian openssh-client)")
 	}
 	data := t.TempDir()
-	key := lastLine(runOK(t, "keys", "create", "--data", data, "--account", "Clinic", "--mode", "test"))
+	key := lastLine(runOK(t, "keys", "create", "--create", "--data", data, "--account", "Clinic", "--mode", "test"))
 
 	// The partner who sends 837Ps (ISA sender CLEARHOUSEGEN) to us (PAYERGEN).
 	st, err := store.Open(context.Background(), data, "")

@@ -36,7 +36,7 @@ Every subcommand takes --data DIR and --database URL like 'clearhouse serve'.`
 func runSFTP(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) < 2 || args[0] != "users" {
 		fmt.Fprintln(stderr, sftpUsage)
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		if len(args) > 0 && isHelp(args[len(args)-1]) {
 			return errHelpShown
 		}
 		return &exitError{code: 2}
@@ -48,6 +48,9 @@ func runSFTP(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return sftpUsersList(ctx, args[2:], stdout, stderr)
 	case "delete":
 		return sftpUsersDelete(ctx, args[2:], stdout, stderr)
+	case "-h", "--help", "help":
+		fmt.Fprintln(stderr, sftpUsage)
+		return errHelpShown
 	}
 	fmt.Fprintln(stderr, sftpUsage)
 	return &exitError{code: 2, err: fmt.Errorf("unknown sftp users subcommand %q", args[1])}
@@ -65,11 +68,15 @@ func sftpUsersCreate(ctx context.Context, args []string, stdin io.Reader, stdout
 	fs.StringVar(&username, "username", "", "login name: lower-case letters, digits, '.', '_', '-' (required)")
 	fs.BoolVar(&passwordStdin, "password-stdin", false, "read the password from the first line of stdin")
 	fs.StringVar(&keyFile, "public-key", "", "file of OpenSSH public keys (authorized_keys format) the user may log in with")
+	commandLineOnly(fs, "account", "mode", "username", "password-stdin", "public-key")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if account == "" || username == "" || (mode != store.ModeTest && mode != store.ModeProduction) {
-		return &exitError{code: 2, err: errors.New("--account, --mode test|production and --username are required")}
+	if account == "" || username == "" {
+		return &exitError{code: 2, err: usageError(fs.Name(), "--account, --mode test|production and --username are required")}
+	}
+	if err := checkMode(mode); err != nil {
+		return &exitError{code: 2, err: usageError(fs.Name(), err.Error())}
 	}
 	if !sftpUserPattern(username) {
 		return &exitError{code: 2, err: fmt.Errorf("--username %q: use 1–64 lower-case letters, digits, '.', '_' or '-'", username)}

@@ -124,21 +124,22 @@ func (in *x12Input) open(name string) (io.ReadCloser, []x12.ReaderOption, error)
 
 // parseX12Flags parses a tool's flags and returns its one FILE|- argument.
 func parseX12Flags(fs *flag.FlagSet, args []string, stderr io.Writer, usage string) (string, error) {
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, usage)
-		fmt.Fprintln(stderr, "\nOptions:")
-		fs.PrintDefaults()
-	}
+	// The flag package prints the whole help after a bad flag; we print
+	// the problem and where the help is instead.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, usage)
+			fmt.Fprintln(stderr, "\nOptions:")
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
 			return "", errHelpShown
 		}
-		return "", &exitError{code: 2}
+		return "", &exitError{code: 2, err: usageError(fs.Name(), err.Error())}
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
-		return "", &exitError{code: 2, err: errors.New("want exactly one FILE (or - for standard input)")}
+		return "", &exitError{code: 2, err: usageError(fs.Name(), "want exactly one FILE (or - for standard input)")}
 	}
 	return fs.Arg(0), nil
 }

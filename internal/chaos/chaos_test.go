@@ -97,7 +97,7 @@ func TestChaosEmbedded(t *testing.T) {
 	data := t.TempDir()
 	// keys create makes the database; the test reads it read-only.
 	db := func() *sql.DB {
-		if out, err := exec.Command(bin, "keys", "list", "--data", data).CombinedOutput(); err != nil {
+		if out, err := exec.Command(bin, "keys", "list", "--create", "--data", data).CombinedOutput(); err != nil {
 			t.Fatalf("keys list: %v\n%s", err, out)
 		}
 		db, err := sql.Open("sqlite", "file:"+filepath.Join(data, "clearhouse.db")+"?mode=ro&_pragma=busy_timeout(10000)")
