@@ -23,6 +23,33 @@ type corpusCase struct {
 // corpusExpect covers every INVALID and EDGE file of the manifest. EDGE
 // results follow the policy in doc.go.
 var corpusExpect = map[string]corpusCase{
+	// Relabelled 2026-11-25 after the independent validators' run: the envelope is
+	// right, the defect is at the guide level (x12/guide's corpus test checks it).
+	"271/5010_oop_From_georgiosd.txt":                                 {codes: []x12.Code{}, guide: "NM109 000000000 with XX is no NPI; segments indented"},
+	"837D/5010_moov_sample_TOO-surfaces.txt":                          {codes: []x12.Code{}, guide: "5-digit billing ZIP, NPIs fail the check digit"},
+	"837P/5010_lfh_example2.x12":                                      {codes: []x12.Code{}, guide: "2010AA N403 5-digit ZIP (X222A1 wants 9); NPIs fail the check digit"},
+	"837P/5010_lfh_cob-example3A.x12":                                 {codes: []x12.Code{}, guide: "2330B Other Payer Name missing"},
+	"837P/5010_lfh_autoaccident.x12":                                  {codes: []x12.Code{}, guide: "2010AA N403 5-digit ZIP; NPIs fail the check digit"},
+	"837P/5010_oop_Example1_2_3_Combined_2ST.txt":                     {codes: []x12.Code{}, guide: "4010 leftovers (SBR08, DMG in 2320), 5-digit billing ZIP"},
+	"837P/5010_oop_Example3_COB.txt":                                  {codes: []x12.Code{}, guide: "4010 leftovers (SBR08, DMG in 2320), 5-digit billing ZIP"},
+	"837P/5010_moov_sample_compsep-lt.txt":                            {codes: []x12.Code{}, guide: "NM108 XX with the 9-digit 123456789: not an NPI"},
+	"837I/5010_lfh_two-claims-single-provider.x12":                    {codes: []x12.Code{}, guide: "N403 5-digit, CLM06 not used in 837I (pyx12 837I map agrees)"},
+	"837I/5010_oop_Spec_3.1.2_TwoClaims.txt":                          {codes: []x12.Code{x12.CodeSTReference}, guide: "N403 5-digit, CLM06 not used in 837I"},
+	"835/5010_lfh_medicare-part-a.x12":                                {codes: []x12.Code{}, guide: "1000A PER*BL required and missing; TS309/TS311 not used"},
+	"835/5010_lfh_secondary-payment.x12":                              {codes: []x12.Code{}, guide: "BPR16 required and missing; PER*BL missing"},
+	"835/5010_lfh_cob-contractual-adjustment.x12":                     {codes: []x12.Code{}, guide: "BPR16 required and missing; PER*BL missing"},
+	"835/5010_lfh_managed-care.x12":                                   {codes: []x12.Code{}, guide: "BPR16 20002316 is no date; PER*BL missing"},
+	"835/5010_moov_sample2.txt":                                       {codes: []x12.Code{}, guide: "BPR16 20990080 is no date"},
+	"277CA/5010_ims_277CA_accepted.txt":                               {codes: []x12.Code{}, guide: "NPI 1234567890 fails the check digit"},
+	"277CA/5010_ims_277CA_rejected_compsep-pipe.txt":                  {codes: []x12.Code{}, guide: "NM108 XX with 9-digit 123456789"},
+	"277CA/5010_oop_FromAlexbrodsky.txt":                              {codes: []x12.Code{}, guide: "9-digit NPI; segments indented"},
+	"276/5010_lfh_claim-level-status.x12":                             {codes: []x12.Code{}, guide: "NPIs 1666666661 and 166666666 fail the NPI rules"},
+	"276/5010_lfh_provider-level-status.x12":                          {codes: []x12.Code{}, guide: "NPIs fail the check digit"},
+	"276/5010_lfh_info-receiver-level-status.x12":                     {codes: []x12.Code{}, guide: "NPI 1666666661 fails the check digit"},
+	"277/5010_lfh_claim-level-status.x12":                             {codes: []x12.Code{}, guide: "NPIs fail the NPI rules"},
+	"277/5010_lfh_provider-level-status.x12":                          {codes: []x12.Code{}, guide: "NPIs fail; STC01-3 85 unresolved against X212"},
+	"999/5010_staedi_simple999_partial.edi":                           {codes: []x12.Code{}, guide: "CTX01-2 not used in X231"},
+	"999/5010_oop_DHS_Wisconsin_999.txt":                              {codes: []x12.Code{}, guide: "AK202 shorter than 4, CTX06 malformed"},
 	"270/5010_x12org_ex1a_subscriber-request_ST-SE-only.edi":          {codes: []x12.Code{}},
 	"270/5010_x12org_ex2a_dependent-request_ST-SE-only.edi":           {codes: []x12.Code{}},
 	"270/5010_oop_Example1_IG_segterm-0x1D.txt":                       {codes: []x12.Code{x12.CodeVersionMismatch}},
