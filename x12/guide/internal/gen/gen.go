@@ -140,6 +140,7 @@ func finish(f *spec.File, knownLists map[string]bool) {
 	f.Format = spec.Format
 	f.Provenance.Generator = "x12/guide/cmd/guidegen"
 	assignMatches(f.Root)
+	applyHostedNames(f)
 	// ST03 names the guide: its code list is the versions the guide reads.
 	st := f.Root.Children[0]
 	if st.Seg == "ST" && len(st.Elements) >= 3 {
