@@ -96,7 +96,7 @@ func Write277CA(a *Ack277, opts Ack277Options) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	iw := x12.NewInterchangeWriter(&buf, Delimiters, &oneSetPerGroup{opts.Numbers})
-	b := &builder{w: iw}
+	b := &segWriter{w: iw}
 	b.do(func() error {
 		return iw.BeginInterchange(x12.InterchangeHeader{SenderQualifier: env.SenderQualifier, SenderID: env.SenderID,
 			ReceiverQualifier: env.ReceiverQualifier, ReceiverID: env.ReceiverID, Date: now, Usage: opts.Usage})

@@ -42,8 +42,8 @@ func (o guideOutput) into(t *store.Transaction) {
 // through but the guide refuses is a bug, reported rather than sent. When
 // setting enables fragments, the same pass cuts them into the blob store
 // as the inbound path does (keys under transaction txID).
-func (s *Service) guideJSON(ctx context.Context, w io.Writer, x []byte, setting store.TransactionSetting, txID string) (guideOutput, error) {
-	g, _ := guide.Lookup("837", Version837D)
+func (s *Service) guideJSON(ctx context.Context, k *claimKind, w io.Writer, x []byte, setting store.TransactionSetting, txID string) (guideOutput, error) {
+	g, _ := guide.Lookup("837", k.version)
 	ce := encoders.Get().(*claimEncoder)
 	defer func() {
 		ce.enc.Reset(io.Discard) // keep no claim's JSON in the pool
@@ -56,7 +56,7 @@ func (s *Service) guideJSON(ctx context.Context, w io.Writer, x []byte, setting 
 		return guideOutput{}, &NotConfiguredError{Message: "The outbound 837 transaction setting cannot be used: " + err.Error()}
 	}
 	var out guideOutput
-	err = ce.encode(g, x, frags)
+	err = ce.encode(g, k, x, frags)
 	if err == nil && frags != nil {
 		out.fragments, err = frags.End()
 		out.info = frags.Info()
@@ -89,7 +89,7 @@ var encoders = sync.Pool{New: func() any {
 }}
 
 // encode is guideJSON's pass over the segments.
-func (ce *claimEncoder) encode(g *guide.Guide, x []byte, frags *core.Fragments) error {
+func (ce *claimEncoder) encode(g *guide.Guide, k *claimKind, x []byte, frags *core.Fragments) error {
 	enc := ce.enc
 	r := x12.NewReader(bytes.NewReader(x))
 	in := false
@@ -128,7 +128,7 @@ func (ce *claimEncoder) encode(g *guide.Guide, x []byte, frags *core.Fragments) 
 	if len(ce.problems) > 0 {
 		fields := make([]FieldError, len(ce.problems))
 		for i, p := range ce.problems {
-			fields[i] = FieldError{Path: "/", Message: "the 837D built from this claim does not pass the 005010X224A2 guide: " + p}
+			fields[i] = FieldError{Path: "/", Message: "the " + k.form + " built from this claim does not pass the " + k.version + " guide: " + p}
 		}
 		return &ValidationError{Fields: fields}
 	}

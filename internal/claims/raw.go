@@ -77,7 +77,7 @@ func (s *Service) submitRaw(ctx context.Context, sub RawSubmission, now time.Tim
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.route(ctx, sub.Caller, req.TradingPartnerServiceID, sub.TransactionSettingID)
+	r, err := s.route(ctx, dentalKind, sub.Caller, req.TradingPartnerServiceID, sub.TransactionSettingID)
 	if err != nil {
 		return nil, err
 	}
@@ -235,7 +235,7 @@ func reenvelope(set []*x12.Segment, r *route, usage string, now time.Time, numbe
 	env := r.envelope().withDefaults(r.payer.ID)
 	var buf bytes.Buffer
 	iw := x12.NewInterchangeWriter(&buf, Delimiters, &oneSetPerGroup{numbers})
-	b := &builder{w: iw}
+	b := &segWriter{w: iw}
 	b.do(func() error {
 		return iw.BeginInterchange(x12.InterchangeHeader{SenderQualifier: env.SenderQualifier, SenderID: env.SenderID,
 			ReceiverQualifier: env.ReceiverQualifier, ReceiverID: env.ReceiverID, Date: now, Usage: usage})

@@ -31,8 +31,8 @@ type shipEntry struct {
 
 const shipCacheTTL = 2 * time.Second
 
-func (c *partnershipCache) find(ctx context.Context, st store.Store, accountID, mode, payerID string, now time.Time) (shipEntry, error) {
-	key := accountID + "\x00" + mode + "\x00" + payerID
+func (c *partnershipCache) find(ctx context.Context, st store.Store, accountID, mode, payerID, guideID string, now time.Time) (shipEntry, error) {
+	key := accountID + "\x00" + mode + "\x00" + payerID + "\x00" + guideID
 	c.mu.Lock()
 	e, ok := c.entries[key]
 	c.mu.Unlock()
@@ -42,7 +42,7 @@ func (c *partnershipCache) find(ctx context.Context, st store.Store, accountID, 
 	e = shipEntry{until: now.Add(shipCacheTTL)}
 	e.ship, e.local, e.partner, e.err = findPartnership(ctx, st, accountID, mode, payerID)
 	if e.err == nil {
-		e.setting, e.err = st.FindTransactionSetting(ctx, accountID, mode, e.ship.ID, store.DirectionOutbound, "837", Version837D)
+		e.setting, e.err = st.FindTransactionSetting(ctx, accountID, mode, e.ship.ID, store.DirectionOutbound, "837", guideID)
 		if errors.Is(e.err, store.ErrNotFound) {
 			e.setting, e.err = store.TransactionSetting{}, nil
 		}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,7 +14,6 @@ import (
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/core"
-	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/x12"
@@ -23,7 +21,7 @@ import (
 
 // OutboundHook queues the delivery of an outbound execution inside the
 // transaction that records it (delivery.Service.Enqueue).
-type OutboundHook func(ctx context.Context, tx store.Queries, e store.Execution) error
+type OutboundHook = core.OutboundHook
 
 // Options configure a Service.
 type Options struct {
@@ -123,11 +121,6 @@ func (e *KeyReusedError) Error() string {
 	return "this Idempotency-Key was already used with a different request body; use a new key for a different claim"
 }
 
-// Submit validates and submits one claim (see Service).
-func (s *Service) Submit(ctx context.Context, sub Submission) (*Result, error) {
-	return s.withIdempotency(ctx, sub, s.opts.Clock.Now().UTC(), s.submit)
-}
-
 type submitFunc func(ctx context.Context, sub Submission, now time.Time, idem *store.IdempotencyRecord) (*Result, error)
 
 // withIdempotency runs do under the submission's Idempotency-Key: the same
@@ -171,55 +164,6 @@ func (s *Service) withIdempotency(ctx context.Context, sub Submission, now time.
 	return res, err
 }
 
-func (s *Service) submit(ctx context.Context, sub Submission, now time.Time, idem *store.IdempotencyRecord) (*Result, error) {
-	req := sub.Request
-	if err := Validate(req); err != nil {
-		return nil, err
-	}
-	r, err := s.route(ctx, sub.Caller, req.TradingPartnerServiceID, sub.TransactionSettingID)
-	if err != nil {
-		return nil, err
-	}
-	if sub.Caller.Mode == store.ModeTest {
-		req.UsageIndicator = "T" // test keys send test claims, whatever the body says
-	}
-	correlationID := store.NewID()
-	traceID := sub.TraceID
-	if traceID == "" {
-		traceID = store.NewUUID()
-	}
-	built, err := Build837D(req, BuildOptions{
-		Envelope: r.envelope(), Numbers: &shipNumbers{ctx: ctx, c: s.numbers, p: r.ship},
-		PayerID: r.payer.ID, PayerName: r.payer.Name, CorrelationID: correlationID, Now: now,
-		LineID: func(int) string { return store.NewID() },
-	})
-	if err != nil {
-		return nil, fmt.Errorf("claims: build the 837D: %w", err)
-	}
-	info := ResponseInfo{CorrelationID: correlationID, TraceID: traceID, Mode: sub.Caller.Mode, PayerID: r.payer.ID,
-		PayerName: r.payer.Name, SenderID: r.local.ISAID, Now: now}
-	ack, err := ClearinghouseAck(req, built, info, Ack277Options{Numbers: &x12.SequentialControlNumbers{}, Now: now})
-	if err != nil {
-		return nil, fmt.Errorf("claims: write our 277CA: %w", err)
-	}
-	info.Ack277 = ack
-	return s.finish(ctx, sub.Caller, req, built, r, info, now, idem)
-}
-
-// finish records a built claim and answers its response.
-func (s *Service) finish(ctx context.Context, c Caller, req *Request, built *Built, r *route, info ResponseInfo, now time.Time,
-	idem *store.IdempotencyRecord) (*Result, error) {
-	resp := NewResponse(req, built, info)
-	body, err := json.Marshal(resp)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.record(ctx, c, req, built, r, resp, body, now, idem); err != nil {
-		return nil, err
-	}
-	return &Result{Status: 200, Body: body, Response: resp}, nil
-}
-
 // route is where a claim goes: the payer, its partnership and profiles,
 // the outbound setting and connection.
 type route struct {
@@ -235,13 +179,13 @@ func (r *route) envelope() Envelope {
 		ReceiverQualifier: r.partner.ISAQualifier, ReceiverID: r.partner.ISAID, ReceiverCode: r.partner.ApplicationCode}
 }
 
-func (s *Service) route(ctx context.Context, c Caller, payerID, settingID string) (*route, error) {
+func (s *Service) route(ctx context.Context, k *claimKind, c Caller, payerID, settingID string) (*route, error) {
 	p, ok := s.opts.Directory.Lookup(strings.TrimSpace(payerID))
 	if !ok {
 		return nil, &NotConfiguredError{Message: fmt.Sprintf("Payer %s is not configured: unknown payer id; check the payer list for the id to use (tradingPartnerServiceId)", payerID)}
 	}
-	if !p.Supports(payers.DentalClaim) {
-		return nil, &NotConfiguredError{Message: fmt.Sprintf("Payer connection does not support 837D: payer %s (%s) does not take dental claims electronically", p.ID, p.Name)}
+	if !p.Supports(k.transaction) {
+		return nil, &NotConfiguredError{Message: fmt.Sprintf("Payer connection does not support %s: payer %s (%s) does not take %s claims electronically", k.form, p.ID, p.Name, k.name)}
 	}
 	testOnly := false
 	for _, id := range s.opts.TestOnlyPayers {
@@ -251,7 +195,7 @@ func (s *Service) route(ctx context.Context, c Caller, payerID, settingID string
 		return nil, &ForbiddenError{Message: fmt.Sprintf("payer %s is a test-mode mock; a production key cannot send claims to it", p.ID)}
 	}
 	r := &route{payer: p}
-	found, err := s.ships.find(ctx, s.opts.Store, c.AccountID, c.Mode, p.ID, s.opts.Clock.Now())
+	found, err := s.ships.find(ctx, s.opts.Store, c.AccountID, c.Mode, p.ID, k.version, s.opts.Clock.Now())
 	ship := found.ship
 	switch {
 	case errors.Is(err, store.ErrNotFound) && c.Mode == store.ModeTest:
@@ -275,9 +219,9 @@ func (s *Service) route(ctx context.Context, c Caller, payerID, settingID string
 	} else {
 		r.setting = found.setting
 	}
-	if r.setting.GuideID != "" && r.setting.GuideID != Version837D {
+	if r.setting.GuideID != "" && r.setting.GuideID != k.version {
 		return nil, &ValidationError{Fields: []FieldError{{Path: "Service-Transaction-Setting-Id",
-			Message: fmt.Sprintf("the setting uses guide %s; this server writes dental claims in %s only", r.setting.GuideID, Version837D)}}}
+			Message: fmt.Sprintf("the setting uses guide %s; this server writes %s claims in %s only", r.setting.GuideID, k.name, k.version)}}}
 	}
 	r.connectionID = r.setting.ConnectionID
 	if r.connectionID == "" {
@@ -309,82 +253,66 @@ func (n *shipNumbers) Next(k x12.ControlKind) (int64, error) {
 	return 1, nil
 }
 
-// transactionDetail is transaction.processed.v2's detail (spec §6).
-type transactionDetail struct {
-	TransactionID   string               `json:"transactionId"`
-	Direction       string               `json:"direction"`
-	Mode            string               `json:"mode"`
-	FileExecutionID string               `json:"fileExecutionId"`
-	ProcessedAt     string               `json:"processedAt"`
-	Fragments       *core.FragmentsInfo  `json:"fragments"`
-	Artifacts       []core.Artifact      `json:"artifacts"`
-	Partnership     *core.PartnershipRef `json:"partnership"`
-	X12             core.X12Detail       `json:"x12"`
-	ConnectionID    string               `json:"connectionId,omitempty"`
+// outboundClaim is what recording a claim needs, whatever its type: the
+// built 837, the numbers the claims list shows and the answer to store.
+type outboundClaim struct {
+	kind                 *claimKind
+	built                *Built
+	correlationID        string // claimReference.correlationId: the claim's id
+	controlNumber        string // the response's controlNumber
+	patientControlNumber string
+	chargeCents          int64
+	patientName          string
+	body                 []byte // the 200 answer
 }
 
-// record writes the 837D and its Guide JSON to the blob store, then the
-// execution, transaction, claim, event, delivery job and idempotency
-// answer in one database transaction.
-func (s *Service) record(ctx context.Context, c Caller, req *Request, built *Built, r *route, resp *Response, body []byte,
-	now time.Time, idem *store.IdempotencyRecord) error {
+// record writes the claim's 837 and its Guide JSON to the blob store, then
+// the outbound file (execution, transaction, events, delivery job), the
+// claim and the idempotency answer in one database transaction.
+func (s *Service) record(ctx context.Context, c Caller, oc outboundClaim, r *route, now time.Time, idem *store.IdempotencyRecord) error {
+	k, built := oc.kind, oc.built
 	execID, txID := store.NewTimeUUID(), store.NewTimeUUID()
 	fileKey, jsonKey := claimKeys(now, execID, txID)
 	var guideJSON bytes.Buffer
-	out, err := s.guideJSON(ctx, &guideJSON, built.X12, r.setting, txID)
+	out, err := s.guideJSON(ctx, k, &guideJSON, built.X12, r.setting, txID)
 	if err != nil {
 		return err
 	}
 	stored := out.keys()
 	if err := blob.PutNew(ctx, s.opts.Blob, fileKey, built.X12, "application/edi-x12"); err != nil {
 		s.discard(stored...)
-		return fmt.Errorf("claims: store the 837D: %w", err)
+		return fmt.Errorf("claims: store the %s: %w", k.form, err)
 	}
 	stored = append(stored, fileKey)
 	if err := blob.PutNew(ctx, s.opts.Blob, jsonKey, guideJSON.Bytes(), "application/json"); err != nil {
 		s.discard(stored...)
-		return fmt.Errorf("claims: store the 837D's Guide JSON: %w", err)
+		return fmt.Errorf("claims: store the %s's Guide JSON: %w", k.form, err)
 	}
 	stored = append(stored, jsonKey)
 	file := store.Artifact{Key: fileKey, ContentType: "application/edi-x12", Size: int64(len(built.X12))}
-	name := "837D-" + resp.ClaimReference.CorrelationID + ".x12"
 	e := store.Execution{ID: execID, AccountID: c.AccountID, Mode: c.Mode, Direction: store.DirectionOutbound,
-		Status: store.ExecutionPendingDelivery, FileType: "x12", SourceDirname: "dental-claims", SourceName: name,
-		ConnectionID: r.connectionID, PartnershipID: r.ship.ID, Input: file, Output: file, TransactionCount: 1,
-		Detail: []byte(`{"claimId":"` + resp.ClaimReference.CorrelationID + `"}`), CreatedAt: now, UpdatedAt: now}
+		Status: store.ExecutionPendingDelivery, FileType: "x12", SourceDirname: k.sourceDirname,
+		SourceName: k.form + "-" + oc.correlationID + ".x12", ConnectionID: r.connectionID, PartnershipID: r.ship.ID,
+		Input: file, Output: file, TransactionCount: 1,
+		Detail: []byte(`{"claimId":"` + oc.correlationID + `"}`), CreatedAt: now, UpdatedAt: now}
 	ctl := built.Controls
-	x := core.X12Detail{
-		Metadata: core.X12Metadata{
-			Interchange: core.InterchangeMeta{AcknowledgmentRequestedCode: "0", ControlNumber: atoi(ctl.Interchange)},
-			FunctionalGroup: &core.GroupMeta{ControlNumber: atoi(ctl.Group), Release: Version837D, Date: now.Format("2006-01-02"),
-				Time: now.Format("15:04:00"), FunctionalIdentifierCode: "HC"},
-			Transaction: &core.TransactionMeta{ControlNumber: ctl.Transaction, TransactionSetIdentifier: "837"},
-			Sender:      core.PartyMeta{ApplicationCode: r.local.ApplicationCode, ISA: core.ISAPart{Qualifier: r.local.ISAQualifier, ID: r.local.ISAID}},
-			Receiver:    core.PartyMeta{ApplicationCode: r.partner.ApplicationCode, ISA: core.ISAPart{Qualifier: r.partner.ISAQualifier, ID: r.partner.ISAID}},
-		},
-		TransactionSetting: &core.SettingRef{GuideID: Version837D, TransactionSettingID: r.setting.ID},
-	}
-	ship := &core.PartnershipRef{PartnershipID: r.ship.ID, PartnershipType: store.PartnershipTypeX12,
-		Sender: core.ProfileRef{ProfileID: r.local.ID}, Receiver: core.ProfileRef{ProfileID: r.partner.ID}}
-	detail, err := json.Marshal(core.TransactionRecord{Partnership: ship, X12: x, Fragments: out.info})
-	if err != nil {
-		return err
-	}
-	ids := []store.BusinessIdentifier{{Element: "BHT-03", ElementID: "127", Name: "Originator Application Transaction Identifier", Value: resp.ClaimReference.CorrelationID},
-		{Element: "CLM-01", ElementID: "1028", Name: "Patient Control Number", Value: req.ClaimInformation.PatientControlNumber}}
+	set := core.WrittenSet{Controls: ctl, FunctionalID: "HC", Release: k.version, SetID: "837", Written: now,
+		Partnership: r.ship, Sender: r.local, Receiver: r.partner, TransactionSettingID: r.setting.ID}
+	ids := []store.BusinessIdentifier{{Element: "BHT-03", ElementID: "127", Name: "Originator Application Transaction Identifier", Value: oc.correlationID},
+		{Element: "CLM-01", ElementID: "1028", Name: "Patient Control Number", Value: oc.patientControlNumber}}
 	t := store.Transaction{ID: txID, AccountID: c.AccountID, Mode: c.Mode, ExecutionID: execID, Direction: store.DirectionOutbound,
-		Status: store.TransactionSucceeded, TransactionSetID: "837", ControlNumber: ctl.Transaction, GuideID: Version837D,
+		Status: store.TransactionSucceeded, TransactionSetID: "837", ControlNumber: ctl.Transaction, GuideID: k.version,
 		PartnershipID: r.ship.ID, TransactionSettingID: r.setting.ID,
 		Sender: r.local.ISAQualifier + "/" + r.local.ISAID, Receiver: r.partner.ISAQualifier + "/" + r.partner.ISAID,
 		Input: file, Output: store.Artifact{Key: jsonKey, ContentType: "application/json", Size: int64(guideJSON.Len())},
-		Identifiers: ids, Detail: detail, ProcessedAt: now, CreatedAt: now}
+		Identifiers: ids, ProcessedAt: now, CreatedAt: now}
 	out.into(&t)
-	charge, _ := parseCents(req.ClaimInformation.ClaimChargeAmount)
-	claim := store.DentalClaim{ID: resp.ClaimReference.CorrelationID, AccountID: c.AccountID, Mode: c.Mode,
-		PatientControlNumber: req.ClaimInformation.PatientControlNumber, PayerID: r.payer.ID, ChargeCents: charge,
-		ControlNumber: resp.ControlNumber, ExecutionID: execID, TransactionID: txID, Response: body, CreatedAt: now,
-		GroupControlNumber: ctl.Group, PatientName: patientName(req)}
-	processedAt := now.Format("2006-01-02T15:04:05.000Z")
+	outbound := core.OutboundFile{Execution: e, Transaction: &core.OutboundTransaction{Record: t,
+		Partnership: set.OutboundPartnership(), X12: set.X12(), Fragments: out.info}}
+	claim := store.DentalClaim{ID: oc.correlationID, AccountID: c.AccountID, Mode: c.Mode,
+		PatientControlNumber: oc.patientControlNumber, PayerID: r.payer.ID, ChargeCents: oc.chargeCents,
+		ControlNumber: oc.controlNumber, ExecutionID: execID, TransactionID: txID, Response: oc.body, CreatedAt: now,
+		GroupControlNumber: ctl.Group, PatientName: oc.patientName}
 	// GroupInTx: on SQLite, claims arriving together share one commit.
 	// rolledBack: the work failed inside the transaction, so nothing was
 	// committed. An error from the commit itself (say the request was
@@ -393,35 +321,14 @@ func (s *Service) record(ctx context.Context, c Caller, req *Request, built *Bui
 	rolledBack := false
 	err = s.opts.Store.GroupInTx(ctx, func(tx store.Queries) (err error) {
 		defer func() { rolledBack = err != nil }()
-		if err := tx.InsertExecution(ctx, e); err != nil {
-			return err
-		}
-		if err := tx.InsertTransaction(ctx, t); err != nil {
+		if err := core.RecordOutbound(ctx, tx, outbound, s.opts.Outbound); err != nil {
 			return err
 		}
 		if err := tx.InsertDentalClaim(ctx, claim); err != nil {
 			return err
 		}
-		if _, err := events.Emit(ctx, tx, events.Event{AccountID: c.AccountID, Mode: c.Mode, DetailType: events.TransactionProcessed,
-			ExecutionID: execID, TransactionID: txID, Resources: []string{events.TransactionURL(txID)}, Time: now,
-			Detail: transactionDetail{TransactionID: txID, Direction: store.DirectionOutbound, Mode: c.Mode, FileExecutionID: execID,
-				ProcessedAt: processedAt, Fragments: out.info, Partnership: ship, X12: x, ConnectionID: r.connectionID,
-				Artifacts: []core.Artifact{
-					{ArtifactType: "application/edi-x12", Usage: "input", URL: events.TransactionURL(txID, "input"), SizeBytes: &file.Size, Model: "transaction"},
-					{ArtifactType: "application/json", Usage: "output", URL: events.TransactionURL(txID, "output"), SizeBytes: &t.Output.Size, Model: "transaction"},
-				}}}); err != nil {
-			return err
-		}
-		for i := range t.Fragments {
-			if _, err := events.Emit(ctx, tx, core.FragmentEvent(t, *out.info, i, ship, x, now)); err != nil {
-				return err
-			}
-		}
-		if err := s.opts.Outbound(ctx, tx, e); err != nil {
-			return err
-		}
 		if idem != nil {
-			return tx.CompleteIdempotentRequest(ctx, idem.AccountID, idem.Key, idem.Owner, 200, body)
+			return tx.CompleteIdempotentRequest(ctx, idem.AccountID, idem.Key, idem.Owner, 200, oc.body)
 		}
 		return nil
 	})
@@ -440,15 +347,4 @@ func (s *Service) record(ctx context.Context, c Caller, req *Request, built *Bui
 func claimKeys(now time.Time, execID, txID string) (x12Key, jsonKey string) {
 	dir := "claims/" + now.UTC().Format("2006-01-02T15") + "/"
 	return dir + execID + ".x12", dir + txID + ".json"
-}
-
-func atoi(s string) int64 {
-	var n int64
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0
-		}
-		n = n*10 + int64(s[i]-'0')
-	}
-	return n
 }

@@ -73,13 +73,7 @@ func (s *Service) recordAck(ctx context.Context, tx store.Queries, ack *ackFile)
 	if err := s.opts.Blob.Put(ctx, ack.execution.Output.Key, bytes.NewReader(ack.body), "application/edi-x12"); err != nil {
 		return err
 	}
-	if err := tx.InsertExecution(ctx, ack.execution); err != nil {
-		return err
-	}
-	if s.outbound != nil {
-		return s.outbound(ctx, tx, ack.execution)
-	}
-	return nil
+	return RecordOutbound(ctx, tx, OutboundFile{Execution: ack.execution}, s.outbound)
 }
 
 // ackNumbers takes the acknowledgment's ISA13 and GS06 from the

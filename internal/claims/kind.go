@@ -1,0 +1,17 @@
+package claims
+
+import "github.com/clearhouse/clearhouse/internal/payers"
+
+// claimKind is what differs between the claim types of the family where
+// the shared code needs to know: the X12 form and guide, the directory's
+// transaction, and where the outbound file is filed.
+type claimKind struct {
+	name          string // "dental", as in "does not take dental claims"
+	form          string // 837D, 837P, 837I: file names and messages
+	version       string // the implementation guide, GS08
+	transaction   string // the payer directory's transaction (payers.DentalClaim…)
+	sourceDirname string // the outbound execution's source directory
+}
+
+var dentalKind = &claimKind{name: "dental", form: "837D", version: Version837D, transaction: payers.DentalClaim,
+	sourceDirname: "dental-claims"}
