@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"time"
 
@@ -73,7 +74,7 @@ func partnersApply(ctx context.Context, args []string, stdout, stderr io.Writer)
 	var db storeFlags
 	var sk secretsKeyFlag
 	var am accountMode
-	var file string
+	var file, directoryRoot string
 	var prune, dryRun bool
 	fs := newFlagSet("partners apply", "partners apply -f FILE --account NAME [options]",
 		"Makes the account's profiles, connections, partnerships and transaction settings of\n"+
@@ -84,6 +85,7 @@ func partnersApply(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs.StringVar(&file, "f", "", "the JSON file to apply (- for standard input)")
 	fs.BoolVar(&prune, "prune", false, "also delete what the file does not list (without it nothing is deleted)")
 	fs.BoolVar(&dryRun, "dry-run", false, "check the file and print the changes without making them")
+	fs.StringVar(&directoryRoot, "directory-root", "", "serve's --directory-root, which DIRECTORY connections' folders are checked against; empty: DIRECTORY connections are refused")
 	commandLineOnly(fs, "f", "prune", "dry-run")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -116,8 +118,15 @@ func partnersApply(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	dirs, err := openDirectoryRoot(serveConfig{directoryRoot: directoryRoot, dataDir: db.dataDir}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	if dirs != nil {
+		defer dirs.Close()
+	}
 	res, err := partners.Apply(ctx, st, doc, partners.ApplyOptions{AccountID: acct.ID, Mode: am.mode,
-		Secrets: box, Now: time.Now(), Prune: prune, DryRun: dryRun})
+		Secrets: box, Directories: dirs, Now: time.Now(), Prune: prune, DryRun: dryRun})
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}

@@ -60,6 +60,7 @@ type serveConfig struct {
 	secrets          secretsKeyFlag
 	connections      connectionFlags
 	sftpListen       string
+	directoryRoot    string
 	sftpPoll         time.Duration // tests: the SFTP poller's interval (default 30 s)
 	maxFileBytes     int64
 	processTimeout   time.Duration
@@ -94,6 +95,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&cfg.region, "region", events.DefaultRegion, "the region named in every event envelope")
 	cfg.secrets.add(fs)
 	cfg.connections.register(fs)
+	fs.StringVar(&cfg.directoryRoot, "directory-root", "", "folder under which DIRECTORY connections' folders live, each account's in ROOT/<account-id>/production/ (never inside --data); empty: DIRECTORY connections are refused")
 	fs.StringVar(&cfg.sftpListen, "sftp-listen", "", "address of the embedded SFTP server for partners (users: clearhouse sftp users); empty: off")
 	fs.Int64Var(&cfg.maxFileBytes, "max-file-bytes", core.DefaultMaxFileBytes, "largest inbound file accepted (upload, directory, SFTP); larger ones are refused")
 	fs.DurationVar(&cfg.processTimeout, "process-timeout", core.DefaultProcessTimeout, "time allowed to process one inbound file before the attempt is retried")
@@ -163,6 +165,12 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	metrics := prometheus.NewRegistry()
 	queue := jobs.New(st, jobs.Options{Clock: clk, Logger: logger, Concurrency: max(cfg.workers, 1), Metrics: metrics})
 	env := api.Env{Store: st, Blob: blobs, Clock: clk, Logger: logger, Jobs: queue, Metrics: metrics, Secrets: box}
+	if env.Directories, err = openDirectoryRoot(cfg, logger); err != nil {
+		return err
+	}
+	if env.Directories != nil {
+		defer env.Directories.Close()
+	}
 	env.DeliveryAttempts, env.DeliveryRetryInterval = cfg.deliveryTries, cfg.deliveryRetry
 	downloadSecret, err := web.LoadOrCreateSecret(filepath.Join(cfg.dataDir, "download-secret"))
 	if err != nil {
@@ -205,7 +213,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 		// The DIRECTORY connections' folders are polled with the workers.
 		go func() {
 			done := make(chan struct{})
-			go func() { env.Core.NewDirectoryPoller().Run(jobsCtx); close(done) }()
+			go func() { env.Core.NewDirectoryPoller(env.Directories).Run(jobsCtx); close(done) }()
 			queue.Run(jobsCtx)
 			<-done
 			close(jobsDone)

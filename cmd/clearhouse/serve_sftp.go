@@ -101,6 +101,6 @@ func authorizedKey(lines string, key ssh.PublicKey) bool {
 // and the poller of SFTP connections' inbound folders.
 func sftpTransports(env api.Env, local *sftpd.Server, cfg serveConfig, logger *slog.Logger) (map[string]delivery.Transport, *sftpconn.Poller) {
 	remote := &sftpconn.Remote{Box: env.Secrets, Options: connections.Options{Guard: cfg.connections.guard(nil)}}
-	transports := map[string]delivery.Transport{store.ConnectionSFTP: remote, store.ConnectionSFTPServer: &sftpconn.Local{Server: local}}
+	transports := map[string]delivery.Transport{store.ConnectionSFTP: remote, store.ConnectionSFTPServer: &sftpconn.Local{Server: local, Users: env.Store}}
 	return transports, &sftpconn.Poller{Store: env.Store, Core: env.Core, Remote: remote, Logger: logger.With("component", "sftp-poll")}
 }

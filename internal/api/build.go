@@ -18,6 +18,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/tenantdir"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
 
@@ -29,7 +30,10 @@ type Services struct {
 	Metrics *prometheus.Registry
 	// Secrets seals and opens stored secrets (connection credentials);
 	// nil when no --secrets-key is set, and then storing one is refused.
-	Secrets     *secrets.Box
+	Secrets *secrets.Box
+	// Directories is the operator's directory root DIRECTORY connections'
+	// folders live under; nil refuses DIRECTORY connections.
+	Directories *tenantdir.Root
 	Core        *core.Service
 	Eligibility *eligibility.Service
 	// EligibilityPDF renders a check's one-page printable summary; nil:
@@ -67,7 +71,7 @@ func (env Env) services() (Services, error) {
 			return Services{}, err
 		}
 	}
-	svc := Services{Store: env.Store, Clock: env.Clock, Logger: env.Logger, Metrics: env.Metrics, Secrets: env.Secrets,
+	svc := Services{Store: env.Store, Clock: env.Clock, Logger: env.Logger, Metrics: env.Metrics, Secrets: env.Secrets, Directories: env.Directories,
 		Core: env.Core, Eligibility: env.Eligibility, EligibilityPDF: env.EligibilityPDF, Webhooks: env.Webhooks}
 	if svc.Eligibility == nil {
 		if svc.Eligibility, err = NewEligibilityService(env, nil, nil, 0); err != nil {

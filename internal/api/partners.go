@@ -13,6 +13,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/partners"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/tenantdir"
 )
 
 // Trading partners under /2023-08-01/x12, named as the hosted Partners API
@@ -24,6 +25,7 @@ import (
 type partnerHandlers struct {
 	store store.Store
 	box   *secrets.Box
+	dirs  *tenantdir.Root
 	clock clock.Clock
 }
 
@@ -107,7 +109,7 @@ func partnerError(err error, prefix string) error {
 // or not (create).
 func (h partnerHandlers) apply(ctx context.Context, p partnerOwner, doc partners.Document, expect partners.Expectation, prefix string) error {
 	_, err := partners.Apply(ctx, h.store, doc, partners.ApplyOptions{AccountID: p.AccountID, Mode: p.Mode,
-		Secrets: h.box, Now: h.clock.Now(), Expect: &expect})
+		Secrets: h.box, Directories: h.dirs, Now: h.clock.Now(), Expect: &expect})
 	if errors.Is(err, store.ErrNotFound) {
 		return notFound(expect.Kind, expect.ID)
 	}

@@ -23,7 +23,7 @@ func (s *Server) routes() []Route {
 	events := eventHandlers{store: svc.Store}
 	hooks := webhookHandlers{svc: svc.Webhooks}
 	usage := usageHandler{store: svc.Store}
-	partner := partnerHandlers{store: svc.Store, box: svc.Secrets, clock: svc.Clock}
+	partner := partnerHandlers{store: svc.Store, box: svc.Secrets, dirs: svc.Directories, clock: svc.Clock}
 	inbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionInbound}
 	outbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionOutbound}
 	const x12 = "/2023-08-01/x12"

@@ -28,6 +28,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/tenantdir"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
 
@@ -54,6 +55,10 @@ type Env struct {
 	// Secrets seals and opens stored secrets (connection credentials);
 	// nil when no --secrets-key is set, and then storing one is refused.
 	Secrets *secrets.Box
+	// Directories is the operator's directory root (serve
+	// --directory-root) DIRECTORY connections' folders live under; nil
+	// refuses DIRECTORY connections.
+	Directories *tenantdir.Root
 	// Core is the EDI core (files, transactions, events); New builds one
 	// when nil. Transports hand files to Core.Receive.
 	Core *core.Service

@@ -7,16 +7,19 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/tenantdir"
 )
 
-// Directory polling: a DIRECTORY connection's settings name an absolute
-// inboundPath (and optionally a pollInterval such as "10s"). Files dropped
-// there are picked up once:
+// Directory polling: a DIRECTORY connection's settings name an inboundPath
+// relative to its account's folder under the operator's directory root
+// (ROOT/<account-id>/<mode>/<inboundPath>, see package tenantdir), and
+// optionally a pollInterval such as "10s". Every file operation goes
+// through an os.Root of that folder, so no path or symlink reaches outside
+// it. Files dropped there are picked up once:
 //
 //  1. the file is renamed into <inboundPath>/.clearhouse/claimed/ under a
 //     new execution id (an atomic claim: no other poller takes it);
@@ -46,12 +49,14 @@ type directorySettings struct {
 // are renames).
 type DirectoryPoller struct {
 	s    *Service
+	dirs *tenantdir.Root
 	last map[string]time.Time // connection → last poll
 }
 
-// NewDirectoryPoller returns a poller feeding s.
-func (s *Service) NewDirectoryPoller() *DirectoryPoller {
-	return &DirectoryPoller{s: s, last: map[string]time.Time{}}
+// NewDirectoryPoller returns a poller feeding s from the folders under
+// dirs (the operator's directory root; nil polls nothing).
+func (s *Service) NewDirectoryPoller(dirs *tenantdir.Root) *DirectoryPoller {
+	return &DirectoryPoller{s: s, dirs: dirs, last: map[string]time.Time{}}
 }
 
 // Run polls until ctx ends.
@@ -73,25 +78,28 @@ func (d *DirectoryPoller) Run(ctx context.Context) {
 // PollOnce looks at every DIRECTORY connection whose interval has passed
 // (all of them when force is set) and receives the files found.
 func (d *DirectoryPoller) PollOnce(ctx context.Context, force bool) error {
+	if d.dirs == nil {
+		return nil // DIRECTORY connections are off on this server
+	}
 	accounts, err := d.s.opts.Store.ListAccounts(ctx)
 	if err != nil {
 		return err
 	}
 	var errs []error
 	for _, a := range accounts {
-		for _, mode := range []string{store.ModeTest, store.ModeProduction} {
-			conns, err := d.s.opts.Store.ListConnections(ctx, a.ID, mode)
-			if err != nil {
-				errs = append(errs, err)
+		// Production only: test keys never reach a server folder (a
+		// test-mode DIRECTORY connection stored before that rule is idle).
+		conns, err := d.s.opts.Store.ListConnections(ctx, a.ID, store.ModeProduction)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, c := range conns {
+			if c.Type != store.ConnectionDirectory {
 				continue
 			}
-			for _, c := range conns {
-				if c.Type != store.ConnectionDirectory {
-					continue
-				}
-				if err := d.poll(ctx, c, force); err != nil {
-					errs = append(errs, fmt.Errorf("connection %s: %w", c.ID, err))
-				}
+			if err := d.poll(ctx, c, force); err != nil {
+				errs = append(errs, fmt.Errorf("account %s %s connection %s: %w", c.AccountID, c.Mode, c.ID, err))
 			}
 		}
 	}
@@ -103,7 +111,7 @@ func (d *DirectoryPoller) poll(ctx context.Context, c store.Connection, force bo
 	if err := json.Unmarshal(c.Settings, &set); err != nil {
 		return fmt.Errorf("settings: %w", err)
 	}
-	if set.InboundPath == "" || !filepath.IsAbs(set.InboundPath) {
+	if set.InboundPath == "" {
 		return nil // an outbound-only folder
 	}
 	interval := DefaultPollInterval
@@ -118,14 +126,20 @@ func (d *DirectoryPoller) poll(ctx context.Context, c store.Connection, force bo
 		return nil
 	}
 	d.last[key] = now
-	claimed := filepath.Join(set.InboundPath, claimedDir)
-	if err := os.MkdirAll(claimed, 0o700); err != nil {
+	// Resolved again at every poll: a link placed after the connection
+	// was stored fails here as it would have at its creation.
+	folder, err := d.dirs.Folder(c.AccountID, c.Mode, set.InboundPath)
+	if err != nil {
+		return fmt.Errorf("inboundPath %q: %w", set.InboundPath, err)
+	}
+	defer folder.Close()
+	if err := folder.MkdirAll(claimedDir, 0o700); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Join(set.InboundPath, receivedDir), 0o700); err != nil {
+	if err := folder.MkdirAll(receivedDir, 0o700); err != nil {
 		return err
 	}
-	entries, err := os.ReadDir(set.InboundPath)
+	entries, err := readDir(folder, ".")
 	if err != nil {
 		return err
 	}
@@ -139,7 +153,7 @@ func (d *DirectoryPoller) poll(ctx context.Context, c store.Connection, force bo
 		}
 		// Claim: the new name carries the execution id.
 		id := store.NewUUID()
-		if err := os.Rename(filepath.Join(set.InboundPath, e.Name()), filepath.Join(claimed, id+"_"+e.Name())); err != nil {
+		if err := folder.Rename(e.Name(), claimedDir+"/"+id+"_"+e.Name()); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue // another poller took it
 			}
@@ -147,7 +161,7 @@ func (d *DirectoryPoller) poll(ctx context.Context, c store.Connection, force bo
 		}
 	}
 	// Hand over every claimed file, including those a crash left behind.
-	claims, err := os.ReadDir(claimed)
+	claims, err := readDir(folder, claimedDir)
 	if err != nil {
 		return err
 	}
@@ -157,30 +171,40 @@ func (d *DirectoryPoller) poll(ctx context.Context, c store.Connection, force bo
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		if err := d.receive(ctx, c, set.InboundPath, id, name); err != nil {
+		if err := d.receive(ctx, c, folder, set.InboundPath, id, name); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 		}
 	}
 	return errors.Join(errs...)
 }
 
-func (d *DirectoryPoller) receive(ctx context.Context, c store.Connection, dir, id, name string) error {
-	path := filepath.Join(dir, claimedDir, id+"_"+name)
-	f, err := os.Open(path)
+// readDir lists a folder inside root.
+func readDir(root *os.Root, name string) ([]fs.DirEntry, error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
+}
+
+func (d *DirectoryPoller) receive(ctx context.Context, c store.Connection, folder *os.Root, dirname, id, name string) error {
+	path := claimedDir + "/" + id + "_" + name
+	f, err := folder.Open(path)
 	if err != nil {
 		return err
 	}
-	ex, err := d.s.Receive(ctx, ReceiveParams{AccountID: c.AccountID, Mode: c.Mode, Name: name, Dirname: dir,
+	ex, err := d.s.Receive(ctx, ReceiveParams{AccountID: c.AccountID, Mode: c.Mode, Name: name, Dirname: dirname,
 		ConnectionID: c.ID, Body: f, ExecutionID: id})
 	f.Close()
 	if err != nil {
 		if errors.Is(err, ErrFileTooLarge) || errors.Is(err, ErrEmptyFile) || errors.Is(err, ErrBadName) {
 			// Never acceptable: set aside with the reason, for the operator.
 			d.s.opts.Logger.Warn("core: file refused from directory", "connection_id", c.ID, "file", name, "error", err.Error())
-			return os.Rename(path, filepath.Join(dir, receivedDir, "refused-"+id+"_"+name))
+			return folder.Rename(path, receivedDir+"/refused-"+id+"_"+name)
 		}
 		return err
 	}
 	d.s.opts.Logger.Info("core: file received from directory", "connection_id", c.ID, "execution_id", ex.ID)
-	return os.Rename(path, filepath.Join(dir, receivedDir, id+"_"+name))
+	return folder.Rename(path, receivedDir+"/"+id+"_"+name)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/tenantdir"
 )
 
 // ApplyOptions say whose records a Document is and how to apply it.
@@ -19,6 +20,10 @@ type ApplyOptions struct {
 	// Secrets seals connection secrets; without a key a document that
 	// gives a secret value is refused.
 	Secrets *secrets.Box
+	// Directories is the operator's directory root (serve
+	// --directory-root) that DIRECTORY connections' folders live under;
+	// nil refuses DIRECTORY connections.
+	Directories *tenantdir.Root
 	Now     time.Time
 	// Prune deletes the records of the account and mode that the document
 	// does not list (a partnership listed without settings loses them).
@@ -85,6 +90,11 @@ func apply(ctx context.Context, tx store.Queries, doc Document, opts ApplyOption
 		}
 	}
 	after, o, ps := desired(before, doc, opts)
+	if len(ps) == 0 {
+		if err := checkSFTPUsers(ctx, tx, doc, after, &ps); err != nil {
+			return Result{}, err
+		}
+	}
 	if err := ps.err(); err != nil {
 		return Result{}, err
 	}
@@ -123,7 +133,7 @@ func desired(before *world, doc Document, opts ApplyOptions) (*world, origin, pr
 	}
 	for i, c := range doc.Connections {
 		path := "/connections/" + strconv.Itoa(i)
-		rec := after.checkConnection(opts.Secrets, c, before.connections[c.ConnectionID], path, &ps)
+		rec := after.checkConnection(opts.Secrets, opts.Directories, c, before.connections[c.ConnectionID], path, &ps)
 		if claim("connection", rec.ID, path) {
 			after.connections[rec.ID] = rec
 		}

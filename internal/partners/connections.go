@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/tenantdir"
 )
 
 // settingKind is the JSON type of a connection setting.
@@ -42,7 +42,10 @@ type connectionSchema struct {
 	testMode bool
 	// productionMode: MOCK is test mode only.
 	productionMode bool
-	about          string
+	// testRefusal says why test mode may not use the type, when the
+	// reason is not that it reaches a payer.
+	testRefusal string
+	about       string
 }
 
 var connectionSchemas = map[string]connectionSchema{
@@ -54,17 +57,24 @@ var connectionSchemas = map[string]connectionSchema{
 		secrets: []string{"password", "privateKey"}, oneSecretOf: []string{"password", "privateKey"},
 		productionMode: true,
 	},
+	// The partner's folders are its SFTP user's inbound/ and outbound/ (no
+	// path settings: a tenant never names a server path); the username
+	// must be an SFTP user of the connection's own account and mode
+	// (checkSFTPUsers).
 	store.ConnectionSFTPServer: {
 		about: "Clearhouse's own SFTP server, where the partner logs in",
-		settings: []settingField{{name: "username", required: true}, {name: "inboundPath"}, {name: "outboundPath"},
+		settings: []settingField{{name: "username", required: true, check: nonEmpty},
 			{name: "authorizedKeys", kind: kindStrings}},
 		secrets: []string{"password"}, testMode: true, productionMode: true,
 	},
+	// Folders relative to the account's own folder under the operator's
+	// directory root (package tenantdir); off unless the operator set one.
 	store.ConnectionDirectory: {
-		about: "a folder on the server: files dropped in inboundPath are picked up, outbound files are written to outboundPath",
-		settings: []settingField{{name: "inboundPath", check: absolutePath}, {name: "outboundPath", check: absolutePath},
+		about: "a folder under the server's directory root: files dropped in inboundPath are picked up, outbound files are written to outboundPath",
+		settings: []settingField{{name: "inboundPath", check: relativeFolder}, {name: "outboundPath", check: relativeFolder},
 			{name: "pollInterval", check: nonEmpty}},
-		testMode: true, productionMode: true,
+		productionMode: true,
+		testRefusal: "test keys never reach a folder on the server; set this connection up in production mode",
 	},
 	store.ConnectionHTTPUpload: {
 		about:    "files POSTed to /2023-08-01/files/inbound",
@@ -114,12 +124,7 @@ func hostKey(v any) string {
 	return `must pin the server: its public key as ssh-keyscan prints it ("ssh-ed25519 AAAA…") or its fingerprint ("SHA256:…")`
 }
 
-func absolutePath(v any) string {
-	if s := v.(string); !filepath.IsAbs(s) {
-		return "must be an absolute path on the server"
-	}
-	return ""
-}
+func relativeFolder(v any) string { return tenantdir.CheckPath(v.(string)) }
 
 func nonEmpty(v any) string {
 	if v.(string) == "" {

@@ -151,7 +151,7 @@ func seedOnce(ctx context.Context, st store.Store, accountID string, now time.Ti
 			if _, ok := w.connections[c.ConnectionID]; ok {
 				continue
 			}
-			rec := w.checkConnection(nil, c, store.Connection{}, "", &ignored)
+			rec := w.checkConnection(nil, nil, c, store.Connection{}, "", &ignored)
 			rec.CreatedAt, rec.UpdatedAt = now, now
 			if err := tx.CreateConnection(ctx, rec); err != nil {
 				return fmt.Errorf("partners: seed connection %s: %w", rec.ID, err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/tenantdir"
 	"github.com/clearhouse/clearhouse/x12/guide"
 )
 
@@ -60,7 +61,7 @@ func (w *world) checkProfile(p Profile, path string, ps *problems) store.Profile
 
 // checkConnection converts a Connection to its record, sealing its secrets.
 // stored is the record it replaces (zero when new).
-func (w *world) checkConnection(box *secrets.Box, c Connection, stored store.Connection, path string, ps *problems) store.Connection {
+func (w *world) checkConnection(box *secrets.Box, dirs *tenantdir.Root, c Connection, stored store.Connection, path string, ps *problems) store.Connection {
 	entry := connectionEntry(c.ConnectionID)
 	if !connectionIDPattern.MatchString(c.ConnectionID) {
 		ps.add(path+"/connectionId", "%s: connectionId must be 1 to 80 letters, digits, '.', '_' or '-'", entry)
@@ -72,8 +73,10 @@ func (w *world) checkConnection(box *secrets.Box, c Connection, stored store.Con
 	case !ok:
 		ps.add(path+"/connectionType", "%s: connectionType must be one of %s, not %q", entry, strings.Join(store.ConnectionTypes, ", "), c.ConnectionType)
 		return rec
+	case w.mode == store.ModeTest && schema.testRefusal != "":
+		ps.add(path+"/connectionType", "%s: a %s connection (%s) exists only in production mode: %s", entry, c.ConnectionType, schema.about, schema.testRefusal)
 	case w.mode == store.ModeTest && !schema.testMode:
-		ps.add(path+"/connectionType", "%s: test mode never reaches a payer, so it cannot use a %s connection (%s); use MOCK or DIRECTORY, or set this connection up in production mode", entry, c.ConnectionType, schema.about)
+		ps.add(path+"/connectionType", "%s: test mode never reaches a payer, so it cannot use a %s connection (%s); use MOCK or SFTP_SERVER, or set this connection up in production mode", entry, c.ConnectionType, schema.about)
 	case w.mode == store.ModeProduction && !schema.productionMode:
 		ps.add(path+"/connectionType", "%s: a %s connection (%s) exists only in test mode", entry, c.ConnectionType, schema.about)
 	}
@@ -81,6 +84,9 @@ func (w *world) checkConnection(box *secrets.Box, c Connection, stored store.Con
 		ps.add(path+"/name", "%s: name must be at most 200 characters", entry)
 	}
 	rec.Settings = checkConnectionSettings(c.ConnectionType, c.Settings, path+"/settings", entry, ps)
+	if c.ConnectionType == store.ConnectionDirectory && w.mode == store.ModeProduction {
+		w.checkFolders(dirs, rec.Settings, path, entry, ps)
+	}
 	rec.SealedSecrets = checkSecrets(box, rec, stored.SealedSecrets, c.Secrets, path+"/secrets", entry, ps)
 	return rec
 }

@@ -76,30 +76,25 @@ func (r *Remote) Deliver(ctx context.Context, f delivery.File) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	where, err := remote.Deliver(ctx, fileName(f.Execution), f.Body)
+	where, err := remote.Deliver(ctx, delivery.FileName(f.Execution), f.Body)
 	if err != nil {
 		return "", err
 	}
 	return "File was delivered to '" + where + "'", nil
 }
 
-// fileName is the name an outbound file is delivered under: its source
-// name when it has one, else its execution id.
-func fileName(e store.Execution) string {
-	n := e.SourceName
-	if n == "" || strings.ContainsAny(n, `/\`) || strings.HasPrefix(n, ".") {
-		n = e.ID + ".x12"
-	}
-	return n
-}
-
 // Local leaves files in a partner's outbound/ folder on our own SFTP
 // server (store.ConnectionSFTPServer, whose setting "username" is the
-// partner's login).
-type Local struct{ Server *sftpd.Server }
+// partner's login). The login must be an SFTP user of the connection's own
+// account and mode (checked when the connection is stored and again here:
+// a user deleted and made again by another account is not reached).
+type Local struct {
+	Server *sftpd.Server
+	Users  store.SFTPUsers
+}
 
 // Deliver writes the file to the user's outbound/ (delivery.Transport).
-func (l *Local) Deliver(_ context.Context, f delivery.File) (string, error) {
+func (l *Local) Deliver(ctx context.Context, f delivery.File) (string, error) {
 	if l.Server == nil {
 		return "", errors.New("this server runs no SFTP server (serve --sftp-listen)")
 	}
@@ -107,11 +102,30 @@ func (l *Local) Deliver(_ context.Context, f delivery.File) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	name := fileName(f.Execution)
+	if err := l.owned(ctx, f.Connection, s.Username); err != nil {
+		return "", err
+	}
+	name := delivery.FileName(f.Execution)
 	if err := l.Server.PutOutbound(s.Username, name, strings.NewReader(string(f.Body))); err != nil {
 		return "", err
 	}
 	return "File was delivered to '" + s.Username + "/outbound/" + name + "'", nil
+}
+
+// owned checks that username is an SFTP user of the connection's account
+// and mode.
+func (l *Local) owned(ctx context.Context, c store.Connection, username string) error {
+	if l.Users == nil {
+		return errors.New("sftpconn: no SFTP users store")
+	}
+	u, err := l.Users.GetSFTPUser(ctx, username)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	if err != nil || u.AccountID != c.AccountID || u.Mode != c.Mode {
+		return fmt.Errorf("connection %s names SFTP user %q, which is not a user of this account's %s mode", c.ID, username, c.Mode)
+	}
+	return nil
 }
 
 // Poller polls the inbound folders of every SFTP connection into the core.

@@ -1,0 +1,67 @@
+package partners
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+
+	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/tenantdir"
+)
+
+// A connection reaches only its own account and mode: the folders of a
+// DIRECTORY connection live in the account's folder under the operator's
+// directory root, and an SFTP_SERVER connection names one of the
+// account's own SFTP users of the same mode.
+
+// checkFolders checks a DIRECTORY connection's folders against the disk:
+// the server must have a directory root, and each folder must stay in the
+// account's own folder under it (symlinks resolved).
+func (w *world) checkFolders(dirs *tenantdir.Root, settings []byte, path, entry string, ps *problems) {
+	if dirs == nil {
+		ps.add(path+"/connectionType", "%s: %v", entry, tenantdir.ErrOff)
+		return
+	}
+	var folders map[string]any
+	if json.Unmarshal(settings, &folders) != nil {
+		return // reported by checkConnectionSettings
+	}
+	for _, name := range []string{"inboundPath", "outboundPath"} {
+		p, ok := folders[name].(string)
+		if !ok || tenantdir.CheckPath(p) != "" {
+			continue // absent, or reported by its setting's check
+		}
+		if err := dirs.Check(w.accountID, w.mode, p); err != nil {
+			ps.add(path+"/settings/"+name, "%s: setting %q %v", entry, name, err)
+		}
+	}
+}
+
+// checkSFTPUsers refuses an SFTP_SERVER connection of doc whose username
+// is not an SFTP user of the account and mode. Another account's user and
+// no user get the same answer, so the check tells nothing about others.
+func checkSFTPUsers(ctx context.Context, q store.Queries, doc Document, after *world, ps *problems) error {
+	for i, c := range doc.Connections {
+		rec, ok := after.connections[c.ConnectionID]
+		if !ok || rec.Type != store.ConnectionSFTPServer {
+			continue
+		}
+		var set struct {
+			Username string `json:"username"`
+		}
+		if json.Unmarshal(rec.Settings, &set) != nil || set.Username == "" {
+			continue // reported by checkConnectionSettings
+		}
+		u, err := q.GetSFTPUser(ctx, set.Username)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		if err != nil || u.AccountID != after.accountID || u.Mode != after.mode {
+			ps.add("/connections/"+strconv.Itoa(i)+"/settings/username",
+				"%s: there is no SFTP user %q in this account's %s mode; a connection may name only its own account and mode's users (the operator adds them with: clearhouse sftp users create --account NAME --mode %s --username %s …)",
+				connectionEntry(c.ConnectionID), set.Username, after.mode, after.mode, set.Username)
+		}
+	}
+	return nil
+}
