@@ -95,7 +95,9 @@ func TestDirectoryConnectionConfined(t *testing.T) {
 		wantErr           string
 	}{
 		{name: "link to the data directory", inboundPath: "drop", mode: store.ModeProduction,
-			prepare: func(t *testing.T, tenantDir, data string) { must(t, os.Symlink(data, filepath.Join(tenantDir, "drop"))) },
+			prepare: func(t *testing.T, tenantDir, data string) {
+				must(t, os.Symlink(data, filepath.Join(tenantDir, "drop")))
+			},
 			wantErr: "cannot be used"},
 		{name: "link inside leading out", inboundPath: "in/drop", mode: store.ModeProduction,
 			prepare: func(t *testing.T, tenantDir, data string) {

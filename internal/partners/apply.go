@@ -24,7 +24,7 @@ type ApplyOptions struct {
 	// --directory-root) that DIRECTORY connections' folders live under;
 	// nil refuses DIRECTORY connections.
 	Directories *tenantdir.Root
-	Now     time.Time
+	Now         time.Time
 	// Prune deletes the records of the account and mode that the document
 	// does not list (a partnership listed without settings loses them).
 	// Without it nothing is ever deleted.

@@ -74,7 +74,7 @@ var connectionSchemas = map[string]connectionSchema{
 		settings: []settingField{{name: "inboundPath", check: relativeFolder}, {name: "outboundPath", check: relativeFolder},
 			{name: "pollInterval", check: nonEmpty}},
 		productionMode: true,
-		testRefusal: "test keys never reach a folder on the server; set this connection up in production mode",
+		testRefusal:    "test keys never reach a folder on the server; set this connection up in production mode",
 	},
 	store.ConnectionHTTPUpload: {
 		about:    "files POSTed to /2023-08-01/files/inbound",
