@@ -555,29 +555,16 @@ func perContact(s *x12.Segment) contact {
 }
 
 func (c *era835) cas(s *x12.Segment) {
-	a := adjustment{}
 	g := s.Element(1)
-	a["claimAdjustmentGroupCode"] = g
-	if v := adjustmentGroups[g]; v != "" {
-		a["claimAdjustmentGroupCodeValue"] = v
-	}
-	for i := 0; i < 6; i++ {
-		base := 2 + 3*i
+	a := adjustment{ClaimAdjustmentGroupCode: g, ClaimAdjustmentGroupCodeValue: adjustmentGroups[g]}
+	for i := 1; i <= 6; i++ {
+		base := 3*i - 1
 		code := s.Element(base)
 		if code == "" {
 			continue
 		}
-		n := fmt.Sprint(i + 1)
-		a["adjustmentReasonCode"+n] = code
-		if d := CARC(code); d != "" {
-			a["adjustmentReason"+n] = d
-		}
-		if v := s.Element(base + 1); v != "" {
-			a["adjustmentAmount"+n] = v
-		}
-		if v := s.Element(base + 2); v != "" {
-			a["adjustmentQuantity"+n] = v
-		}
+		c, text, amount, quantity := a.reason(i)
+		*c, *text, *amount, *quantity = code, CARC(code), s.Element(base+1), s.Element(base+2)
 	}
 	switch {
 	case c.section == "line" && c.line != nil:
@@ -689,8 +676,17 @@ var claimQuantities = map[string]string{
 }
 
 func (c *era835) amt(s *x12.Segment) {
+	if c.section == "line" && c.line != nil {
+		if c.line.ServiceSupplementalAmounts == nil {
+			c.line.ServiceSupplementalAmounts = &lineAmountsJSON{}
+		}
+		if slot := c.line.ServiceSupplementalAmounts.slot(s.Element(1)); slot != nil {
+			*slot = s.Element(2)
+		}
+		return
+	}
 	put(c, s, claimAmounts, lineAmounts, func(p *paymentInfo) *map[string]string { return &p.ClaimSupplementalInformation },
-		func(l *serviceLine) *map[string]string { return &l.ServiceSupplementalAmounts })
+		nil)
 }
 
 func (c *era835) qty(s *x12.Segment) {
