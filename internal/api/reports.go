@@ -13,21 +13,10 @@ import (
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
-func init() { RegisterModule("reports", reportsModule) }
-
-// reportsModule: a stored 277 or 835 transaction as the contract's report
+// reportHandlers: a stored 277 or 835 transaction as the contract's report
 // JSON ("Convert Reports" v2), and an 835 as an ERA PDF. Same visibility as
 // the transaction: the key's account and mode only; a transaction of another
 // type answers 404 as if it did not exist, so ids of other kinds leak nothing.
-func reportsModule(env Env) ([]Route, error) {
-	h := reportHandlers{store: env.Store, blobs: env.Blob}
-	return []Route{
-		{Pattern: "GET /2024-04-01/change/medicalnetwork/reports/v2/{transactionId}/835", Handler: h.report("835", reports.Convert835)},
-		{Pattern: "GET /2024-04-01/change/medicalnetwork/reports/v2/{transactionId}/277", Handler: h.report("277", reports.Convert277)},
-		{Pattern: "GET /2024-04-01/electronic-remittance-advice/{transactionId}/pdf", Handler: http.HandlerFunc(h.eraPDF)},
-	}, nil
-}
-
 type reportHandlers struct {
 	store store.Store
 	blobs blob.Store

@@ -7,6 +7,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/partners"
+	"github.com/clearhouse/clearhouse/internal/reports"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -23,6 +24,7 @@ func (s *Server) routes() []Route {
 	events := eventHandlers{store: svc.Store}
 	hooks := webhookHandlers{svc: svc.Webhooks}
 	usage := usageHandler{store: svc.Store}
+	report := reportHandlers{store: svc.Store, blobs: svc.Core.Blob()}
 	partner := partnerHandlers{store: svc.Store, box: svc.Secrets, dirs: svc.Directories, clock: svc.Clock}
 	inbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionInbound}
 	outbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionOutbound}
@@ -67,6 +69,12 @@ func (s *Server) routes() []Route {
 		{Pattern: "GET /2023-08-01/transactions/{transactionId}/fragments/{fragmentIndex}/output", Handler: http.HandlerFunc(files.fragmentDocument)},
 		{Pattern: "GET /2023-08-01/transactions/{transactionId}/edi-platform/fragments/{fragmentIndex}/output", Handler: http.HandlerFunc(files.fragmentDocument)},
 		{Pattern: "GET " + core.DownloadsPath + "{token}", Public: true, Handler: http.HandlerFunc(files.download)},
+
+		// Reports (api-contract §4.2): stored 835 and 277 answers as the
+		// contract's report JSON, and an 835 as an ERA PDF.
+		{Pattern: "GET /2024-04-01/change/medicalnetwork/reports/v2/{transactionId}/835", Handler: report.report("835", reports.Convert835)},
+		{Pattern: "GET /2024-04-01/change/medicalnetwork/reports/v2/{transactionId}/277", Handler: report.report("277", reports.Convert277)},
+		{Pattern: "GET /2024-04-01/electronic-remittance-advice/{transactionId}/pdf", Handler: http.HandlerFunc(report.eraPDF)},
 
 		// Events, and webhooks with their attempt log and the re-emit of a
 		// stored event (spec §3, the console's Retry button).

@@ -99,7 +99,7 @@ func TestConvert835BoundedMemory(t *testing.T) {
 	}
 	small, large := peak(2000), peak(50000)
 	t.Logf("peak heap in use: %d KB for 2,000 claims, %d KB for 50,000", small>>10, large>>10)
-	if large > small+4<<20 {
+	if large > small+16<<20 { // holding every claim would take ~100 MB
 		t.Errorf("heap in use %d KB for 50,000 claims vs %d KB for 2,000: the conversion holds more than one claim", large>>10, small>>10)
 	}
 }
