@@ -5,6 +5,8 @@ import (
 	_ "embed"
 	"net/http"
 	"time"
+
+	"github.com/clearhouse/clearhouse/internal/blob"
 )
 
 // openAPIDoc is the hand-written OpenAPI 3.1 description of every route.
@@ -23,14 +25,21 @@ func serveOpenAPI(w http.ResponseWriter, r *http.Request) {
 	w.Write(openAPIDoc)
 }
 
-// ready answers 200 when the database answers a read and commits a write
-// within two seconds.
+// ready answers 200 when the database answers a read, commits a write and
+// has room for new rows, and the file store can take a new file, within two
+// seconds: what an eligibility check, a claim or an upload needs. A full
+// disk answers 503 here before it fails a request.
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := s.svc.Store.Ping(ctx); err != nil {
 		Logger(r.Context()).Warn("not ready", "error", err.Error())
-		WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable, "The database cannot be read or written; checks would not be recorded."))
+		WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable, "The database cannot be read or written, or has no room for new records; requests would not be recorded."))
+		return
+	}
+	if err := blob.Probe(ctx, s.svc.Core.Blob()); err != nil {
+		Logger(r.Context()).Warn("not ready", "error", err.Error())
+		WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable, "The file store cannot take a new file (disk full or read-only); files and claims would not be stored."))
 		return
 	}
 	WriteJSON(w, http.StatusOK, map[string]string{"status": "ready", "database": s.svc.Store.Engine()})

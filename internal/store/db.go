@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"strconv"
@@ -192,19 +194,57 @@ func (s *sqlStore) warm(ctx context.Context) error {
 
 func (s *sqlStore) Engine() string { return s.engine }
 
-// Ping checks that the database answers reads and commits a write: a
-// database on a full disk or a read-only file system (or a PostgreSQL
-// standby) still answers reads, yet every check would be lost. The write
-// rewrites the single readiness row; on SQLite it waits its turn behind the
-// writer's current transaction, which ctx bounds.
+// Ping checks that the database answers reads, commits a write and has
+// room for new rows: a database on a full disk or a read-only file system
+// (or a PostgreSQL standby) still answers reads, yet every check would be
+// lost. The committed write rewrites the single readiness row; on SQLite it
+// waits its turn behind the writer's current transaction, which ctx bounds.
+// That rewrite fits in pages the file already has, so it succeeds on a
+// full database too; the room probe (probeRoom) is what finds that.
 func (s *sqlStore) Ping(ctx context.Context) error {
 	if err := s.reader.PingContext(ctx); err != nil {
 		return err
 	}
-	return s.inTx(ctx, func(q *queries) error {
+	err := s.inTx(ctx, func(q *queries) error {
 		_, err := q.w.exec(ctx, `UPDATE readiness SET checked_at = $1 WHERE id = 1`, toUS(time.Now()))
 		return err
 	})
+	if err != nil {
+		return err
+	}
+	return s.probeRoom(ctx)
+}
+
+// probeSize is the probe row's payload: more than a page of either engine
+// (SQLite 4 KiB, PostgreSQL 8 KiB), so the row needs new pages.
+const probeSize = 12 << 10
+
+// errProbed rolls the probe's transaction back.
+var errProbed = errors.New("store: readiness probe done")
+
+// probeRoom inserts a row that needs new pages and rolls it back. Rolling
+// back matters: a probe row committed and deleted would leave free pages
+// for the next probe to reuse, and a full database would look ready
+// forever. SQLite refuses the insert when its file may not grow (its size
+// limit, max_page_count); PostgreSQL when it cannot extend the table's
+// file (disk full). The payload is random text, which PostgreSQL cannot
+// compress to less than a page.
+func (s *sqlStore) probeRoom(ctx context.Context) error {
+	payload := make([]byte, probeSize*3/4)
+	if _, err := rand.Read(payload); err != nil {
+		return err
+	}
+	err := s.inTx(ctx, func(q *queries) error {
+		if _, err := q.w.exec(ctx, `INSERT INTO readiness_probes (id, payload) VALUES (1, $1)`,
+			base64.StdEncoding.EncodeToString(payload)); err != nil {
+			return fmt.Errorf("store: no room for new rows: %w", err)
+		}
+		return errProbed
+	})
+	if errors.Is(err, errProbed) {
+		return nil
+	}
+	return err
 }
 
 func (s *sqlStore) Close() error {
