@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,6 +72,9 @@ func Open(ctx context.Context, url, dataDir string) (Store, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := ensureDir(dir); err != nil {
+			return nil, fmt.Errorf("blob: open %s: %w", dir, err)
+		}
 		b, err := fileblob.OpenBucket(dir, &fileblob.Options{CreateDir: true, DirFileMode: 0o700, NoTempDir: true})
 		if err != nil {
 			return nil, fmt.Errorf("blob: open %s: %w", dir, err)
@@ -83,7 +85,7 @@ func Open(ctx context.Context, url, dataDir string) (Store, error) {
 	if strings.HasPrefix(url, "file://") {
 		// Create the directory first so a fresh machine needs no setup.
 		if dir := strings.SplitN(strings.TrimPrefix(url, "file://"), "?", 2)[0]; dir != "" {
-			if err := os.MkdirAll(dir, 0o700); err != nil {
+			if err := ensureDir(dir); err != nil {
 				return nil, fmt.Errorf("blob: %w", err)
 			}
 			if !strings.Contains(url, "?") {
@@ -222,7 +224,7 @@ type fileWriter struct {
 }
 
 func createFile(target string) (Writer, error) {
-	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+	if err := ensureDir(filepath.Dir(target)); err != nil {
 		return nil, fmt.Errorf("blob: put %s: %w", target, err)
 	}
 	f, err := os.CreateTemp(filepath.Dir(target), ".tmp-*")
@@ -239,7 +241,12 @@ func (w *fileWriter) Commit() error {
 		return fmt.Errorf("blob: put %s: already finished", w.target)
 	}
 	w.done = true
-	err := w.f.Close()
+	// The bytes reach the disk before the rename names them, and the
+	// rename before Commit returns (see sync.go).
+	err := w.f.Sync()
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
 	if err == nil {
 		os.Remove(w.target + ".attrs") // attributes of an earlier version
 		err = os.Rename(w.f.Name(), w.target)
@@ -247,6 +254,9 @@ func (w *fileWriter) Commit() error {
 	if err != nil {
 		os.Remove(w.f.Name())
 		return fmt.Errorf("blob: put %s: %w", w.target, err)
+	}
+	if err := syncDir(filepath.Dir(w.target)); err != nil {
+		return fmt.Errorf("blob: put %s: sync its directory: %w", w.target, err)
 	}
 	return nil
 }
@@ -270,6 +280,9 @@ func (w *fileWriter) Abort() {
 // calls); there it fails, rather than overwrite, when the key exists.
 // Other backends use Put.
 //
+// PutNew returns once the bytes and the file's name are on stable storage
+// (see sync.go), so the record that names the key may commit after it.
+//
 // A process killed during PutNew can leave a partial file under the key;
 // nothing refers to it, as with any write whose record never committed.
 func PutNew(ctx context.Context, s Store, key string, data []byte, contentType string) error {
@@ -280,19 +293,23 @@ func PutNew(ctx context.Context, s Store, key string, data []byte, contentType s
 }
 
 func putNewFile(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, fs.ErrNotExist) {
-		// The key's directory is new (the first key of a new prefix).
-		if err = os.MkdirAll(filepath.Dir(path), 0o700); err == nil {
-			f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		}
+	dir := filepath.Dir(path)
+	if err := ensureDir(dir); err != nil {
+		return fmt.Errorf("blob: put %s: %w", path, err)
 	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return fmt.Errorf("blob: put %s: %w", path, err)
 	}
 	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = syncDir(dir)
 	}
 	if err != nil {
 		os.Remove(path)
