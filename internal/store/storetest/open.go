@@ -70,6 +70,29 @@ func Postgres(t testing.TB) store.Store {
 // name, value pairs.
 func PostgresVia(t testing.TB, hostPort string, params ...string) store.Store {
 	t.Helper()
+	direct := PostgresSchemaURL(t, params...)
+	u, err := url.Parse(direct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hostPort != "" {
+		u.Host = hostPort
+	}
+	s, err := store.OpenPostgres(context.Background(), u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	remember(t, s, "pgx", direct)
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// PostgresSchemaURL creates a new schema in the test PostgreSQL database
+// (testenv.PostgresURL), dropped when the test ends, and returns the URL
+// that works in it (search_path), with extra URL parameters given as name,
+// value pairs. For a test that runs a server process on PostgreSQL.
+func PostgresSchemaURL(t testing.TB, params ...string) string {
+	t.Helper()
 	base := testenv.PostgresURL(t)
 	ctx := context.Background()
 	admin, err := sql.Open("pgx", base)
@@ -98,17 +121,7 @@ func PostgresVia(t testing.TB, hostPort string, params ...string) store.Store {
 		q.Set(params[i], params[i+1]) // connection parameters, e.g. statement_timeout
 	}
 	u.RawQuery = q.Encode()
-	direct := u.String()
-	if hostPort != "" {
-		u.Host = hostPort
-	}
-	s, err := store.OpenPostgres(ctx, u.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	remember(t, s, "pgx", direct)
-	t.Cleanup(func() { s.Close() })
-	return s
+	return u.String()
 }
 
 // Seed creates an account and an API key record of the given mode, for
