@@ -23,6 +23,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/core/coretest"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/powercut"
+	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 	"github.com/clearhouse/clearhouse/internal/testenv"
 )
@@ -290,9 +291,9 @@ func TestAnsweredOnlyWhenDurable(t *testing.T) {
 			data := t.TempDir()
 			var dbArgs []string
 			if engine == "postgres" {
-				dbArgs = []string{"--database", storetest.PostgresSchemaURL(t)}
+				dbArgs = []string{"--database", storetest.PostgresSchemaURL(t), "--secrets-key", secrets.NewKey()}
 			}
-			key := lastLine(runOK(t, append([]string{"keys", "create", "--data", data, "--account", "Acme", "--mode", "test"}, dbArgs...)...))
+			key := lastLine(runOK(t, append([]string{"keys", "create", "--create", "--data", data, "--account", "Acme", "--mode", "test"}, dbArgs[:min(len(dbArgs), 2)]...)...))
 			initial, err := powercut.Snapshot(data)
 			if err != nil {
 				t.Fatal(err)

@@ -28,7 +28,7 @@ import (
 // random points.
 func TestPowerCut(t *testing.T) {
 	data := t.TempDir()
-	key := lastLine(runOK(t, "keys", "create", "--data", data, "--account", "Acme", "--mode", "test"))
+	key := lastLine(runOK(t, "keys", "create", "--create", "--data", data, "--account", "Acme", "--mode", "test"))
 	initial, err := powercut.Snapshot(data)
 	if err != nil {
 		t.Fatal(err)
