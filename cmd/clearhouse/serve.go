@@ -50,6 +50,7 @@ type serveConfig struct {
 	idleTimeout      time.Duration
 	shutdownTimeout  time.Duration
 	workers          int
+	lanes            laneFlags
 	pprofListen      string
 	pgTimeouts       store.PostgresTimeouts
 	rateLimit        float64
@@ -89,7 +90,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.DurationVar(&cfg.writeTimeout, "write-timeout", 120*time.Second, "time allowed to handle a request and write the response (payer calls included)")
 	fs.DurationVar(&cfg.idleTimeout, "idle-timeout", 120*time.Second, "how long an idle keep-alive connection stays open")
 	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGTERM, how long in-flight requests may take to finish")
-	fs.IntVar(&cfg.workers, "workers", 4, "background jobs run at once by this process; 0 runs none (an API-only replica)")
+	fs.IntVar(&cfg.workers, "workers", 4, "background jobs (files, claims) run at once by this process; 0 runs none, outbound calls included (an API-only replica)")
+	cfg.lanes.register(fs)
 	fs.StringVar(&cfg.pprofListen, "pprof-listen", "", "serve Go's profiler (net/http/pprof) on this separate address, e.g. 127.0.0.1:6060; empty: off. Never expose it publicly")
 	fs.StringVar(&cfg.publicURL, "public-url", "", "base URL clients reach this service at, used in event resources and artifact URLs (e.g. https://edi.example.com); empty: http://<listen>")
 	fs.StringVar(&cfg.region, "region", events.DefaultRegion, "the region named in every event envelope")
@@ -163,7 +165,8 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	events.Configure(events.Options{Region: cfg.region, PublicURL: publicURL(cfg)})
 	clk := clock.System{}
 	metrics := prometheus.NewRegistry()
-	queue := jobs.New(st, jobs.Options{Clock: clk, Logger: logger, Concurrency: max(cfg.workers, 1), Metrics: metrics})
+	queue := jobs.New(st, jobs.Options{Clock: clk, Logger: logger, Concurrency: max(cfg.workers, 1), Metrics: metrics,
+		Lanes: cfg.lanes.lanes()})
 	env := api.Env{Store: st, Blob: blobs, Clock: clk, Logger: logger, Jobs: queue, Metrics: metrics, Secrets: box}
 	if env.Directories, err = openDirectoryRoot(cfg, logger); err != nil {
 		return err

@@ -115,8 +115,9 @@ func New(opts Options) (*Service, error) {
 		opts.Timeout = DefaultTimeout
 	}
 	s := &Service{opts: opts}
+	// A delivery waits on the partner's server: the outbound lane.
 	opts.Jobs.Register(Kind, jobs.Policy{MaxAttempts: opts.Attempts, Backoff: jobs.Fixed(opts.RetryInterval),
-		Timeout: opts.Timeout}, s.deliverJob)
+		Timeout: opts.Timeout, Lane: jobs.LaneOutbound}, s.deliverJob)
 	return s, nil
 }
 

@@ -39,7 +39,8 @@ type Options struct {
 	// Worker names this process in leases and attempt rows (default
 	// hostname-pid).
 	Worker string
-	// Concurrency is how many jobs run at once (default 4).
+	// Concurrency is how many jobs of LaneDefault, and of a lane Lanes
+	// does not size, run at once (default 4).
 	Concurrency int
 	// PollInterval is how often to look for due jobs (default 1s).
 	PollInterval time.Duration
@@ -51,6 +52,9 @@ type Options struct {
 	// the worker lives, up to its kind's Timeout, while a job whose process
 	// died is claimed again within one Lease.
 	Lease time.Duration
+	// Lanes size the lanes other than LaneDefault (see Lane); a lane not
+	// named has Concurrency workers and no per-account cap.
+	Lanes map[string]Lane
 }
 
 // Queue enqueues jobs and, when Run, works them.
@@ -59,7 +63,7 @@ type Queue struct {
 	opts  Options
 	mu    sync.RWMutex
 	kinds map[string]kind
-	wake  chan struct{}
+	lanes map[string]*lane
 	stats *queueMetrics
 }
 
@@ -97,7 +101,7 @@ func New(st store.Store, opts Options) *Queue {
 	if opts.Lease <= 0 {
 		opts.Lease = DefaultLease
 	}
-	q := &Queue{store: st, opts: opts, kinds: map[string]kind{}, wake: make(chan struct{}, 1), stats: newQueueMetrics(opts.Metrics)}
+	q := &Queue{store: st, opts: opts, kinds: map[string]kind{}, lanes: map[string]*lane{}, stats: newQueueMetrics(opts.Metrics)}
 	// Wake on every commit that enqueues a job, however it was enqueued
 	// (events.Emit writes its dispatch job straight through the store).
 	if h, ok := st.(interface{ OnJobsCommitted(func()) }); ok {
@@ -115,6 +119,8 @@ func (q *Queue) Register(name string, p Policy, h Handler) {
 		panic("jobs: kind registered twice: " + name)
 	}
 	q.kinds[name] = kind{policy: p.withDefaults(), handler: h}
+	l := q.laneOf(p.Lane)
+	l.kinds = append(l.kinds, name)
 }
 
 func (q *Queue) kind(name string) (kind, bool) {
@@ -173,11 +179,13 @@ func (q *Queue) Enqueue(ctx context.Context, tx store.Jobs, kindName string, pay
 	return j, nil
 }
 
-// Notify wakes the workers to look for due jobs now (Enqueue does this).
+// Notify wakes the workers of every lane to look for due jobs now
+// (Enqueue does this).
 func (q *Queue) Notify() {
-	select {
-	case q.wake <- struct{}{}:
-	default:
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	for _, l := range q.lanes {
+		l.notify()
 	}
 }
 

@@ -13,6 +13,9 @@ type Policy struct {
 	// plus a grace period, so a worker that dies mid-job loses the job to
 	// another worker soon after Timeout.
 	Timeout time.Duration
+	// Lane is the pool of workers that runs the kind (LaneDefault or
+	// LaneOutbound, see Lane).
+	Lane string
 }
 
 func (p Policy) withDefaults() Policy {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
-	"slices"
 	"sync"
 	"time"
 
@@ -14,68 +13,34 @@ import (
 )
 
 // Run works jobs until ctx is cancelled, then waits for the jobs in hand
-// to finish (each is bounded by its Policy's Timeout) and returns.
+// to finish (each is bounded by its Policy's Timeout) and returns. Each
+// lane (Policy.Lane) has workers of its own.
 func (q *Queue) Run(ctx context.Context) error {
-	slots := make(chan struct{}, q.opts.Concurrency)
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	ticker := time.NewTicker(q.opts.PollInterval)
-	defer ticker.Stop()
-	var swept time.Time
-	for {
-		free := cap(slots) - len(slots)
-		if free > 0 {
-			// Jobs of dead workers are looked for once a poll interval;
-			// the claims between take only available jobs, in fewer
-			// statements (a claim follows every job that finishes).
-			sweep := time.Since(swept) >= q.opts.PollInterval*9/10 // the ticker may fire a little early
-			if sweep {
-				swept = time.Now()
-			}
-			claimed, err := q.claim(ctx, free, !sweep)
-			if err != nil && ctx.Err() == nil {
-				q.opts.Logger.Error("jobs: claim failed", "worker", q.opts.Worker, "error", err.Error())
-			}
-			for _, j := range claimed {
-				slots <- struct{}{}
-				wg.Go(func() {
-					defer func() { <-slots; q.Notify() }()
-					q.work(context.WithoutCancel(ctx), j)
-				})
-			}
-			if len(claimed) == free {
-				continue // there may be more due right now
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-ticker.C:
-		case <-q.wake:
-		}
-	}
-}
-
-// claim leases up to n due jobs of the registered kinds; with
-// availableOnly, no job whose lease expired.
-func (q *Queue) claim(ctx context.Context, n int, availableOnly bool) ([]store.Job, error) {
 	q.mu.RLock()
-	kinds := make([]string, 0, len(q.kinds))
-	for name := range q.kinds {
-		kinds = append(kinds, name)
+	lanes := make([]*lane, 0, len(q.lanes))
+	for _, l := range q.lanes {
+		lanes = append(lanes, l)
 	}
 	q.mu.RUnlock()
-	// One order, so the claim is one statement text (prepared once).
-	slices.Sort(kinds)
-	if len(kinds) == 0 {
+	var wg sync.WaitGroup
+	for _, l := range lanes {
+		wg.Go(func() { q.runLane(ctx, l) })
+	}
+	<-ctx.Done()
+	wg.Wait()
+	return nil
+}
+
+// claim leases due jobs as c says (Kinds, Limit, AvailableOnly,
+// ExcludeAccounts) to this worker.
+func (q *Queue) claim(ctx context.Context, c store.ClaimParams) ([]store.Job, error) {
+	if len(c.Kinds) == 0 {
 		return nil, nil
 	}
+	c.Worker, c.Now, c.Lease = q.opts.Worker, q.opts.Clock.Now(), q.opts.Lease
 	var claimed []store.Job
 	err := q.grouped(ctx, func(tx store.Jobs) (err error) {
-		claimed, err = tx.ClaimJobs(ctx, store.ClaimParams{
-			Worker: q.opts.Worker, Kinds: kinds, Now: q.opts.Clock.Now(), Lease: q.opts.Lease, Limit: n,
-			AvailableOnly: availableOnly,
-		})
+		claimed, err = tx.ClaimJobs(ctx, c)
 		return err
 	})
 	return claimed, err

@@ -75,6 +75,12 @@ func (q *queries) ClaimJobs(ctx context.Context, c ClaimParams) ([]Job, error) {
 				args = append(args, k)
 			}
 		}
+		if len(c.ExcludeAccounts) > 0 {
+			kindFilter += " AND account_id NOT IN (" + placeholders(len(args)+1, len(c.ExcludeAccounts)) + ")"
+			for _, a := range c.ExcludeAccounts {
+				args = append(args, a)
+			}
+		}
 		available := "state = 'available' AND run_at <= $1"
 		if q.w.sqlite {
 			// Only the first limit due jobs in (run_at, id) order can be

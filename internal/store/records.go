@@ -176,6 +176,9 @@ type ClaimParams struct {
 	// leases, no job of a dead worker taken again. A queue claims so
 	// between its periodic full claims, saving two statements a claim.
 	AvailableOnly bool
+	// ExcludeAccounts are accounts none of whose jobs is claimed: those
+	// already running as many jobs as the claimer lets one account run.
+	ExcludeAccounts []string
 }
 
 // FinishParams identify the attempt being finished and its result.

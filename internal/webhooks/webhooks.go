@@ -168,8 +168,10 @@ func New(cfg Config) (*Service, error) {
 		cfg.SecretGrace = DefaultSecretGrace
 	}
 	s := &Service{cfg: cfg, store: cfg.Store, queue: cfg.Queue, client: cfg.Guard.Client(cfg.Timeout), log: cfg.Logger}
-	cfg.Queue.Register(DispatchKind, jobs.Policy{MaxAttempts: 10, Timeout: 30 * time.Second}, s.dispatch)
-	cfg.Queue.Register(DeliverKind, jobs.Policy{MaxAttempts: 5, Timeout: cfg.Timeout + 20*time.Second}, s.deliver)
+	// Both kinds call receivers (a dispatch makes the first attempts):
+	// the outbound lane, never the workers of files and claims.
+	cfg.Queue.Register(DispatchKind, jobs.Policy{MaxAttempts: 10, Timeout: 30 * time.Second, Lane: jobs.LaneOutbound}, s.dispatch)
+	cfg.Queue.Register(DeliverKind, jobs.Policy{MaxAttempts: 5, Timeout: cfg.Timeout + 20*time.Second, Lane: jobs.LaneOutbound}, s.deliver)
 	return s, nil
 }
 

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"flag"
+
+	"github.com/clearhouse/clearhouse/internal/jobs"
+)
+
+// Outbound lane defaults: calls to receivers and partners wait on the
+// network, not the CPU, so they get more workers than files; one account
+// gets a quarter of them, whatever its receivers do.
+const (
+	defaultOutboundWorkers    = 16
+	defaultOutboundPerAccount = 4
+)
+
+// laneFlags size the outbound lane (webhook attempts, delivery of outbound
+// files), apart from --workers (files and claims).
+type laneFlags struct {
+	outboundWorkers    int
+	outboundPerAccount int
+}
+
+func (f *laneFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&f.outboundWorkers, "outbound-workers", defaultOutboundWorkers,
+		"outbound calls (webhook attempts, deliveries of outbound files) run at once by this process, apart from --workers (0: the default)")
+	fs.IntVar(&f.outboundPerAccount, "outbound-per-account", defaultOutboundPerAccount,
+		"outbound calls one account may have running at once in this process; its others wait, holding no worker; 0: no cap")
+}
+
+// lanes is the queue's lane sizes (defaults for a zero config, as in tests).
+func (f laneFlags) lanes() map[string]jobs.Lane {
+	out := jobs.Lane{Concurrency: f.outboundWorkers, PerAccount: f.outboundPerAccount}
+	if out.Concurrency <= 0 {
+		out = jobs.Lane{Concurrency: defaultOutboundWorkers, PerAccount: defaultOutboundPerAccount}
+	}
+	return map[string]jobs.Lane{jobs.LaneOutbound: out}
+}
