@@ -213,6 +213,33 @@ func testJobKinds(t *testing.T, s store.Store) {
 	}
 }
 
+// testJobExcludeAccounts: a claim skips the jobs of the accounts it
+// excludes (at their cap) and takes the others' past them, on both the
+// sweeping and the available-only claim; jobs of no account are taken.
+func testJobExcludeAccounts(t *testing.T, s store.Store) {
+	var ids []string
+	for i, account := range []string{"acct_busy", "acct_busy", "acct_free", "acct_busy", ""} {
+		j, err := s.EnqueueJob(ctx, store.NewJob{Kind: "call", AccountID: account, MaxAttempts: 1, RunAt: t0.Add(time.Duration(i) * time.Second), CreatedAt: t0})
+		must(t, err)
+		ids = append(ids, j.ID)
+	}
+	for _, availableOnly := range []bool{true, false} {
+		got, err := s.ClaimJobs(ctx, store.ClaimParams{Worker: "w1", Kinds: []string{"call"}, Now: t0.Add(time.Minute), Lease: time.Minute,
+			Limit: 1, AvailableOnly: availableOnly, ExcludeAccounts: []string{"acct_busy", "acct_other"}})
+		must(t, err)
+		want := ids[2]
+		if !availableOnly {
+			want = ids[4]
+		}
+		if len(got) != 1 || got[0].ID != want {
+			t.Fatalf("availableOnly %v: claimed %+v, want only %s", availableOnly, got, want)
+		}
+	}
+	if got := claim(t, s, "w1", t0.Add(time.Minute), 10); len(got) != 3 {
+		t.Fatalf("without exclusions: %d jobs, want the busy account's 3", len(got))
+	}
+}
+
 func testJobEnqueueInTx(t *testing.T, s store.Store) {
 	a, k := Seed(t, s, store.ModeTest)
 	rollback := errors.New("rollback")

@@ -35,6 +35,7 @@ func Run(t *testing.T, open Opener) {
 		{"JobClaimAvailableOnly", testJobClaimAvailableOnly},
 		{"JobManualRetry", testJobManualRetry},
 		{"JobKindsFilter", testJobKinds},
+		{"JobExcludeAccounts", testJobExcludeAccounts},
 		{"JobEnqueueInTx", testJobEnqueueInTx},
 		{"JobConcurrentClaimsExactlyOnce", testJobConcurrentClaims},
 		{"EventsRoundTrip", testEventsRoundTrip},
