@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"golang.org/x/crypto/bcrypt"
 	"golang.org/x/crypto/ssh"
 
 	"github.com/clearhouse/clearhouse/internal/api"
@@ -34,9 +33,9 @@ func newSFTPServer(dataDir string, st store.Store, edi *core.Service, logger *sl
 		Root:         filepath.Join(dataDir, "sftp"),
 		MaxFileBytes: edi.MaxFileBytes(),
 		Logger:       log,
-		Password: func(user, password string) bool {
+		PasswordHash: func(user string) (string, bool) {
 			u, err := st.GetSFTPUser(context.Background(), user)
-			return err == nil && u.PasswordHash != "" && bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) == nil
+			return u.PasswordHash, err == nil
 		},
 		PublicKey: func(user string, key ssh.PublicKey) bool {
 			u, err := st.GetSFTPUser(context.Background(), user)

@@ -44,8 +44,16 @@ type Config struct {
 	HostKeyFile string
 	// Root holds one directory per user (Root/<user>/inbound, /outbound).
 	Root string
-	// Password and PublicKey check a login; nil refuses that method.
-	Password  func(user, password string) bool
+	// PasswordHash returns a user's bcrypt password hash (found false for
+	// an unknown user, "" for one without a password); the server
+	// compares it, under SignIn's limits. Password instead checks a
+	// password itself (a cheap comparison: the mock payer's one user);
+	// PasswordHash wins when both are set. Nil for both refuses
+	// passwords.
+	PasswordHash func(user string) (hash string, found bool)
+	Password     func(user, password string) bool
+	// SignIn bounds password sign-ins (lockouts, bcrypt concurrency).
+	SignIn    SignInLimits
 	PublicKey func(user string, key ssh.PublicKey) bool
 	OnInbound Inbound
 	// MaxFileBytes bounds one upload (default 64 MiB).
@@ -60,6 +68,7 @@ type Server struct {
 	cfg     Config
 	ssh     *ssh.ServerConfig
 	hostKey ssh.Signer
+	signIn  *signIn
 
 	mu     sync.Mutex
 	ln     net.Listener
@@ -89,17 +98,28 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, hostKey: signer, conns: map[net.Conn]struct{}{}}
+	s := &Server{cfg: cfg, hostKey: signer, conns: map[net.Conn]struct{}{}, signIn: newSignIn(cfg.SignIn, cfg.Logger)}
 	sc := &ssh.ServerConfig{
 		MaxAuthTries:  3,
 		ServerVersion: "SSH-2.0-Clearhouse",
 	}
-	if cfg.Password != nil {
+	if cfg.PasswordHash != nil || cfg.Password != nil {
 		sc.PasswordCallback = func(c ssh.ConnMetadata, pw []byte) (*ssh.Permissions, error) {
-			if validUser(c.User()) && cfg.Password(c.User(), string(pw)) {
-				return &ssh.Permissions{}, nil
+			user := c.User()
+			verify := func() (bool, error) { return validUser(user) && cfg.Password(user, string(pw)), nil }
+			if cfg.PasswordHash != nil {
+				verify = func() (bool, error) {
+					hash, found := "", false
+					if validUser(user) {
+						hash, found = cfg.PasswordHash(user)
+					}
+					return s.signIn.verifyHash(hash, found, string(pw))
+				}
 			}
-			return nil, errors.New("wrong username or password")
+			if err := s.signIn.check(user, c.RemoteAddr(), verify); err != nil {
+				return nil, err
+			}
+			return &ssh.Permissions{}, nil
 		}
 	}
 	if cfg.PublicKey != nil {
