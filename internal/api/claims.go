@@ -86,7 +86,7 @@ func claimError(err error) error {
 		for i, f := range ve.Fields {
 			fields[i] = FieldError{Path: f.Path, Message: f.Message}
 		}
-		return Validation(fields...)
+		return ValidationMore(fields, ve.More)
 	case errors.As(err, &fe):
 		return Errorf(http.StatusForbidden, CodeForbidden, "%s", fe.Message)
 	case errors.As(err, &ne):

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clearhouse/clearhouse/internal/findings"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -62,13 +63,29 @@ func Errorf(status int, code, format string, args ...any) *Error {
 	return &Error{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// Validation builds the 400 VALIDATION_ERROR with one entry per problem.
-func Validation(fields ...FieldError) *Error {
-	msg := "The request is invalid: 1 problem; see fieldList."
-	if len(fields) != 1 {
-		msg = fmt.Sprintf("The request is invalid: %d problems; see fieldList.", len(fields))
+// Validation builds the 400 VALIDATION_ERROR with one entry per problem,
+// at most findings.Max of them (see ValidationMore).
+func Validation(fields ...FieldError) *Error { return ValidationMore(fields, 0) }
+
+// ValidationMore builds the 400 VALIDATION_ERROR of fields and more
+// problems found but not kept. The answer is bounded whatever was sent:
+// at most findings.Max entries, each path and message cut to
+// findings.MaxMessageBytes (messages echo what the caller sent), then one
+// final entry counting the rest ("and 599,900 more problems").
+func ValidationMore(fields []FieldError, more int) *Error {
+	total := len(fields) + more
+	if len(fields) > findings.Max {
+		more += len(fields) - findings.Max
+		fields = fields[:findings.Max]
 	}
-	return &Error{Status: http.StatusBadRequest, Code: CodeValidation, Message: msg, FieldList: fields}
+	list := make([]FieldError, 0, len(fields)+1)
+	for _, f := range fields {
+		list = append(list, FieldError{Path: findings.Clip(f.Path), Message: findings.Clip(f.Message)})
+	}
+	if more > 0 {
+		list = append(list, FieldError{Path: "", Message: findings.MoreMessage(more)})
+	}
+	return &Error{Status: http.StatusBadRequest, Code: CodeValidation, Message: findings.Summary(total), FieldList: list}
 }
 
 // WriteJSON writes v as the JSON response body with the given status.
@@ -143,6 +160,9 @@ func DecodeJSON(r *http.Request, v any) error {
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return decodeError(io.EOF)
+	}
+	if err := checkJSONShape(body); err != nil {
+		return err
 	}
 	if err := json.Unmarshal(body, v); err != nil {
 		var syntax *json.SyntaxError

@@ -98,7 +98,7 @@ func partnerError(err error, prefix string) error {
 			}
 			fields = append(fields, FieldError{Path: path, Message: p.Message})
 		}
-		return Validation(fields...)
+		return ValidationMore(fields, ve.More)
 	case errors.As(err, &ce):
 		return Errorf(http.StatusConflict, CodeConflict, "%s.", ce.Message)
 	}

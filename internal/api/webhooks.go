@@ -55,7 +55,7 @@ func writeWebhookError(w http.ResponseWriter, r *http.Request, err error, what s
 		for i, f := range inv.Fields {
 			fields[i] = FieldError{Path: f.Path, Message: f.Message}
 		}
-		err = Validation(fields...)
+		err = ValidationMore(fields, inv.More)
 	} else if errors.Is(err, webhooks.ErrNoSecretsKey) {
 		err = Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable, "%s", err.Error()[len("webhooks: "):])
 	} else if errors.Is(err, store.ErrNotFound) {

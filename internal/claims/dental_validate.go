@@ -44,8 +44,8 @@ func Validate(r *Request) error {
 	checkProvider(c, "/supervising", r.Supervising)
 	checkProvider(c, "/assistantSurgeon", r.AssistantSurgeon)
 	checkClaim(c, r.ClaimInformation)
-	if len(c.errs) > 0 {
-		return &ValidationError{Fields: c.errs}
+	if c.errs.Len() > 0 {
+		return &ValidationError{Fields: c.errs.Items, More: c.errs.More}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clearhouse/clearhouse/internal/findings"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/x12"
 	"github.com/clearhouse/clearhouse/x12/guide"
@@ -64,14 +65,16 @@ func (s *Service) submitRaw(ctx context.Context, sub RawSubmission, now time.Tim
 	if err != nil {
 		return nil, rawError("cannot be read as X12: %v", err)
 	}
-	var fields []FieldError
+	var fields findings.List[FieldError]
 	for _, f := range rep.All() {
-		if f.Rejects() && len(fields) < 20 {
-			fields = append(fields, FieldError{Path: "/x12", Message: fmt.Sprintf("segment %d (%s, line %d): %s", f.Position, f.SegmentID, f.Line, f.Message)})
+		if f.Rejects() && !fields.Full() {
+			fields.Add(FieldError{Path: "/x12", Message: fmt.Sprintf("segment %d (%s, line %d): %s", f.Position, f.SegmentID, f.Line, f.Message)})
+		} else if f.Rejects() {
+			fields.More++
 		}
 	}
-	if len(fields) > 0 {
-		return nil, &ValidationError{Fields: fields}
+	if fields.Len() > 0 {
+		return nil, &ValidationError{Fields: fields.Items, More: fields.More}
 	}
 	req, set, err := requestFromX12(segs)
 	if err != nil {

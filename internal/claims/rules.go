@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clearhouse/clearhouse/internal/findings"
 	"github.com/clearhouse/clearhouse/x12/guide"
 )
 
@@ -22,6 +23,9 @@ type FieldError struct {
 // renders it as 400 VALIDATION_ERROR with fieldList = Fields.
 type ValidationError struct {
 	Fields []FieldError
+	// More counts the problems found past the first findings.Max, which
+	// are not listed (a request can hold any number of mistakes).
+	More int
 }
 
 func (e *ValidationError) Error() string {
@@ -42,12 +46,16 @@ func (e *ValidationError) Error() string {
 // the request becomes (837D, 837P, 837I), for messages that explain a rule
 // by what the claim can carry.
 type checker struct {
-	errs []FieldError
+	errs findings.List[FieldError]
 	form string
 }
 
 func (c *checker) add(path, format string, args ...any) {
-	c.errs = append(c.errs, FieldError{Path: path, Message: fmt.Sprintf(format, args...)})
+	if c.errs.Full() { // past the cap only the count is kept: no message is built
+		c.errs.More++
+		return
+	}
+	c.errs.Add(FieldError{Path: path, Message: findings.Clip(fmt.Sprintf(format, args...))})
 }
 
 func (c *checker) required(path, v, what string) bool {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/findings"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -197,7 +198,7 @@ func (s *Service) check(ctx context.Context, caller Caller, req *Request, res *R
 	if err := Validate(req, known); err != nil {
 		var ve *ValidationError
 		errors.As(err, &ve)
-		res.fail(http.StatusBadRequest, StatusInvalid, &Problem{Code: CodeValidation, Message: validationMessage(len(ve.Fields)), FieldList: ve.Fields})
+		res.fail(http.StatusBadRequest, StatusInvalid, &Problem{Code: CodeValidation, Message: validationMessage(len(ve.Fields) + ve.More), FieldList: ve.listed()})
 		return nil
 	}
 	route, ok := s.route(res, caller, req.TradingPartnerServiceID)
@@ -353,12 +354,7 @@ func (r *Result) fail(status int, historyStatus string, p *Problem) {
 	r.HTTPStatus, r.Status, r.Problem, r.Response = status, historyStatus, p, nil
 }
 
-func validationMessage(n int) string {
-	if n == 1 {
-		return "The request is invalid: 1 problem; see fieldList."
-	}
-	return fmt.Sprintf("The request is invalid: %d problems; see fieldList.", n)
-}
+func validationMessage(n int) string { return findings.Summary(n) }
 
 // notConfigured answers an unknown or unconfigured payer with the
 // eligibility-shaped 400 body of the contract: AAA 79 (Invalid Participant

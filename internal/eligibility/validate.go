@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clearhouse/clearhouse/internal/findings"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/x12/guide"
 )
@@ -21,6 +22,9 @@ type FieldError struct {
 // The API renders it as 400 VALIDATION_ERROR with fieldList = Fields.
 type ValidationError struct {
 	Fields []FieldError
+	// More counts the problems found past the first findings.Max, which
+	// are not listed (a request can hold any number of mistakes).
+	More int
 }
 
 func (e *ValidationError) Error() string {
@@ -40,11 +44,24 @@ func (e *ValidationError) Error() string {
 	return b.String()
 }
 
+// listed is the answer's fieldList: the problems kept, then one entry
+// counting the rest.
+func (e *ValidationError) listed() []FieldError {
+	if e.More == 0 {
+		return e.Fields
+	}
+	return append(e.Fields[:len(e.Fields):len(e.Fields)], FieldError{Path: "", Message: findings.MoreMessage(e.More)})
+}
+
 // checker collects field errors while the rules run.
-type checker struct{ errs []FieldError }
+type checker struct{ errs findings.List[FieldError] }
 
 func (c *checker) add(path, format string, args ...any) {
-	c.errs = append(c.errs, FieldError{Path: path, Message: fmt.Sprintf(format, args...)})
+	if c.errs.Full() { // past the cap only the count is kept: no message is built
+		c.errs.More++
+		return
+	}
+	c.errs.Add(FieldError{Path: path, Message: findings.Clip(fmt.Sprintf(format, args...))})
 }
 
 // length checks an optional string's length in characters.
@@ -130,8 +147,8 @@ func Validate(r *Request, payer *payers.Payer) error {
 	checkEncounter(c, r.Encounter)
 	checkX12Safe(c, r)
 
-	if len(c.errs) > 0 {
-		return &ValidationError{Fields: c.errs}
+	if c.errs.Len() > 0 {
+		return &ValidationError{Fields: c.errs.Items, More: c.errs.More}
 	}
 	return nil
 }

@@ -148,31 +148,36 @@ const MaxSecretBytes = 64 << 10
 // returns them in canonical form (sorted keys, compact), "{}" when empty.
 func checkConnectionSettings(typ string, raw json.RawMessage, path, entry string, ps *problems) []byte {
 	schema := connectionSchemas[typ]
-	settings := map[string]any{}
-	if len(bytes.TrimSpace(raw)) > 0 && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		if err := dec.Decode(&settings); err != nil {
-			ps.add(path, "%s: settings must be a JSON object", entry)
-			return []byte("{}")
-		}
-	}
 	known := make([]string, 0, len(schema.settings))
 	for _, f := range schema.settings {
 		known = append(known, f.name)
 	}
-	keys := make([]string, 0, len(settings))
-	for k := range settings {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if !slices.Contains(known, k) {
+	settings := map[string]any{}
+	if len(bytes.TrimSpace(raw)) > 0 && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		// Unknown keys are found streaming, before the object becomes a
+		// map: a map of 600,000 unknown settings cost ~100 MB.
+		unknown, err := unknownKeys(raw, known, func(k string) {
+			if ps.full() {
+				ps.add("", "")
+				return
+			}
 			list := "none"
 			if len(known) > 0 {
 				list = strings.Join(known, ", ")
 			}
 			ps.add(path+"/"+escapePointer(k), "%s: unknown setting %q for a %s connection; its settings are: %s", entry, k, typ, list)
+		})
+		if unknown {
+			return []byte("{}")
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if err == nil {
+			err = dec.Decode(&settings)
+		}
+		if err != nil {
+			ps.add(path, "%s: settings must be a JSON object", entry)
+			return []byte("{}")
 		}
 	}
 	for _, f := range schema.settings {

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/clearhouse/clearhouse/internal/findings"
 )
 
 // Problem is one thing wrong with a Document or record: where (a JSON
@@ -16,34 +16,60 @@ import (
 type Problem struct {
 	Path    string `json:"path"`
 	Message string `json:"message"`
+	// more, on the entry that follows the first findings.Max, counts the
+	// problems found past them (see problems.add).
+	more int
 }
 
-// ValidationError lists every problem found; nothing was changed.
-type ValidationError struct{ Problems []Problem }
+// ValidationError lists the problems found (at most findings.Max, the rest
+// counted in More); nothing was changed.
+type ValidationError struct {
+	Problems []Problem
+	More     int
+}
 
 func (e *ValidationError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d problem", len(e.Problems))
-	if len(e.Problems) != 1 {
+	n := len(e.Problems) + e.More
+	fmt.Fprintf(&b, "%s problem", findings.Thousands(n))
+	if n != 1 {
 		b.WriteString("s")
 	}
 	b.WriteString(", nothing was changed:")
 	for _, p := range e.Problems {
 		fmt.Fprintf(&b, "\n  %s: %s", p.Path, p.Message)
 	}
+	if e.More > 0 {
+		b.WriteString("\n  " + findings.MoreMessage(e.More))
+	}
 	return b.String()
 }
 
-// problems collects Problems.
+// problems collects Problems: the first findings.Max, then only a count
+// (kept on one more entry, so that len(ps) still says whether anything was
+// found), so a document of a million mistakes costs a hundred messages.
 type problems []Problem
 
 func (ps *problems) add(path, format string, args ...any) {
-	*ps = append(*ps, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
+	switch {
+	case len(*ps) > findings.Max:
+		(*ps)[findings.Max].more++
+	case len(*ps) == findings.Max:
+		*ps = append(*ps, Problem{more: 1})
+	default:
+		*ps = append(*ps, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
+	}
 }
+
+// full says that further problems are only counted.
+func (ps problems) full() bool { return len(ps) >= findings.Max }
 
 func (ps problems) err() error {
 	if len(ps) == 0 {
 		return nil
+	}
+	if len(ps) > findings.Max {
+		return &ValidationError{Problems: ps[:findings.Max], More: ps[findings.Max].more}
 	}
 	return &ValidationError{Problems: ps}
 }
@@ -70,12 +96,14 @@ func decodeStrict(data []byte, v any) error {
 		return &ValidationError{Problems: []Problem{{Path: "", Message: fmt.Sprintf(
 			"the document is %d bytes; the limit is %d", len(data), MaxDocumentBytes)}}}
 	}
-	var generic any
-	if err := json.Unmarshal(data, &generic); err != nil {
+	if !json.Valid(data) {
+		err := json.Unmarshal(data, &struct{}{}) // the syntax error, found before anything is decoded
 		return &ValidationError{Problems: []Problem{{Path: "", Message: "not valid JSON: " + err.Error()}}}
 	}
 	var ps problems
-	checkFields(generic, reflect.TypeOf(v).Elem(), "", "", &ps)
+	if err := checkFields(data, reflect.TypeOf(v).Elem(), &ps); err != nil {
+		return &ValidationError{Problems: []Problem{{Path: "", Message: "not valid JSON: " + err.Error()}}}
+	}
 	if err := ps.err(); err != nil {
 		return err
 	}
@@ -102,99 +130,6 @@ func jsonKind(t reflect.Type) string {
 		return "array"
 	}
 	return "object"
-}
-
-// idFields name an entry in messages, in this order of preference.
-var idFields = []string{"transactionSettingId", "partnershipId", "profileId", "connectionId", "transactionSetIdentifier"}
-
-// checkFields reports every object key of v that t's JSON fields do not
-// name, recursing into nested structs and slices of structs. entry names
-// the enclosing record for the message.
-func checkFields(v any, t reflect.Type, path, entry string, ps *problems) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if v == nil {
-		return // null: the zero value
-	}
-	switch t.Kind() {
-	case reflect.String, reflect.Bool, reflect.Int:
-		var ok bool
-		switch t.Kind() {
-		case reflect.String:
-			_, ok = v.(string)
-		case reflect.Bool:
-			_, ok = v.(bool)
-		default:
-			f, isNum := v.(float64)
-			ok = isNum && f == float64(int64(f))
-		}
-		if !ok {
-			where := ""
-			if entry != "" {
-				where = " (in the entry with " + entry + ")"
-			}
-			ps.add(path, "must be a JSON %s%s", jsonKind(t), where)
-		}
-	case reflect.Slice:
-		if t.Elem().Kind() == reflect.Uint8 { // json.RawMessage: free-form
-			return
-		}
-		arr, ok := v.([]any)
-		if !ok {
-			ps.add(path, "must be a JSON array")
-			return
-		}
-		for i, item := range arr {
-			checkFields(item, t.Elem(), path+"/"+strconv.Itoa(i), entry, ps)
-		}
-	case reflect.Struct:
-		obj, ok := v.(map[string]any)
-		if !ok {
-			ps.add(path, "must be a JSON object")
-			return
-		}
-		for _, f := range idFields {
-			if id, ok := obj[f].(string); ok && id != "" {
-				if entry != "" {
-					entry += ", "
-				}
-				entry += fmt.Sprintf("%s %q", f, id)
-				break
-			}
-		}
-		fields := map[string]reflect.Type{}
-		var names []string
-		for i := range t.NumField() {
-			sf := t.Field(i)
-			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
-			if name == "" || name == "-" {
-				continue
-			}
-			fields[name] = sf.Type
-			names = append(names, name)
-		}
-		keys := make([]string, 0, len(obj))
-		for k := range obj {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			ft, known := fields[k]
-			p := path + "/" + escapePointer(k)
-			if !known {
-				where := ""
-				if entry != "" {
-					where = " in the entry with " + entry
-				}
-				ps.add(p, "unknown field %q%s; the fields here are %s", k, where, strings.Join(names, ", "))
-				continue
-			}
-			if ft.Kind() != reflect.Map {
-				checkFields(obj[k], ft, p, entry, ps)
-			}
-		}
-	}
 }
 
 func escapePointer(s string) string {

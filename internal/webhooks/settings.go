@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/clearhouse/clearhouse/internal/findings"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -60,7 +61,12 @@ type FieldError struct {
 }
 
 // InvalidError lists what is wrong with an Input.
-type InvalidError struct{ Fields []FieldError }
+type InvalidError struct {
+	Fields []FieldError
+	// More counts the problems found past the first findings.Max (not
+	// listed): a body can name a million unknown event types.
+	More int
+}
 
 func (e *InvalidError) Error() string {
 	msgs := make([]string, len(e.Fields))
@@ -89,7 +95,7 @@ func (s *Service) Create(ctx context.Context, c Caller, in Input) (store.Webhook
 		Concurrency: DefaultConcurrency, AuthType: AuthNone, EventTypes: []string{}, CreatedAt: now, UpdatedAt: now,
 	}
 	if in.URL == nil {
-		return store.Webhook{}, "", &InvalidError{[]FieldError{{"/url", "is required: the https URL events are POSTed to"}}}
+		return store.Webhook{}, "", &InvalidError{Fields: []FieldError{{"/url", "is required: the https URL events are POSTed to"}}}
 	}
 	if err := s.apply(&w, in); err != nil {
 		return store.Webhook{}, "", err
@@ -105,7 +111,7 @@ func (s *Service) Create(ctx context.Context, c Caller, in Input) (store.Webhook
 			return err
 		}
 		if len(existing) >= MaxWebhooks {
-			return &InvalidError{[]FieldError{{"/", fmt.Sprintf("an account has at most %d webhooks; delete one first", MaxWebhooks)}}}
+			return &InvalidError{Fields: []FieldError{{"/", fmt.Sprintf("an account has at most %d webhooks; delete one first", MaxWebhooks)}}}
 		}
 		return tx.CreateWebhook(ctx, w)
 	})
@@ -260,8 +266,8 @@ func (s *Service) Authentication(w store.Webhook) Authentication {
 
 // apply validates in and copies it onto w.
 func (s *Service) apply(w *store.Webhook, in Input) error {
-	var fields []FieldError
-	bad := func(path, msg string) { fields = append(fields, FieldError{path, msg}) }
+	var fields findings.List[FieldError]
+	bad := func(path, msg string) { fields.Add(FieldError{path, findings.Clip(msg)}) }
 	if in.URL != nil {
 		if msg := s.checkURL(*in.URL, w.Mode); msg != "" {
 			bad("/url", msg)
@@ -277,7 +283,9 @@ func (s *Service) apply(w *store.Webhook, in Input) error {
 	if in.EventTypes != nil {
 		types := []string{}
 		for i, t := range *in.EventTypes {
-			if !slices.Contains(EventTypes, t) {
+			if !slices.Contains(EventTypes, t) && fields.Full() {
+				fields.More++ // counted, no message built
+			} else if !slices.Contains(EventTypes, t) {
 				bad(fmt.Sprintf("/eventTypes/%d", i), fmt.Sprintf("unknown event type %q; use one of %s (or an empty list for all)", t, strings.Join(EventTypes, ", ")))
 			} else if !slices.Contains(types, t) {
 				types = append(types, t)
@@ -317,8 +325,8 @@ func (s *Service) apply(w *store.Webhook, in Input) error {
 			return err
 		}
 	}
-	if len(fields) > 0 {
-		return &InvalidError{fields}
+	if fields.Len() > 0 {
+		return &InvalidError{Fields: fields.Items, More: fields.More}
 	}
 	return nil
 }
