@@ -106,7 +106,7 @@ func (fs *userFS) Filewrite(r *sftp.Request) (io.WriterAt, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &upload{fs: fs, f: f, name: name, limit: fs.s.cfg.MaxFileBytes, inPlace: true}, nil
+		return &upload{fs: fs, f: f, name: name, limit: fs.s.cfg.MaxFileBytes, inPlace: fs.s.writes.open(f.Name())}, nil
 	}
 	f, err := os.CreateTemp(filepath.Join(fs.home, stagingDir), "in-*")
 	if err != nil {
@@ -118,11 +118,13 @@ func (fs *userFS) Filewrite(r *sftp.Request) (io.WriterAt, error) {
 // upload is one file being written. It is handed over on Close, unless
 // the transfer failed (TransferError) or it is a temporary name.
 type upload struct {
-	fs      *userFS
-	f       *os.File
-	name    string
-	limit   int64
-	inPlace bool
+	fs    *userFS
+	f     *os.File
+	name  string
+	limit int64
+	// inPlace: a temporary name written in inbound/, handed over when
+	// renamed to its final name with every handle closed.
+	inPlace *openFile
 
 	mu      sync.Mutex
 	aborted bool
@@ -157,6 +159,9 @@ func (u *upload) Close() error {
 	u.closed = true
 	aborted := u.aborted
 	u.mu.Unlock()
+	if u.inPlace != nil {
+		return u.closeInPlace(aborted)
+	}
 	if aborted {
 		u.f.Close()
 		return os.Remove(u.f.Name())
@@ -165,12 +170,40 @@ func (u *upload) Close() error {
 		u.f.Close()
 		return err
 	}
-	if u.inPlace {
-		return u.f.Close()
-	}
 	defer os.Remove(u.f.Name())
 	defer u.f.Close()
 	return u.fs.commit(u.name, u.f)
+}
+
+// closeInPlace closes a handle on a temporary name. The last handle to
+// close hands the file over if it was renamed to its final name while
+// open; an aborted transfer never does (the file is removed).
+func (u *upload) closeInPlace(aborted bool) error {
+	synced := aborted || u.f.Sync() == nil
+	closeErr := u.f.Close()
+	last, path, handOver := u.fs.s.writes.close(u.inPlace)
+	switch {
+	case aborted:
+		if last {
+			return os.Remove(path)
+		}
+		return nil
+	case !synced:
+		return fmt.Errorf("the file could not be written to disk")
+	case closeErr != nil:
+		return closeErr
+	case !last || handOver == "":
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := u.fs.commit(handOver, f); err != nil {
+		return err
+	}
+	return os.Remove(path)
 }
 
 // commit hands a complete file to OnInbound; on failure the file is kept
@@ -219,10 +252,19 @@ func (fs *userFS) Filecmd(r *sftp.Request) error {
 		if folder != inboundDir || tFolder != inboundDir || name == "" || tName == "" {
 			return os.ErrPermission
 		}
+		from, to := fs.local(folder, name), fs.local(tFolder, tName)
+		finalName := tName
 		if isTemporary(tName) {
-			return os.Rename(fs.local(folder, name), fs.local(tFolder, tName))
+			finalName = ""
 		}
-		f, err := os.Open(fs.local(folder, name))
+		open, err := fs.s.writes.rename(from, to, finalName, func() error { return os.Rename(from, to) })
+		switch {
+		case open:
+			return err // moved, or handed over when its last handle closes
+		case finalName == "":
+			return os.Rename(from, to)
+		}
+		f, err := os.Open(from)
 		if err != nil {
 			return err
 		}
@@ -230,7 +272,7 @@ func (fs *userFS) Filecmd(r *sftp.Request) error {
 		if err := fs.commit(tName, f); err != nil {
 			return err
 		}
-		return os.Remove(fs.local(folder, name))
+		return os.Remove(from)
 	}
 	return os.ErrPermission // Mkdir, Rmdir, Symlink, Link
 }

@@ -3,7 +3,8 @@
 // inbound/ (they upload) and outbound/ (we leave files for them).
 //
 // A file written to inbound/ is handed to Config.OnInbound only once it is
-// complete: the client closed it. A connection that drops mid-upload never
+// complete: the client closed it (every handle on it, when a temporary name
+// is renamed while still open). A connection that drops mid-upload never
 // hands anything over (pkg/sftp reports the transfer error first), and a
 // file uploaded under a temporary name (".name", "name.part", "name.tmp",
 // "name.filepart") waits until it is renamed to its final name. Files for
@@ -69,6 +70,7 @@ type Server struct {
 	ssh     *ssh.ServerConfig
 	hostKey ssh.Signer
 	signIn  *signIn
+	writes  openWrites
 
 	mu     sync.Mutex
 	ln     net.Listener

@@ -248,3 +248,75 @@ func TestLoginAndHostKey(t *testing.T) {
 		t.Errorf("host key mode %v", fi.Mode())
 	}
 }
+
+// TestRenameWhileOpenHandsOverOnClose: a client renames "x.part" to "x"
+// with its handle still open, writes the rest, then closes: the file is
+// handed over once, whole, at the close (not half of it at the rename).
+func TestRenameWhileOpenHandsOverOnClose(t *testing.T) {
+	whole := bytes.Repeat([]byte("ISA*0123456789~\n"), 48)[:761]
+	for _, method := range []string{"Rename", "PosixRename"} {
+		t.Run(method, func(t *testing.T) {
+			f := start(t)
+			_, c := f.dial(t)
+			w, err := c.Create("inbound/claims.x12.part")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Write(whole[:380]); err != nil {
+				t.Fatal(err)
+			}
+			rename := c.Rename
+			if method == "PosixRename" {
+				rename = c.PosixRename
+			}
+			if err := rename("inbound/claims.x12.part", "inbound/claims.x12"); err != nil {
+				t.Fatalf("rename while open: %v", err)
+			}
+			if got, calls := f.got.get("partner1/claims.x12"); calls != 0 {
+				t.Fatalf("handed over at the rename, with its handle open: %d of %d bytes", len(got), len(whole))
+			}
+			if _, err := w.Write(whole[380:]); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatalf("close: %v", err)
+			}
+			got, calls := f.got.get("partner1/claims.x12")
+			if calls != 1 || !bytes.Equal(got, whole) {
+				t.Fatalf("after the close: %d hand-overs, %d of %d bytes", calls, len(got), len(whole))
+			}
+			if left, _ := os.ReadDir(filepath.Join(f.dir, "users/partner1/inbound")); len(left) != 0 {
+				t.Errorf("inbound/ still holds %v", left)
+			}
+		})
+	}
+}
+
+// TestRenameWhileOpenThenDropIsNotHandedOver: the connection drops after
+// the rename, before the close: the upload is incomplete and never handed
+// over.
+func TestRenameWhileOpenThenDropIsNotHandedOver(t *testing.T) {
+	f := start(t)
+	conn, c := f.dial(t)
+	w, err := c.Create("inbound/claims.x12.part")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(bytes.Repeat([]byte("A"), 380))
+	if err := c.PosixRename("inbound/claims.x12.part", "inbound/claims.x12"); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	inbound := filepath.Join(f.dir, "users/partner1/inbound")
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if left, _ := os.ReadDir(inbound); len(left) == 0 {
+			break
+		}
+	}
+	if _, calls := f.got.get(""); calls != 0 {
+		t.Fatal("an interrupted upload was handed over")
+	}
+	if left, _ := os.ReadDir(inbound); len(left) != 0 {
+		t.Errorf("the interrupted upload is left in inbound/: %v", left)
+	}
+}
