@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"time"
 
@@ -26,6 +28,7 @@ type fileHandlers struct {
 // the file (any content type). 202 once the file and its processing job
 // are durable.
 func (h fileHandlers) upload(w http.ResponseWriter, r *http.Request) {
+	extendUploadDeadlines(w, r, h.core.MaxFileBytes())
 	p := PrincipalFrom(r.Context())
 	q := r.URL.Query()
 	ex, err := h.core.Receive(r.Context(), core.ReceiveParams{AccountID: p.AccountID, Mode: p.Mode,
@@ -43,11 +46,51 @@ func (h fileHandlers) upload(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, tooLarge(tooBig.Limit))
 	case errors.Is(err, core.ErrFileTooLarge):
 		WriteError(w, r, tooLarge(h.core.MaxFileBytes()))
+	case bodyTimedOut(err):
+		WriteError(w, r, Errorf(http.StatusRequestTimeout, CodeRequestTimeout,
+			"The file did not arrive within %s (the time a file of the %d-byte limit takes at %d KiB/s); nothing was recorded. Send it again over a faster link, or split it.",
+			uploadReadTime(h.core.MaxFileBytes()), h.core.MaxFileBytes(), uploadMinRate>>10))
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		WriteError(w, r, Errorf(http.StatusBadRequest, CodeBadRequest,
+			"The request body ended before its Content-Length; nothing was recorded. Send the whole file."))
 	default:
 		Logger(r.Context()).Error("inbound file not recorded", "error", err.Error())
 		WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable,
 			"The file could not be stored; nothing was recorded. Send it again shortly."))
 	}
+}
+
+// An upload may take longer than the server's --read-timeout (60 s: 300
+// MB at 5 MB/s is cut): its read deadline is what a file of the size
+// limit takes at uploadMinRate, plus uploadReadBase; its write deadline
+// leaves uploadAnswerTime after that to store the file and answer.
+var (
+	uploadReadBase   = 60 * time.Second
+	uploadMinRate    = int64(1 << 20) // bytes per second
+	uploadAnswerTime = 2 * time.Minute
+)
+
+// uploadReadTime is the time allowed to read an upload of at most limit
+// bytes.
+func uploadReadTime(limit int64) time.Duration {
+	return uploadReadBase + time.Duration(limit/uploadMinRate)*time.Second
+}
+
+// extendUploadDeadlines moves the connection's read and write deadlines
+// for an upload of at most limit bytes (the server's own ones are set
+// for every request when its headers are read).
+func extendUploadDeadlines(w http.ResponseWriter, r *http.Request, limit int64) {
+	read := time.Now().Add(uploadReadTime(limit))
+	rc := http.NewResponseController(w)
+	if err := errors.Join(rc.SetReadDeadline(read), rc.SetWriteDeadline(read.Add(uploadAnswerTime))); err != nil {
+		Logger(r.Context()).Warn("upload deadline not extended; the server's read timeout applies", "error", err.Error())
+	}
+}
+
+// bodyTimedOut: reading the body failed on the read deadline.
+func bodyTimedOut(err error) bool {
+	var netErr net.Error
+	return errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout())
 }
 
 // executionJSON is an execution as the API shows it.
