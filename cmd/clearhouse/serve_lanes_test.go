@@ -14,6 +14,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/core/coretest"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/store/storetest"
 )
 
 // TestSlowReceiverDoesNotDelayOtherAccounts reproduces the attack of
@@ -24,9 +25,16 @@ import (
 // workers at once. Before the outbound lane, every attempt held one of the
 // 4 workers for the 5 s timeout and B's file waited ~50 s.
 func TestSlowReceiverDoesNotDelayOtherAccounts(t *testing.T) {
+	t.Run(store.EngineSQLite, func(t *testing.T) { slowReceiverAttack(t, "") })
+	t.Run(store.EnginePostgres, func(t *testing.T) { slowReceiverAttack(t, storetest.PostgresSchemaURL(t)) })
+}
+
+// slowReceiverAttack runs the attack on the database at databaseURL (""
+// for SQLite in the data directory).
+func slowReceiverAttack(t *testing.T, databaseURL string) {
 	ctx := context.Background()
 	data := t.TempDir()
-	st, err := store.Open(ctx, data, "", store.PostgresTimeouts{})
+	st, err := store.Open(ctx, data, databaseURL, store.PostgresTimeouts{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +80,7 @@ func TestSlowReceiverDoesNotDelayOtherAccounts(t *testing.T) {
 	defer fast.Close()
 
 	base, _ := startServe(t, data, func(c *serveConfig) {
-		c.secrets.key, c.webhooks.allowPrivate, c.workers = secrets.NewKey(), true, 4
+		c.secrets.key, c.webhooks.allowPrivate, c.workers, c.databaseURL = secrets.NewKey(), true, 4, databaseURL
 		c.writeTimeout = 20 * time.Second
 	})
 	hookA := createWebhook(t, base, keyA, silent.URL)
