@@ -253,7 +253,7 @@ func (c *era835) beginClaim(s *x12.Segment) {
 	c.claim = &paymentInfo{ClaimPaymentInfo: &claimPaymentInfo{
 		PatientControlNumber: s.Element(1), ClaimStatusCode: s.Element(2), TotalClaimChargeAmount: s.Element(3),
 		ClaimPaymentAmount: s.Element(4), PatientResponsibilityAmount: s.Element(5), ClaimFilingIndicatorCode: s.Element(6),
-		PayerClaimControlNumber: s.Element(7), FacilityTypeCode: s.Component(8, 1), ClaimFrequencyCode: s.Component(8, 3),
+		PayerClaimControlNumber: s.Element(7), FacilityTypeCode: s.Element(8), ClaimFrequencyCode: s.Element(9),
 		DiagnosisRelatedGroupDRGCode: s.Element(11), DiagnosisRelatedGroupDRGWeight: s.Element(12), DischargeFraction: s.Element(13),
 	}}
 	c.section, c.line = "claim", nil

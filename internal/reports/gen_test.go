@@ -30,7 +30,7 @@ func write835(w io.Writer, claims int) error {
 	p("LX*1")
 	segs := 13
 	for i := 0; i < claims; i++ {
-		p("CLP*PCN%07d*1*180*60*30*12*ICN%010d*11:B:1", i, i)
+		p("CLP*PCN%07d*1*180*60*30*12*ICN%010d*11*1", i, i)
 		p("NM1*QC*1*DOE*JANE****MI*MEMBER%05d", i%100000)
 		p("DTM*050*20241120")
 		p("SVC*AD:D0120*100*60**1")
