@@ -94,7 +94,7 @@ func (env Env) services() (Services, error) {
 // it to the core's outbound files, and builds the claims service on it.
 func claimsService(env Env) (*claims.Service, error) {
 	mock, err := delivery.NewMock(delivery.MockOptions{Payer: mockpayer.New(mockpayer.WithClock(env.Clock.Now)), Core: env.Core,
-		Store: env.Store, Blob: env.Blob, Jobs: env.Jobs, Logger: env.Logger})
+		Store: env.Store, Blob: env.Blob, Jobs: env.Jobs, Logger: env.Logger, Now: env.Clock.Now})
 	if err != nil {
 		return nil, err
 	}

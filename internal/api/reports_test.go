@@ -11,6 +11,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/core/coretest"
+	"github.com/clearhouse/clearhouse/internal/store"
 )
 
 // An 835 received as a file is readable as the contract's report JSON and
@@ -112,5 +113,89 @@ func TestReports835(t *testing.T) {
 		if resp.StatusCode != http.StatusNotFound || json.Unmarshal(body, &e) != nil || e.Code == "" {
 			t.Errorf("%s: %d %s", c.name, resp.StatusCode, body)
 		}
+	}
+}
+
+// The whole test-mode road of a dental claim, with no manual step: the
+// claim is delivered to the mock payer, its 999 and 277CA come back, and
+// some seconds later its 835, which pays it (partly: member PARTIAL0001),
+// marks the claim paid and reads as the report JSON and the ERA PDF.
+func TestDentalClaimIsPaidByTheMockPayer(t *testing.T) {
+	f, account := claimServer(t)
+	claim := exampleClaim(t, func(m map[string]any) {
+		m["subscriber"].(map[string]any)["memberId"] = "PARTIAL0001"
+	})
+	if resp, body := f.post(claimPath, f.key, claim); resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	var eraID string
+	deadline := time.Now().Add(30 * time.Second)
+	for eraID == "" && time.Now().Before(deadline) {
+		var txs struct {
+			Items []struct {
+				TransactionID string `json:"transactionId"`
+				Direction     string `json:"direction"`
+			} `json:"items"`
+		}
+		f.json("GET", "/2023-08-01/transactions", "", 200, &txs)
+		for _, tx := range txs.Items {
+			if resp, _ := f.call("GET", "/2024-04-01/change/medicalnetwork/reports/v2/"+tx.TransactionID+"/835", f.key, "", false); resp.StatusCode == 200 {
+				eraID = tx.TransactionID
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if eraID == "" {
+		t.Fatal("no 835 arrived within 30 s of the claim")
+	}
+	var report struct {
+		Transactions []struct {
+			DetailInfo []struct {
+				PaymentInfo []struct {
+					ClaimPaymentInfo struct {
+						PatientControlNumber, ClaimStatusCode, TotalClaimChargeAmount, ClaimPaymentAmount string
+					} `json:"claimPaymentInfo"`
+					ServiceLines []struct {
+						ServiceAdjustments []struct {
+							ClaimAdjustmentGroupCode string `json:"claimAdjustmentGroupCode"`
+							AdjustmentReasonCode1    string `json:"adjustmentReasonCode1"`
+							AdjustmentReason1        string `json:"adjustmentReason1"`
+						} `json:"serviceAdjustments"`
+					} `json:"serviceLines"`
+				} `json:"paymentInfo"`
+			} `json:"detailInfo"`
+		} `json:"transactions"`
+	}
+	f.json("GET", "/2024-04-01/change/medicalnetwork/reports/v2/"+eraID+"/835", "", 200, &report)
+	pay := report.Transactions[0].DetailInfo[0].PaymentInfo[0]
+	if pay.ClaimPaymentInfo.PatientControlNumber != "12345" || pay.ClaimPaymentInfo.ClaimStatusCode != "1" ||
+		pay.ClaimPaymentInfo.ClaimPaymentAmount == pay.ClaimPaymentInfo.TotalClaimChargeAmount {
+		t.Errorf("claim payment %+v", pay.ClaimPaymentInfo)
+	}
+	adj := pay.ServiceLines[0].ServiceAdjustments
+	if len(adj) == 0 || adj[0].ClaimAdjustmentGroupCode != "CO" || adj[0].AdjustmentReasonCode1 != "45" || !strings.HasPrefix(adj[0].AdjustmentReason1, "Charge exceeds fee schedule") {
+		t.Errorf("adjustments %+v", adj)
+	}
+	// The claim itself is paid: the 835 was matched to it by CLP01.
+	var answer string
+	for range 100 {
+		rows, _, err := f.store.ListDentalClaims(context.Background(), account, store.DentalClaimFilter{Mode: store.ModeTest})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) > 0 {
+			answer = rows[0].Answer
+		}
+		if answer == "paid" {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if answer != "paid" {
+		t.Errorf("the claim's answer is %q, want paid", answer)
+	}
+	resp, body := f.call("GET", "/2024-04-01/electronic-remittance-advice/"+eraID+"/pdf", f.key, "", false)
+	if pdf, err := base64.StdEncoding.DecodeString(string(body)); resp.StatusCode != 200 || err != nil || !strings.HasPrefix(string(pdf), "%PDF-") {
+		t.Errorf("ERA PDF: %d %v", resp.StatusCode, err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
 
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/core"
@@ -27,12 +28,14 @@ const AnswerKind = "delivery.mock-answer"
 // own job (so a delivery is never reported before the file arrived, and
 // the answers exist exactly when the delivery does).
 type Mock struct {
-	payer  *mockpayer.Payer
-	core   *core.Service
-	store  store.Store
-	blob   blob.Store
-	jobs   *jobs.Queue
-	logger *slog.Logger
+	payer      *mockpayer.Payer
+	core       *core.Service
+	store      store.Store
+	blob       blob.Store
+	jobs       *jobs.Queue
+	logger     *slog.Logger
+	now        func() time.Time
+	remitDelay time.Duration
 }
 
 // MockOptions configure the MOCK transport.
@@ -43,9 +46,14 @@ type MockOptions struct {
 	Blob   blob.Store
 	Jobs   *jobs.Queue
 	Logger *slog.Logger
+	// Now is the clock the 835's delay is counted on (time.Now when nil).
+	Now func() time.Time
+	// RemitDelay is how long after the 277CA the 835 arrives
+	// (DefaultRemitDelay when zero).
+	RemitDelay time.Duration
 }
 
-// NewMock builds the MOCK transport and registers AnswerKind.
+// NewMock builds the MOCK transport and registers AnswerKind and RemitKind.
 func NewMock(o MockOptions) (*Mock, error) {
 	if o.Payer == nil || o.Core == nil || o.Store == nil || o.Blob == nil || o.Jobs == nil {
 		return nil, errors.New("delivery: the MOCK transport needs Payer, Core, Store, Blob and Jobs")
@@ -53,8 +61,15 @@ func NewMock(o MockOptions) (*Mock, error) {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	m := &Mock{payer: o.Payer, core: o.Core, store: o.Store, blob: o.Blob, jobs: o.Jobs, logger: o.Logger}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.RemitDelay == 0 {
+		o.RemitDelay = DefaultRemitDelay
+	}
+	m := &Mock{payer: o.Payer, core: o.Core, store: o.Store, blob: o.Blob, jobs: o.Jobs, logger: o.Logger, now: o.Now, remitDelay: o.RemitDelay}
 	o.Jobs.Register(AnswerKind, jobs.Policy{MaxAttempts: 5, Backoff: jobs.Exponential(5e9, 6e10)}, m.answerJob)
+	o.Jobs.Register(RemitKind, jobs.Policy{MaxAttempts: 5, Backoff: jobs.Exponential(5e9, 6e10)}, m.remitJob)
 	return m, nil
 }
 
@@ -122,6 +137,11 @@ func (m *Mock) answerJob(ctx context.Context, job store.Job) error {
 		if _, err := m.core.Receive(ctx, core.ReceiveParams{AccountID: e.AccountID, Mode: e.Mode, Name: f.name,
 			Dirname: "mock", ConnectionID: e.ConnectionID, Body: bytes.NewReader(f.body),
 			ExecutionID: answerExecutionID(e.ID, f.name)}); err != nil {
+			return err
+		}
+	}
+	if ans.Ack277CA != nil { // the payer pays what it accepted (Remit skips the rejected)
+		if err := m.scheduleRemit(ctx, e); err != nil {
 			return err
 		}
 	}

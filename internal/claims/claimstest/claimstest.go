@@ -37,6 +37,7 @@ func SetupMockPartners(ctx context.Context, st store.Partners, account, mode str
 		for _, s := range []store.TransactionSetting{
 			{ID: ship + "-in-999", Direction: store.DirectionInbound, TransactionSetIdentifier: "999", GuideID: "005010X231A1"},
 			{ID: ship + "-in-277", Direction: store.DirectionInbound, TransactionSetIdentifier: "277", GuideID: "005010X214"},
+			{ID: ship + "-in-835", Direction: store.DirectionInbound, TransactionSetIdentifier: "835", GuideID: "005010X221A1"},
 			{ID: ship + "-out-837", Direction: store.DirectionOutbound, TransactionSetIdentifier: "837", GuideID: "005010X224A2", ConnectionID: "mock"},
 		} {
 			s.AccountID, s.Mode, s.PartnershipID, s.CreatedAt = account, mode, ship, now
