@@ -39,6 +39,15 @@ func registerX12(name string, c x12Subcommand) {
 // configured by the guide flags. nil means envelope checks only.
 var x12GuideValidator func(x12GuideOptions) x12.SetValidator
 
+// x12NoGuideCode is the finding the guide validator reports for a set it
+// has no guide for (only its envelope was checked); set with the hook.
+var x12NoGuideCode x12.Code
+
+// exitNotChecked is "x12 validate"'s status when nothing is wrong with what
+// was checked but some transaction set had no guide: it was not validated,
+// so it is not reported valid.
+const exitNotChecked = 3
+
 // x12GuideOptions are the guide flags validate and ack share.
 type x12GuideOptions struct {
 	noGuide bool // envelope checks only
@@ -61,7 +70,7 @@ func (o *x12GuideOptions) setValidator() x12.SetValidator {
 func init() {
 	register(command{name: "x12", summary: "X12 tools: parse, validate, ack, ...", run: runX12})
 	registerX12("parse", x12Subcommand{summary: "print segments as JSON lines (id, offset, elements)", run: runX12Parse})
-	registerX12("validate", x12Subcommand{summary: "check envelopes (and guides) and print findings; exit 0 no errors, 1 errors, 2 unreadable", run: runX12Validate})
+	registerX12("validate", x12Subcommand{summary: "check envelopes (and guides) and print findings; exit 0 no errors, 1 errors, 2 unreadable, 3 a set had no guide", run: runX12Validate})
 	registerX12("ack", x12Subcommand{summary: "print the TA1/999 acknowledgment of a file", run: runX12Ack})
 }
 
@@ -256,8 +265,12 @@ numbers, versions, ISA fields, segment syntax) and, when guides are built in,
 each transaction set against its implementation guide. Prints one finding per
 line: FILE:LINE:COL: SEVERITY CODE [SEGMENT]: MESSAGE (offset N), at most
 --max-findings of them, then (when some were held back) one summary line.
-Exit status: 0 no errors (warnings and notes are printed but pass, unless
---fail-on warning), 1 errors, 2 unreadable.`)
+Exit status: 0 no errors and every transaction set checked against its guide
+(warnings and notes are printed but pass, unless --fail-on warning); 1 errors;
+2 unreadable; 3 no errors, but some transaction set has no built-in guide
+(e.g. a 4010 set, or a transaction Clearhouse has no guide for), so only its
+envelope was checked (finding guide.not-found). With --no-guide only the
+envelopes are checked, as asked, and 3 is not used.`)
 	if err != nil {
 		return err
 	}
@@ -276,9 +289,12 @@ Exit status: 0 no errors (warnings and notes are printed but pass, unless
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	var counts [x12.Fatal + 1]int
-	printed := 0
+	printed, unchecked := 0, 0
 	vo := x12.ValidateOptions{Reader: opts, NoTree: true, OnFinding: func(fd x12.Finding) {
 		counts[fd.Severity]++
+		if x12NoGuideCode != "" && fd.Code == x12NoGuideCode {
+			unchecked++
+		}
 		// A hostile file can hold a finding in every segment: past the
 		// limit findings are only counted, so output stays bounded.
 		if *maxFindings > 0 && printed >= *maxFindings {
@@ -316,6 +332,11 @@ Exit status: 0 no errors (warnings and notes are printed but pass, unless
 	}
 	if failing > 0 {
 		return &exitError{code: 1}
+	}
+	if unchecked > 0 && !gopts.noGuide {
+		fmt.Fprintf(stderr, "%s: %d transaction sets not checked: no implementation guide for them, only their envelopes were checked (exit status %d)\n",
+			name, unchecked, exitNotChecked)
+		return &exitError{code: exitNotChecked}
 	}
 	return nil
 }

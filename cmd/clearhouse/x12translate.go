@@ -15,6 +15,7 @@ import (
 // tool: guide findings for "x12 validate" and "x12 ack", and "x12 translate".
 
 func init() {
+	x12NoGuideCode = guide.CodeNoGuide
 	x12GuideValidator = func(o x12GuideOptions) x12.SetValidator {
 		return guide.NewSetValidator(guide.Options{SkipNPI: o.SkipNPI})
 	}

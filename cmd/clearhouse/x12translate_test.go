@@ -118,3 +118,33 @@ func TestX12Translate(t *testing.T) {
 		t.Errorf("--to yaml: exit %d, want 2", code)
 	}
 }
+
+// A set with no guide is "not checked" (exit 3), not valid: a 4010 837 or a
+// transaction without a built-in guide has only its envelope checked. The
+// 997 (005010X230) has a guide: one without AK1 and AK9 is refused.
+func TestX12ValidateSetWithoutGuide(t *testing.T) {
+	isa4010 := strings.Replace(cliISA, "*^*00501*", "*U*00401*", 1)
+	body4010 := writeTemp(t, isa4010+"GS*HC*A1*B1*20240101*1200*1*X*004010X098A1~\nST*837*0001~\nBHT*0019*00*1*20240101*1200*CH~\nSE*3*0001~\nGE*1*1~\nIEA*1*000000001~\n")
+	empty997 := writeTemp(t, cliISA+"GS*FA*A1*B1*20240101*1200*1*X*005010X230~\nST*997*0001*005010X230~\nSE*2*0001~\nGE*1*1~\nIEA*1*000000001~\n")
+	good997 := writeTemp(t, cliISA+"GS*FA*A1*B1*20240101*1200*1*X*005010X230~\nST*997*0001*005010X230~\nAK1*HC*1~\nAK2*837*0001~\nAK5*A~\nAK9*A*1*1*1~\nSE*6*0001~\nGE*1*1~\nIEA*1*000000001~\n")
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"4010 body", []string{"x12", "validate", body4010}, 3, "guide.not-found", "1 transaction sets not checked"},
+		{"4010 body, envelopes only as asked", []string{"x12", "validate", "--no-guide", body4010}, 0, "", ""},
+		{"997 without AK1 and AK9", []string{"x12", "validate", empty997}, 1, "AK9", ""},
+		{"997 acknowledging one 837", []string{"x12", "validate", good997}, 0, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := run(context.Background(), tc.args, &out, &errOut)
+			if code != tc.code || !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errOut.String(), tc.stderr) {
+				t.Errorf("exit %d (want %d)\nstdout: %s\nstderr: %s", code, tc.code, out.String(), errOut.String())
+			}
+		})
+	}
+}

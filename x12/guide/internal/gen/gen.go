@@ -41,7 +41,7 @@ type recipe func(g *generator) *spec.File
 
 var recipes = []recipe{
 	recipe270, recipe271, recipe276, recipe277, recipe277CA,
-	recipe835, recipe837P, recipe837I, recipe837D, recipe999,
+	recipe835, recipe837P, recipe837I, recipe837D, recipe999, recipe997,
 }
 
 // Run reads the guide sources in src and writes the data files to out.
