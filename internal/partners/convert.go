@@ -51,7 +51,8 @@ func PartnershipOf(p store.Partnership, settings []store.TransactionSetting) Par
 // acknowledgments appear when they differ from the defaults.
 func SettingOf(s store.TransactionSetting) TransactionSetting {
 	out := TransactionSetting{TransactionSettingID: s.ID, Direction: s.Direction,
-		TransactionSetIdentifier: s.TransactionSetIdentifier, GuideID: s.GuideID, ConnectionID: s.ConnectionID}
+		TransactionSetIdentifier: s.TransactionSetIdentifier, GuideID: s.GuideID, ConnectionID: s.ConnectionID,
+		PassThrough: s.PassThrough}
 	if s.FragmentsEnabled || s.FragmentsKeyName != "" || s.FragmentsBatchSize != store.DefaultFragmentsBatchSize {
 		out.Fragments = &Fragments{Enabled: s.FragmentsEnabled, BatchSize: s.FragmentsBatchSize, KeyName: s.FragmentsKeyName}
 	}

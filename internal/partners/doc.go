@@ -57,7 +57,11 @@ type TransactionSetting struct {
 	GuideID                  string           `json:"guideId,omitempty"`        // GS08/ST03, e.g. "005010X221A1"
 	Fragments                *Fragments       `json:"fragments,omitempty"`
 	Acknowledgments          *Acknowledgments `json:"acknowledgments,omitempty"` // inbound only
-	ConnectionID             string           `json:"connectionId,omitempty"`    // outbound only
+	// PassThrough (inbound only) stores a set Clearhouse has no guide for
+	// (a 997, a 4010 set) as its X12, untranslated; without it such a set
+	// fails its file with UNSUPPORTED_TRANSACTION. Leave guideId empty.
+	PassThrough  bool   `json:"passThrough,omitempty"`
+	ConnectionID string `json:"connectionId,omitempty"` // outbound only
 }
 
 // Fragments split a large transaction's Guide JSON into pieces of at most

@@ -155,6 +155,15 @@ func (w *world) checkSetting(s TransactionSetting, partnershipID, direction, pat
 		}
 		rec.Ack999, rec.AckTA1 = a.Generate999, a.GenerateTA1
 	}
+	if s.PassThrough {
+		switch {
+		case direction == store.DirectionOutbound:
+			ps.add(path+"/passThrough", "%s: passThrough is for inbound sets with no guide; an outbound setting always has one", entry)
+		case rec.GuideID != "":
+			ps.add(path+"/passThrough", "%s: passThrough applies to sets with no guide, so it cannot name guide %q; leave guideId empty", entry, rec.GuideID)
+		}
+		rec.PassThrough = true
+	}
 	if s.ConnectionID != "" && direction == store.DirectionInbound {
 		ps.add(path+"/connectionId", "%s: connectionId names where outbound files go; inbound files arrive on any connection of the partnership", entry)
 	}

@@ -82,11 +82,14 @@ type TransactionSetting struct {
 	FragmentsEnabled         bool
 	FragmentsBatchSize       int // DefaultFragmentsBatchSize when 0
 	FragmentsKeyName         string
-	Ack999                   bool   // send a 999 for inbound files
-	AckTA1                   bool   // send a TA1 when ISA14 asks for one
-	ConnectionID             string // outbound: the connection that delivers; "" = the partnership's
-	CreatedAt                time.Time
-	UpdatedAt                time.Time
+	Ack999                   bool // send a 999 for inbound files
+	AckTA1                   bool // send a TA1 when ISA14 asks for one
+	// PassThrough (inbound) stores a set with no implementation guide as its
+	// X12, untranslated, instead of failing the file.
+	PassThrough  bool
+	ConnectionID string // outbound: the connection that delivers; "" = the partnership's
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
 }
 
 // Connection is how files move. Settings is JSON without secrets; the
@@ -257,26 +260,27 @@ func scanPartnership(row scanner) (Partnership, error) {
 }
 
 const settingColumns = `id, account_id, mode, partnership_id, direction, transaction_set_identifier, guide_id,
-	fragments_enabled, fragments_batch_size, fragments_key_name, ack_999, ack_ta1, connection_id, created_at, updated_at`
+	fragments_enabled, fragments_batch_size, fragments_key_name, ack_999, ack_ta1, connection_id, created_at, updated_at,
+	pass_through`
 
 func (q *queries) CreateTransactionSetting(ctx context.Context, s TransactionSetting) error {
 	_, err := q.w.exec(ctx, `INSERT INTO x12_transaction_settings (`+settingColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
 		s.ID, s.AccountID, s.Mode, s.PartnershipID, s.Direction, s.TransactionSetIdentifier, s.GuideID,
 		boolInt(s.FragmentsEnabled), batchSize(s.FragmentsBatchSize), s.FragmentsKeyName,
 		boolInt(s.Ack999), boolInt(s.AckTA1), nullString(s.ConnectionID),
-		toUS(s.CreatedAt), toUS(updatedAt(s.CreatedAt, s.UpdatedAt)))
+		toUS(s.CreatedAt), toUS(updatedAt(s.CreatedAt, s.UpdatedAt)), boolInt(s.PassThrough))
 	return mapErr(err)
 }
 
 func (q *queries) UpdateTransactionSetting(ctx context.Context, s TransactionSetting) error {
 	return affected(q.w.exec(ctx, `UPDATE x12_transaction_settings SET partnership_id = $4, direction = $5,
 		transaction_set_identifier = $6, guide_id = $7, fragments_enabled = $8, fragments_batch_size = $9,
-		fragments_key_name = $10, ack_999 = $11, ack_ta1 = $12, connection_id = $13, updated_at = $14
+		fragments_key_name = $10, ack_999 = $11, ack_ta1 = $12, connection_id = $13, updated_at = $14, pass_through = $15
 		WHERE account_id = $1 AND mode = $2 AND id = $3`,
 		s.AccountID, s.Mode, s.ID, s.PartnershipID, s.Direction, s.TransactionSetIdentifier, s.GuideID,
 		boolInt(s.FragmentsEnabled), batchSize(s.FragmentsBatchSize), s.FragmentsKeyName,
-		boolInt(s.Ack999), boolInt(s.AckTA1), nullString(s.ConnectionID), toUS(s.UpdatedAt)))
+		boolInt(s.Ack999), boolInt(s.AckTA1), nullString(s.ConnectionID), toUS(s.UpdatedAt), boolInt(s.PassThrough)))
 }
 
 var transactionSettings = partnerTable[TransactionSetting]{"x12_transaction_settings", settingColumns, scanSetting}
@@ -313,15 +317,15 @@ func (q *queries) FindTransactionSetting(ctx context.Context, accountID, mode, p
 
 func scanSetting(row scanner) (TransactionSetting, error) {
 	var s TransactionSetting
-	var fragments, ack999, ackTA1 int64
+	var fragments, ack999, ackTA1, passThrough int64
 	var conn sql.NullString
 	var created, updated int64
 	if err := row.Scan(&s.ID, &s.AccountID, &s.Mode, &s.PartnershipID, &s.Direction, &s.TransactionSetIdentifier,
 		&s.GuideID, &fragments, &s.FragmentsBatchSize, &s.FragmentsKeyName, &ack999, &ackTA1, &conn,
-		&created, &updated); err != nil {
+		&created, &updated, &passThrough); err != nil {
 		return TransactionSetting{}, mapErr(err)
 	}
-	s.FragmentsEnabled, s.Ack999, s.AckTA1 = fragments != 0, ack999 != 0, ackTA1 != 0
+	s.FragmentsEnabled, s.Ack999, s.AckTA1, s.PassThrough = fragments != 0, ack999 != 0, ackTA1 != 0, passThrough != 0
 	s.ConnectionID = conn.String
 	s.CreatedAt, s.UpdatedAt = fromUS(created), fromUS(updated)
 	return s, nil

@@ -54,6 +54,18 @@ func testPartnersRoundTrip(t *testing.T, s store.Store) {
 	a, _ := Seed(t, s, store.ModeTest)
 	f := seedPartners(t, s, a.ID, store.ModeTest)
 
+	// An inbound pass-through setting (sets with no guide) keeps its flag.
+	pass := store.TransactionSetting{ID: "ts-997-pass", AccountID: a.ID, Mode: store.ModeTest, PartnershipID: f.ship.ID,
+		Direction: store.DirectionInbound, TransactionSetIdentifier: "997", FragmentsBatchSize: 800, PassThrough: true,
+		CreatedAt: f.in835.CreatedAt, UpdatedAt: f.in835.UpdatedAt}
+	must(t, s.CreateTransactionSetting(ctx, pass))
+	gotPass, err := s.FindTransactionSetting(ctx, a.ID, store.ModeTest, f.ship.ID, store.DirectionInbound, "997", "")
+	must(t, err)
+	if diff := cmp.Diff(pass, gotPass); diff != "" {
+		t.Errorf("pass-through setting (-want +got):\n%s", diff)
+	}
+	must(t, s.DeleteTransactionSetting(ctx, a.ID, store.ModeTest, pass.ID))
+
 	gotProfile, err := s.GetProfile(ctx, a.ID, store.ModeTest, "clinic")
 	must(t, err)
 	if diff := cmp.Diff(f.local, gotProfile); diff != "" {
