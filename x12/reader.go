@@ -159,7 +159,7 @@ func (r *Reader) Next() (*Segment, error) {
 		if c := r.buf[r.pos]; !r.skip[c] && c != 'I' {
 			if i := bytes.IndexByte(r.buf[r.pos:r.end], r.d.Segment); i >= 0 {
 				end := r.pos + i
-				r.seg.reset(r.buf[r.pos:end], r.offset(), r.d, r.breaks)
+				r.seg.reset(r.buf[r.pos:end], r.offset(), r.base+int64(end), r.d, r.breaks)
 				r.pos = end + 1
 				return &r.seg, nil
 			}
@@ -226,14 +226,14 @@ func (r *Reader) next() (*Segment, error) {
 					raw = raw[:len(raw)-1]
 				}
 			}
-			r.seg.reset(raw, r.offset(), r.d, r.breaks)
+			r.seg.reset(raw, r.offset(), r.base+int64(end), r.d, r.breaks)
 			r.pos = end + 1
 			return &r.seg, nil
 		}
 		scanned = r.end - r.pos
 		if r.eof {
 			raw := bytes.TrimRight(r.buf[r.pos:r.end], " \t\r\n")
-			r.seg.reset(raw, r.offset(), r.d, r.breaks)
+			r.seg.reset(raw, r.offset(), r.offset()+int64(len(raw)), r.d, r.breaks)
 			r.seg.unterminated = true
 			r.note(Finding{Severity: Info, Code: CodeUnterminated, Offset: r.offset(),
 				Message: fmt.Sprintf("input ends without a segment terminator %q after the last segment", r.d.Segment)})
@@ -267,7 +267,7 @@ func (r *Reader) readISA() (*Segment, error) {
 		}
 		r.setDelimiters(res.d)
 		r.notes = append(r.notes, res.notes...)
-		r.seg.reset(r.buf[r.pos:r.pos+res.rawEnd], r.offset(), r.d, true)
+		r.seg.reset(r.buf[r.pos:r.pos+res.rawEnd], r.offset(), r.offset()+int64(res.rawEnd), r.d, true)
 		r.pos += res.n
 		return &r.seg, nil
 	}

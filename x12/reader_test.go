@@ -366,3 +366,35 @@ func TestIDBytesMatchesSplit(t *testing.T) {
 		}
 	}
 }
+
+// End is the offset of the segment's terminator in the input's bytes: line
+// breaks of a hard-wrapped segment and blanks padding a line-terminated one
+// count; an unterminated last segment ends at the input's end.
+func TestReaderSegmentEnd(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []int64 // End of every segment
+	}{
+		{"tilde", isaStar + "GS*HS*A*B~ST*270*0001~", []int64{105, 115, 127}},
+		{"tilde and LF", isaStar + "\nGS*HS*A*B~\nST*270*0001~\n", []int64{105, 116, 129}},
+		{"hard-wrapped", isaStar + "GS*HS*A\n*B~ST*270*00\r\n01~", []int64{105, 116, 130}},
+		{"unterminated last", isaStar + "GS*HS*A*B~ST*270*0001\n", []int64{105, 115, 127}},
+		{"line terminator with padding", strings.Replace(isaStar, ":~", ":\n", 1) + "GS*HS*A*B  \nST*270*0001\n", []int64{105, 117, 129}},
+		{"BOM", "\uFEFF" + isaStar + "GS*HS*A*B~", []int64{108, 118}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, segs, err := readAll(t, tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int64
+			for _, s := range segs {
+				got = append(got, s.End())
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("ends %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -19,6 +19,7 @@ import (
 type Segment struct {
 	raw    []byte
 	offset int64
+	end    int64 // input offset of the terminator (see End)
 	d      Delimiters
 	// elems holds the id (trimmed) and then every element, as views into
 	// raw: element n is elems[n]. It is empty until the split, so the
@@ -40,6 +41,13 @@ type Segment struct {
 // Offset is the byte offset of the segment's first byte in the input (after
 // any BOM, counted in the original bytes).
 func (s *Segment) Offset() int64 { return s.offset }
+
+// End is the byte offset of the segment's terminator in the input, in the
+// same bytes as Offset: line breaks inside a hard-wrapped segment and
+// blanks padding a line count, unlike len(Raw()). For a final segment the
+// input ended without a terminator (Unterminated), End is just past its
+// last byte, where the terminator would be.
+func (s *Segment) End() int64 { return s.end }
 
 // Delimiters are the delimiters in force for this segment.
 func (s *Segment) Delimiters() Delimiters { return s.d }
@@ -175,6 +183,7 @@ func (s *Segment) Clone() *Segment {
 	c := &Segment{
 		raw:          bytes.Clone(s.raw),
 		offset:       s.offset,
+		end:          s.end,
 		d:            s.d,
 		id:           s.id,
 		unterminated: s.unterminated,
@@ -200,16 +209,16 @@ func NewSegment(d Delimiters, id string, elems ...string) *Segment {
 		b = append(b, d.Element)
 		b = append(b, e...)
 	}
-	s := &Segment{raw: b, d: d, breaks: true}
+	s := &Segment{raw: b, end: int64(len(b)), d: d, breaks: true}
 	s.ensureSplit()
 	return s
 }
 
 // reset prepares the reusable segment for the next raw bytes.
-func (s *Segment) reset(raw []byte, offset int64, d Delimiters, breaks bool) {
+func (s *Segment) reset(raw []byte, offset, end int64, d Delimiters, breaks bool) {
 	s.raw = raw
 	s.breaks = breaks
-	s.offset = offset
+	s.offset, s.end = offset, end
 	s.d = d
 	s.elems = s.elems[:0]
 	s.split = false

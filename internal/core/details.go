@@ -120,18 +120,22 @@ type Fault struct {
 
 // Fault codes (api-contract §5.1, Core ExecutionFaultCode) used here.
 const (
-	FaultParse             = "FAILED_TO_PARSE"
-	FaultTranslate         = "FAILED_TO_TRANSLATE"
-	FaultFindPartnership   = "FAILED_TO_FIND_PARTNERSHIP"
-	FaultFindGuide         = "FAILED_TO_FIND_GUIDE"
-	FaultInvalidConfig     = "INVALID_CONFIGURATION"
-	FaultNoTransactionSets = "NO_TRANSACTION_SETS"
-	FaultFileNotFound      = "FILE_NOT_FOUND"
-	FaultNotSupported      = "NOT_SUPPORTED"
-	FaultAck               = "FAILED_TO_ACK"
-	FaultMissingSenderID   = "MISSING_SENDER_ID"
-	FaultMissingReceiverID = "MISSING_RECEIVER_ID"
-	FaultUnknown           = "UNKNOWN_ERROR"
+	FaultParse           = "FAILED_TO_PARSE"
+	FaultTranslate       = "FAILED_TO_TRANSLATE"
+	FaultFindPartnership = "FAILED_TO_FIND_PARTNERSHIP"
+	FaultFindGuide       = "FAILED_TO_FIND_GUIDE"
+	// FaultUnsupportedTransaction: a set Clearhouse has no implementation
+	// guide for (a 4010 set, a transaction it does not know), so it can be
+	// neither checked nor translated, and no setting passes it through.
+	FaultUnsupportedTransaction = "UNSUPPORTED_TRANSACTION"
+	FaultInvalidConfig          = "INVALID_CONFIGURATION"
+	FaultNoTransactionSets      = "NO_TRANSACTION_SETS"
+	FaultFileNotFound           = "FILE_NOT_FOUND"
+	FaultNotSupported           = "NOT_SUPPORTED"
+	FaultAck                    = "FAILED_TO_ACK"
+	FaultMissingSenderID        = "MISSING_SENDER_ID"
+	FaultMissingReceiverID      = "MISSING_RECEIVER_ID"
+	FaultUnknown                = "UNKNOWN_ERROR"
 )
 
 // controlNumber reads a control number as the integer events carry (0 when
@@ -163,6 +167,21 @@ func hhmm(s string) string {
 		return s
 	}
 	return s[0:2] + ":" + s[2:4]
+}
+
+// gsTime turns GS05 into a time with the precision sent: HHMM into HH:MM,
+// HHMMSS into HH:MM:SS, HHMMSSD.. into HH:MM:SS.D.. (the metadata document,
+// as the hosted service writes it; nothing is invented).
+func gsTime(s string) string {
+	switch {
+	case len(s) < 4:
+		return s
+	case len(s) < 6:
+		return s[0:2] + ":" + s[2:4]
+	case len(s) == 6:
+		return s[0:2] + ":" + s[2:4] + ":" + s[4:6]
+	}
+	return s[0:2] + ":" + s[2:4] + ":" + s[4:6] + "." + s[6:]
 }
 
 // hhmmss turns HHMM[SS[D..]] into HH:MM:SS.

@@ -157,7 +157,7 @@ func (ic *interchange) metadata() mdInterchange {
 		m.Delimiters.Repetition = ""
 	}
 	e := &m.Envelope
-	e.SenderQualifier, e.SenderID, e.ReceiverQualifier, e.ReceiverID = ic.senderQual, ic.senderID, ic.recvQual, ic.recvID
+	e.SenderQualifier, e.SenderID, e.ReceiverQualifier, e.ReceiverID = ic.senderQual, ic.sentSenderID, ic.recvQual, ic.sentRecvID
 	e.Date, e.Time, e.VersionNumberCode = isaDate(ic.date), hhmm(ic.time), ic.version
 	e.ControlNumber, e.AcknowledgmentRequestedCode, e.UsageIndicatorCode = controlNumber(ic.control), ic.ackCode, ic.usage
 	e.Trailer.NumberOfIncludedFunctionalGroups, e.Trailer.ControlNumber = controlNumber(ic.ieaGroups), controlNumber(ic.ieaControl)
@@ -169,7 +169,7 @@ func (g *group) metadata() mdGroup {
 	m := mdGroup{Span: span{g.start, g.end}}
 	e := &m.Envelope
 	e.FunctionalIdentifierCode, e.ApplicationSenderCode, e.ApplicationReceiverCode = g.functionalID, g.senderCode, g.recvCode
-	e.Date, e.Time, e.ControlNumber = gsDate(g.date), hhmmss(g.time), controlNumber(g.control)
+	e.Date, e.Time, e.ControlNumber = gsDate(g.date), gsTime(g.time), controlNumber(g.control)
 	e.ResponsibleAgencyCode, e.Release = g.agency, g.release
 	e.Trailer.NumberOfIncludedTransactionSets, e.Trailer.ControlNumber = controlNumber(g.geSets), controlNumber(g.geControl)
 	e.Segments.GS, e.Segments.GE = g.raw, g.geRaw

@@ -381,6 +381,13 @@ func (s *Service) recordSet(ctx context.Context, tx store.Queries, e store.Execu
 		Output:      store.Artifact{Key: transactionOutputKey(set.txID), ContentType: "application/json", Size: set.outputSize},
 		Identifiers: ids, ProcessedAt: now, CreatedAt: now,
 	}
+	artifacts := []Artifact{
+		artifact("application/edi-x12", "input", events.TransactionURL(t.ID, "input"), t.Input.Size, "transaction"),
+		artifact("application/json", "output", events.TransactionURL(t.ID, "output"), t.Output.Size, "transaction"),
+	}
+	if set.passThrough { // no guide, so no Guide JSON
+		t.Output, artifacts = store.Artifact{}, artifacts[:1]
+	}
 	if set.fragmentsOn {
 		frags = &FragmentsInfo{BatchSize: batchSize(set.setting), FragmentCount: len(set.fragments), KeyName: set.setting.FragmentsKeyName}
 		t.FragmentCount, t.FragmentBatchSize, t.FragmentKeyName = frags.FragmentCount, frags.BatchSize, frags.KeyName
@@ -407,10 +414,7 @@ func (s *Service) recordSet(ctx context.Context, tx store.Queries, e store.Execu
 		Resources: resources, Time: at(),
 		Detail: transactionDetail{TransactionID: t.ID, Direction: t.Direction, Mode: e.Mode, FileExecutionID: e.ID,
 			ProcessedAt: processedAt, Fragments: frags, Partnership: partnership, X12: x, ConnectionID: e.ConnectionID,
-			Artifacts: []Artifact{
-				artifact("application/edi-x12", "input", events.TransactionURL(t.ID, "input"), t.Input.Size, "transaction"),
-				artifact("application/json", "output", events.TransactionURL(t.ID, "output"), t.Output.Size, "transaction"),
-			}},
+			Artifacts: artifacts},
 	})
 	if err != nil {
 		return err

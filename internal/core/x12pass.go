@@ -46,23 +46,25 @@ type pass struct {
 var errStop = errors.New("core: processing stopped")
 
 type interchange struct {
-	raw         string
-	ieaRaw      string
-	d           x12.Delimiters
-	start, end  int64
-	senderQual  string
-	senderID    string
-	recvQual    string
-	recvID      string
-	date, time  string
-	version     string
-	control     string
-	ackCode     string
-	usage       string
-	ieaGroups   string
-	ieaControl  string
-	partnership store.Partnership
-	groups      []*group
+	raw        string
+	ieaRaw     string
+	d          x12.Delimiters
+	start, end int64
+	senderQual string
+	senderID   string // ISA06 trimmed, for matching
+	recvQual   string
+	recvID     string // ISA08 trimmed, for matching
+	// ISA06 and ISA08 as sent (space-padded), for the metadata document.
+	sentSenderID, sentRecvID string
+	date, time               string
+	version                  string
+	control                  string
+	ackCode                  string
+	usage                    string
+	ieaGroups                string
+	ieaControl               string
+	partnership              store.Partnership
+	groups                   []*group
 }
 
 type group struct {
@@ -109,6 +111,7 @@ type setResult struct {
 	seCount     string
 	seControl   string
 	fragmentsOn bool
+	passThrough bool // no guide: stored as X12, no Guide JSON output
 }
 
 // transactionID is derived from the execution and the set's position, so
@@ -190,7 +193,7 @@ func (p *pass) segment(seg *x12.Segment) {
 		p.beginInterchange(seg)
 	case "IEA":
 		if p.ic != nil {
-			p.ic.ieaRaw, p.ic.end = string(seg.Raw()), seg.Offset()+int64(len(seg.Raw()))+1
+			p.ic.ieaRaw, p.ic.end = string(seg.Raw()), seg.End()
 			p.ic.ieaGroups, p.ic.ieaControl = seg.Element(1), seg.Element(2)
 			p.ic = nil
 		}
@@ -198,7 +201,7 @@ func (p *pass) segment(seg *x12.Segment) {
 		p.beginGroup(seg)
 	case "GE":
 		if p.grp != nil {
-			p.grp.geRaw, p.grp.end = string(seg.Raw()), seg.Offset()+int64(len(seg.Raw()))+1
+			p.grp.geRaw, p.grp.end = string(seg.Raw()), seg.End()
 			p.grp.geSets, p.grp.geControl = seg.Element(1), seg.Element(2)
 			p.grp = nil
 		}
@@ -210,6 +213,7 @@ func (p *pass) beginInterchange(seg *x12.Segment) {
 		raw: string(seg.Raw()), d: seg.Delimiters(), start: seg.Offset(),
 		senderQual: strings.TrimSpace(seg.Element(5)), senderID: strings.TrimSpace(seg.Element(6)),
 		recvQual: strings.TrimSpace(seg.Element(7)), recvID: strings.TrimSpace(seg.Element(8)),
+		sentSenderID: seg.Element(6), sentRecvID: seg.Element(8),
 		date: seg.Element(9), time: seg.Element(10), version: seg.Element(12), control: seg.Element(13),
 		ackCode: seg.Element(14), usage: seg.Element(15),
 	}
@@ -266,8 +270,7 @@ func (p *pass) BeginSet(h x12.SetHeader, report func(x12.Finding)) {
 		version = h.GroupVersion
 	}
 	if !ok {
-		p.fail(FaultFindGuide, "Transaction set %s (ST02 %s) at byte %d names %s %s, which has no implementation guide here. "+
-			"Supported: %s.", h.ID, h.ControlNumber, h.Offset, h.ID, version, supportedGuides())
+		p.beginUnguidedSet(h, version)
 		return
 	}
 	setting, err := p.s.opts.Partners.FindTransactionSetting(p.ctx, p.e.AccountID, p.e.Mode, p.ic.partnership.ID,
@@ -282,11 +285,8 @@ func (p *pass) BeginSet(h x12.SetHeader, report func(x12.Finding)) {
 		p.storageError(err)
 		return
 	}
-	res := &setResult{index: p.nsets, txID: transactionID(p.e.ID, p.nsets), ic: p.ic, grp: p.grp,
-		id: h.ID, control: h.ControlNumber, reference: h.ImplementationRef, guideID: g.Version,
-		setting: setting, start: h.Offset}
-	p.nsets++
-	run := &setRun{res: res, g: g}
+	run := p.newSetRun(h, setting, g)
+	res := run.res
 	run.enc = guide.NewJSONEncoder(&run.outputN) // writes once the blobs are open below
 	run.enc.SetValidation(guide.Options{}, report)
 	if setting.FragmentsEnabled {
@@ -312,12 +312,57 @@ func (p *pass) BeginSet(h x12.SetHeader, report func(x12.Finding)) {
 		p.storageError(err)
 		return
 	}
+	p.startSet(run)
+}
+
+func (p *pass) newSetRun(h x12.SetHeader, setting store.TransactionSetting, g *guide.Guide) *setRun {
+	res := &setResult{index: p.nsets, txID: transactionID(p.e.ID, p.nsets), ic: p.ic, grp: p.grp,
+		id: h.ID, control: h.ControlNumber, reference: h.ImplementationRef, setting: setting, start: h.Offset}
+	if g != nil {
+		res.guideID = g.Version
+	}
+	p.nsets++
+	return &setRun{res: res, g: g}
+}
+
+// startSet makes run the open set once its blobs exist and writes the
+// envelope its input starts with: the ISA and GS it came in.
+func (p *pass) startSet(run *setRun) {
 	run.inputBuf = bufio.NewWriterSize(run.input, 256<<10)
-	run.inputN.w, run.outputN.w = run.inputBuf, run.output
+	run.inputN.w = run.inputBuf
+	if run.output != nil {
+		run.outputN.w = run.output
+	}
 	p.set = run
-	// The set's input is enveloped: the ISA and GS it came in.
 	p.writeInput(p.ic.raw)
 	p.writeInput(p.grp.raw)
+}
+
+// beginUnguidedSet handles a set no embedded guide matches: it can be
+// neither validated nor translated, so it fails the file, unless the
+// partnership's inbound setting for its ST01 passes such sets through; then
+// it is stored as its X12 alone (a transaction with no Guide JSON output).
+func (p *pass) beginUnguidedSet(h x12.SetHeader, version string) {
+	setting, err := p.s.opts.Partners.FindTransactionSetting(p.ctx, p.e.AccountID, p.e.Mode, p.ic.partnership.ID,
+		store.DirectionInbound, h.ID, "")
+	switch {
+	case err != nil && !errors.Is(err, store.ErrNotFound):
+		p.storageError(err)
+		return
+	case err != nil || !setting.PassThrough:
+		p.fail(FaultUnsupportedTransaction, "Transaction set %s (ST02 %s) at byte %d names %s %s, which Clearhouse has no implementation guide for, "+
+			"so it can be neither checked nor translated. Supported: %s. To store such sets untranslated, add an inbound %s setting with "+
+			"passThrough true (and no guideId) to partnership %s.",
+			h.ID, h.ControlNumber, h.Offset, h.ID, version, supportedGuides(), h.ID, p.ic.partnership.ID)
+		return
+	}
+	run := p.newSetRun(h, setting, nil)
+	if run.input, err = p.blobs.Create(p.ctx, transactionInputKey(run.res.txID), "application/edi-x12"); err != nil {
+		p.storageError(err)
+		return
+	}
+	run.res.passThrough = true
+	p.startSet(run)
 }
 
 func (p *pass) writeInput(raw string) {
@@ -335,6 +380,10 @@ func (p *pass) Segment(seg *x12.Segment, position int, report func(x12.Finding))
 	run.segments++
 	run.inputN.Write(seg.Raw())
 	run.inputN.Write([]byte{seg.Delimiters().Segment})
+	if run.g == nil { // passed through: stored, not translated
+		p.noteSE(run, seg)
+		return
+	}
 	var step guide.Step
 	if position == 1 {
 		run.enc.Begin(run.g, seg)
@@ -356,9 +405,13 @@ func (p *pass) Segment(seg *x12.Segment, position int, report func(x12.Finding))
 			p.fail(FaultTranslate, "Transaction set %s (ST02 %s), fragments of %s: %v.", run.res.id, run.res.control, run.frag.keyName, err)
 		}
 	}
+	p.noteSE(run, seg)
+}
+
+func (p *pass) noteSE(run *setRun, seg *x12.Segment) {
 	if string(seg.IDBytes()) == "SE" {
 		run.res.seCount, run.res.seControl = seg.Element(1), seg.Element(2)
-		run.res.end = seg.Offset() + int64(len(seg.Raw())) + 1
+		run.res.end = seg.End()
 	}
 }
 
@@ -372,11 +425,13 @@ func (p *pass) EndSet(report func(x12.Finding)) {
 		p.abortSet()
 		return
 	}
-	run.enc.End()
-	if err := run.enc.Flush(); err != nil {
-		p.storageError(err)
-		p.abortSet()
-		return
+	if run.enc != nil {
+		run.enc.End()
+		if err := run.enc.Flush(); err != nil {
+			p.storageError(err)
+			p.abortSet()
+			return
+		}
 	}
 	ge := fmt.Sprintf("GE%c1%c%s", p.ic.d.Element, p.ic.d.Element, p.grp.control)
 	iea := fmt.Sprintf("IEA%c1%c%s", p.ic.d.Element, p.ic.d.Element, p.ic.control)
@@ -400,6 +455,9 @@ func (p *pass) EndSet(report func(x12.Finding)) {
 		run.res.fragments = frags
 	}
 	for _, w := range []blob.Writer{run.input, run.output} {
+		if w == nil {
+			continue
+		}
 		if err := w.Commit(); err != nil {
 			p.storageError(err)
 			p.abortSet()
@@ -419,7 +477,9 @@ func (p *pass) abortSet() {
 	run := p.set
 	p.set = nil
 	run.input.Abort()
-	run.output.Abort()
+	if run.output != nil {
+		run.output.Abort()
+	}
 	if run.frag != nil {
 		run.frag.abort()
 	}

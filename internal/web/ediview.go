@@ -87,6 +87,8 @@ func faultAdvice(code string) (heading, fix string) {
 		return "No trading partner matches this file", "The sender and receiver ids in the file's header match no partnership of this account. Add the partnership, or ask the sender to use the ids you agreed on."
 	case core.FaultFindGuide:
 		return "This kind of transaction is not set up", "Add the transaction type to the partnership's settings, or ask the sender which transaction they meant to send."
+	case core.FaultUnsupportedTransaction:
+		return "Clearhouse has no guide for this kind of transaction", "It can be neither checked nor translated (a 4010 set, or a transaction type Clearhouse does not know). Ask the sender for the 5010 version, or turn on pass-through on the partnership's inbound setting for it to store such transactions untranslated."
 	case core.FaultNoTransactionSets:
 		return "The file holds no transactions", "The file has envelopes but nothing inside them. Ask the sender for the complete file."
 	case core.FaultInvalidConfig:
