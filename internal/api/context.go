@@ -3,8 +3,10 @@ package api
 import (
 	"context"
 	"log/slog"
+	"net/http"
 
 	"github.com/clearhouse/clearhouse/internal/auth"
+	"github.com/clearhouse/clearhouse/internal/store"
 )
 
 // requestInfo travels in the request context. The server fills it before
@@ -59,4 +61,11 @@ func Logger(ctx context.Context) *slog.Logger {
 
 func withInfo(ctx context.Context, info *requestInfo) context.Context {
 	return context.WithValue(ctx, infoKey{}, info)
+}
+
+// tenant is q as the request's key sees it: its account in its mode.
+// Handlers read tenant records only through it (store.Tenant).
+func tenant(r *http.Request, q store.Queries) store.Tenant {
+	p := PrincipalFrom(r.Context())
+	return store.ForTenant(q, store.Scope{AccountID: p.AccountID, Mode: p.Mode})
 }

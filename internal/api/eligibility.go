@@ -16,7 +16,7 @@ import (
 // raw-X12 sibling, and the history of checks.
 type eligibilityHandlers struct {
 	svc    *eligibility.Service
-	checks store.EligibilityChecks
+	checks store.Queries
 }
 
 func callerOf(r *http.Request) eligibility.Caller {
@@ -134,7 +134,7 @@ func (h *eligibilityHandlers) list(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, Validation(fields...))
 		return
 	}
-	checks, next, err := h.checks.ListEligibilityChecks(r.Context(), p.AccountID, f)
+	checks, next, err := tenant(r, h.checks).EligibilityChecks(r.Context(), f)
 	if err != nil {
 		WriteError(w, r, err)
 		return
@@ -151,11 +151,7 @@ func (h *eligibilityHandlers) list(w http.ResponseWriter, r *http.Request) {
 
 // get is GET /2024-04-01/eligibility-checks/{id}.
 func (h *eligibilityHandlers) get(w http.ResponseWriter, r *http.Request) {
-	p := PrincipalFrom(r.Context())
-	c, err := h.checks.GetEligibilityCheck(r.Context(), p.AccountID, r.PathValue("id"))
-	if err == nil && c.Mode != p.Mode {
-		err = store.ErrNotFound
-	}
+	c, err := tenant(r, h.checks).EligibilityCheck(r.Context(), r.PathValue("id"))
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			err = Errorf(http.StatusNotFound, CodeNotFound, "No eligibility check %s for this API key's account and mode.", r.PathValue("id"))

@@ -11,18 +11,14 @@ import (
 // pdfHandler serves a check's one-page printable summary for the patient's
 // chart. Same visibility as the check: the key's account and mode only.
 type pdfHandler struct {
-	checks store.EligibilityChecks
+	checks store.Queries
 	render func(store.EligibilityCheck) ([]byte, error) // nil: 404
 }
 
 // get is GET /2024-04-01/eligibility-checks/{id}/pdf.
 func (h pdfHandler) get(w http.ResponseWriter, r *http.Request) {
-	p := PrincipalFrom(r.Context())
 	id := r.PathValue("id")
-	c, err := h.checks.GetEligibilityCheck(r.Context(), p.AccountID, id)
-	if err == nil && c.Mode != p.Mode {
-		err = store.ErrNotFound
-	}
+	c, err := tenant(r, h.checks).EligibilityCheck(r.Context(), id)
 	if err == nil && h.render == nil {
 		err = Errorf(http.StatusNotFound, CodeNotFound, "This server does not render check summaries.")
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
-type eventHandlers struct{ store store.Events }
+type eventHandlers struct{ store store.Queries }
 
 var detailTypes = []string{events.TransactionProcessed, events.FragmentProcessed, events.FileProcessed,
 	events.FileDelivered, events.FileFailed}
@@ -27,7 +27,7 @@ func (h eventHandlers) list(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	evs, next, err := h.store.ListEvents(r.Context(), p.AccountID, f)
+	evs, next, err := tenant(r, h.store).Events(r.Context(), f)
 	if err != nil {
 		WriteError(w, r, pageError(err))
 		return
@@ -41,12 +41,8 @@ func (h eventHandlers) list(w http.ResponseWriter, r *http.Request) {
 
 // get is GET /2023-08-01/events/{eventId}: the stored envelope.
 func (h eventHandlers) get(w http.ResponseWriter, r *http.Request) {
-	p := PrincipalFrom(r.Context())
 	id := r.PathValue("eventId")
-	e, err := h.store.GetEvent(r.Context(), p.AccountID, id)
-	if err == nil && e.Mode != p.Mode {
-		err = store.ErrNotFound
-	}
+	e, err := tenant(r, h.store).Event(r.Context(), id)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			err = Errorf(http.StatusNotFound, CodeNotFound, "No event %s for this API key's account and mode.", id)

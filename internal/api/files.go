@@ -138,12 +138,8 @@ func showExecution(e store.Execution) executionJSON {
 }
 
 func (h fileHandlers) execution(r *http.Request) (store.Execution, error) {
-	p := PrincipalFrom(r.Context())
 	id := r.PathValue("executionId")
-	e, err := h.store.GetExecution(r.Context(), p.AccountID, id)
-	if err == nil && e.Mode != p.Mode {
-		err = store.ErrNotFound
-	}
+	e, err := tenant(r, h.store).Execution(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) {
 		err = Errorf(http.StatusNotFound, CodeNotFound, "No file execution %s for this API key's account and mode.", id)
 	}
@@ -170,7 +166,7 @@ func (h fileHandlers) listExecutions(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	list, next, err := h.store.ListExecutions(r.Context(), p.AccountID, f)
+	list, next, err := tenant(r, h.store).Executions(r.Context(), f)
 	if err != nil {
 		WriteError(w, r, pageError(err))
 		return
@@ -290,12 +286,8 @@ func showTransaction(t store.Transaction) transactionJSON {
 }
 
 func (h fileHandlers) transaction(r *http.Request) (store.Transaction, error) {
-	p := PrincipalFrom(r.Context())
 	id := r.PathValue("transactionId")
-	t, err := h.store.GetTransaction(r.Context(), p.AccountID, id)
-	if err == nil && t.Mode != p.Mode {
-		err = store.ErrNotFound
-	}
+	t, err := tenant(r, h.store).Transaction(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) {
 		err = Errorf(http.StatusNotFound, CodeNotFound, "No transaction %s for this API key's account and mode.", id)
 	}
@@ -389,7 +381,7 @@ func (h fileHandlers) transactions(w http.ResponseWriter, r *http.Request, execu
 		WriteError(w, r, err)
 		return
 	}
-	list, next, err := h.store.ListTransactions(r.Context(), p.AccountID, f)
+	list, next, err := tenant(r, h.store).Transactions(r.Context(), f)
 	if err != nil {
 		WriteError(w, r, pageError(err))
 		return

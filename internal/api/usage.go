@@ -9,7 +9,7 @@ import (
 
 // usageHandler serves the caller's metered calls, summed per key (test
 // calls cost 0).
-type usageHandler struct{ store store.Usage }
+type usageHandler struct{ store store.Queries }
 
 // get is GET /2024-04-01/usage.
 func (h usageHandler) get(w http.ResponseWriter, r *http.Request) {
@@ -18,7 +18,7 @@ func (h usageHandler) get(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	totals, err := h.store.UsageByKey(r.Context(), PrincipalFrom(r.Context()).AccountID, from, to)
+	totals, err := tenant(r, h.store).Usage(r.Context(), from, to)
 	if err != nil {
 		WriteError(w, r, err)
 		return

@@ -172,7 +172,7 @@ func (c *Console) runCheck(w http.ResponseWriter, r *http.Request) {
 	}
 	// The service stored the check; read it back so the page shows exactly
 	// what history will show.
-	stored, err := c.cfg.Store.GetEligibilityCheck(r.Context(), v.AccountID, res.ID)
+	stored, err := c.tenant(v).EligibilityCheck(r.Context(), res.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		err = fmt.Errorf("check %s was not recorded", res.ID)
 	}

@@ -221,7 +221,7 @@ func (c *Console) claimsPage(w http.ResponseWriter, r *http.Request) {
 	if len(data.Errors) > 0 {
 		status = http.StatusBadRequest
 	} else {
-		rows, next, err := c.cfg.Store.ListDentalClaims(r.Context(), v.AccountID, sf)
+		rows, next, err := c.tenant(v).DentalClaims(r.Context(), sf)
 		if err != nil {
 			c.listFailed(w, r, err)
 			return
@@ -271,10 +271,7 @@ type answerView struct {
 func (c *Console) claimPage(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	ctx := r.Context()
-	cl, err := c.cfg.Store.GetDentalClaim(ctx, v.AccountID, r.PathValue("id"))
-	if err == nil && cl.Mode != v.Mode {
-		err = store.ErrNotFound
-	}
+	cl, err := c.tenant(v).DentalClaim(ctx, r.PathValue("id"))
 	if err != nil {
 		c.storeError(w, r, "claim", err)
 		return
@@ -283,7 +280,7 @@ func (c *Console) claimPage(w http.ResponseWriter, r *http.Request) {
 	if p, ok := c.cfg.Payers.Lookup(cl.PayerID); ok {
 		data.Payer = payerLabel(p)
 	}
-	if data.File, err = c.cfg.Store.GetExecution(ctx, v.AccountID, cl.ExecutionID); err != nil && !errors.Is(err, store.ErrNotFound) {
+	if data.File, err = c.tenant(v).Execution(ctx, cl.ExecutionID); err != nil && !errors.Is(err, store.ErrNotFound) {
 		c.fail(w, r, err)
 		return
 	}
@@ -291,7 +288,7 @@ func (c *Console) claimPage(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, err)
 		return
 	}
-	answers, err := c.cfg.Store.ListClaimAnswers(ctx, v.AccountID, cl.ID)
+	answers, err := c.tenant(v).ClaimAnswers(ctx, cl.ID)
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -302,7 +299,7 @@ func (c *Console) claimPage(w http.ResponseWriter, r *http.Request) {
 	for _, a := range answers {
 		av := answerView{ClaimAnswer: a, Detail: claimstatus.ParseDetail(a.Detail), Label: answerLabel(a.Kind)}
 		av.Words = answerWords(a.Outcome, av.Detail)
-		if e, err := c.cfg.Store.GetExecution(ctx, v.AccountID, a.ExecutionID); err == nil {
+		if e, err := c.tenant(v).Execution(ctx, a.ExecutionID); err == nil {
 			av.File = e.SourceName
 		}
 		data.Answers = append(data.Answers, av)

@@ -35,7 +35,7 @@ func (c *Console) claimStatus(ctx context.Context, v *viewer, cl store.DentalCla
 		return claimStatusView{Label: "Payment reversed", Class: "warn", Final: true}, nil
 	case claimstatus.Rejected:
 		st := claimStatusView{Label: "Rejected", Class: "bad", Final: true}
-		answers, err := c.cfg.Store.ListClaimAnswers(ctx, v.AccountID, cl.ID)
+		answers, err := c.tenant(v).ClaimAnswers(ctx, cl.ID)
 		if err != nil {
 			return st, err
 		}

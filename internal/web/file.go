@@ -91,10 +91,7 @@ func (c *Console) filePage(w http.ResponseWriter, r *http.Request) {
 func (c *Console) loadFile(w http.ResponseWriter, r *http.Request, tab string) (fileData, bool) {
 	v := viewerFrom(r.Context())
 	ctx := r.Context()
-	e, err := c.cfg.Store.GetExecution(ctx, v.AccountID, r.PathValue("id"))
-	if err == nil && e.Mode != v.Mode {
-		err = store.ErrNotFound // a test key sees test files only, and so on
-	}
+	e, err := c.tenant(v).Execution(ctx, r.PathValue("id")) // a test key sees test files only, and so on
 	if err != nil {
 		c.storeError(w, r, "file", err)
 		return fileData{}, false
@@ -131,7 +128,7 @@ func (c *Console) loadFile(w http.ResponseWriter, r *http.Request, tab string) (
 	case "metadata":
 		data.Metadata, err = c.readJSON(ctx, e.Metadata.Key)
 	case "transactions":
-		data.Transactions, _, err = c.cfg.Store.ListTransactions(ctx, v.AccountID, store.TransactionFilter{Mode: v.Mode, ExecutionID: e.ID, Limit: 500})
+		data.Transactions, _, err = c.tenant(v).Transactions(ctx, store.TransactionFilter{ExecutionID: e.ID, Limit: 500})
 	case "events":
 		data.Events, err = c.fileEvents(r, e)
 	}
@@ -152,7 +149,7 @@ func (c *Console) loadFile(w http.ResponseWriter, r *http.Request, tab string) (
 // happened), each with its deliveries and their attempts.
 func (c *Console) fileEvents(r *http.Request, e store.Execution) ([]eventView, error) {
 	v := viewerFrom(r.Context())
-	evs, _, err := c.cfg.Store.ListEvents(r.Context(), v.AccountID, store.EventFilter{Mode: v.Mode, ExecutionID: e.ID, Limit: maxShownEvents})
+	evs, _, err := c.tenant(v).Events(r.Context(), store.EventFilter{ExecutionID: e.ID, Limit: maxShownEvents})
 	if err != nil {
 		return nil, err
 	}
@@ -192,8 +189,8 @@ func (c *Console) retryEvent(w http.ResponseWriter, r *http.Request) {
 		c.showError(w, r, http.StatusConflict, "Cannot retry", "This server does not deliver webhooks, so there is nothing to retry.")
 		return
 	}
-	ev, err := c.cfg.Store.GetEvent(r.Context(), v.AccountID, r.PathValue("event"))
-	if err == nil && (ev.Mode != v.Mode || ev.ExecutionID != r.PathValue("id")) {
+	ev, err := c.tenant(v).Event(r.Context(), r.PathValue("event"))
+	if err == nil && ev.ExecutionID != r.PathValue("id") {
 		err = store.ErrNotFound
 	}
 	if err != nil {

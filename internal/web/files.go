@@ -65,7 +65,7 @@ func (c *Console) filesPage(w http.ResponseWriter, r *http.Request) {
 	if len(data.Errors) > 0 {
 		status = http.StatusBadRequest
 	} else {
-		rows, next, err := c.cfg.Store.ListExecutions(r.Context(), v.AccountID, sf)
+		rows, next, err := c.tenant(v).Executions(r.Context(), sf)
 		if err != nil {
 			c.listFailed(w, r, err)
 			return

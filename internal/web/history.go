@@ -106,7 +106,7 @@ func (c *Console) historyPage(w http.ResponseWriter, r *http.Request) {
 		c.renderPage(w, r, http.StatusBadRequest, "history", page{Title: "Check history", Nav: "history", Data: data})
 		return
 	}
-	checks, next, err := c.cfg.Store.ListEligibilityChecks(r.Context(), v.AccountID, filter)
+	checks, next, err := c.tenant(v).EligibilityChecks(r.Context(), filter)
 	if errors.Is(err, store.ErrBadCursor) {
 		c.showError(w, r, http.StatusBadRequest, "Bad page link", "This page link is not valid; go back to the first page of the history.")
 		return
@@ -213,10 +213,7 @@ func (c *Console) resultPage(w http.ResponseWriter, r *http.Request) {
 // false.
 func (c *Console) ownCheck(w http.ResponseWriter, r *http.Request, id string) (store.EligibilityCheck, bool) {
 	v := viewerFrom(r.Context())
-	ch, err := c.cfg.Store.GetEligibilityCheck(r.Context(), v.AccountID, id)
-	if err == nil && ch.Mode != v.Mode {
-		err = store.ErrNotFound
-	}
+	ch, err := c.tenant(v).EligibilityCheck(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) {
 		c.notFound(w, r)
 		return ch, false

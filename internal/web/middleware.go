@@ -177,3 +177,9 @@ func overHTTPS(r *http.Request) bool {
 }
 
 func isHTMX(r *http.Request) bool { return r.Header.Get("HX-Request") == "true" }
+
+// tenant is the store as the signed-in viewer sees it: its account in
+// its mode. Pages read tenant records only through it (store.Tenant).
+func (c *Console) tenant(v *viewer) store.Tenant {
+	return store.ForTenant(c.cfg.Store, store.Scope{AccountID: v.AccountID, Mode: v.Mode})
+}

@@ -62,7 +62,7 @@ func (c *Console) transactionsPage(w http.ResponseWriter, r *http.Request) {
 	if len(data.Errors) > 0 {
 		status = http.StatusBadRequest
 	} else {
-		rows, next, err := c.cfg.Store.ListTransactions(r.Context(), v.AccountID, sf)
+		rows, next, err := c.tenant(v).Transactions(r.Context(), sf)
 		if err != nil {
 			c.listFailed(w, r, err)
 			return
@@ -100,16 +100,13 @@ type fragmentView struct {
 func (c *Console) transactionPage(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	ctx := r.Context()
-	t, err := c.cfg.Store.GetTransaction(ctx, v.AccountID, r.PathValue("id"))
-	if err == nil && t.Mode != v.Mode {
-		err = store.ErrNotFound
-	}
+	t, err := c.tenant(v).Transaction(ctx, r.PathValue("id"))
 	if err != nil {
 		c.storeError(w, r, "transaction", err)
 		return
 	}
 	data := transactionData{T: t}
-	if data.File, err = c.cfg.Store.GetExecution(ctx, v.AccountID, t.ExecutionID); err != nil && !errors.Is(err, store.ErrNotFound) {
+	if data.File, err = c.tenant(v).Execution(ctx, t.ExecutionID); err != nil && !errors.Is(err, store.ErrNotFound) {
 		c.fail(w, r, err)
 		return
 	}

@@ -124,16 +124,12 @@ func (s *Service) Create(ctx context.Context, c Caller, in Input) (store.Webhook
 // Get returns one of the caller's webhooks (store.ErrNotFound for one of
 // another account or mode).
 func (s *Service) Get(ctx context.Context, c Caller, id string) (store.Webhook, error) {
-	w, err := s.store.GetWebhook(ctx, c.AccountID, id)
-	if err == nil && w.Mode != c.Mode {
-		err = store.ErrNotFound
-	}
-	return w, err
+	return c.tenant(s.store).Webhook(ctx, id)
 }
 
 // List returns the caller's webhooks, oldest first.
 func (s *Service) List(ctx context.Context, c Caller) ([]store.Webhook, error) {
-	return s.store.ListWebhooks(ctx, c.AccountID, c.Mode)
+	return c.tenant(s.store).Webhooks(ctx)
 }
 
 // Update changes the settings in, leaving the others. Enabling a webhook
@@ -142,11 +138,8 @@ func (s *Service) Update(ctx context.Context, c Caller, id string, in Input) (st
 	var w store.Webhook
 	err := s.store.InTx(ctx, func(tx store.Queries) error {
 		var err error
-		if w, err = tx.LockWebhook(ctx, c.AccountID, id); err != nil {
+		if w, err = c.tenant(tx).WebhookForUpdate(ctx, id); err != nil {
 			return err
-		}
-		if w.Mode != c.Mode {
-			return store.ErrNotFound
 		}
 		wasEnabled := w.Status == store.WebhookEnabled
 		if err := s.apply(&w, in); err != nil {
@@ -191,12 +184,9 @@ func (s *Service) RotateSecret(ctx context.Context, c Caller, id string) (string
 	secret := NewSecret()
 	var until time.Time
 	err := s.store.InTx(ctx, func(tx store.Queries) error {
-		w, err := tx.LockWebhook(ctx, c.AccountID, id)
+		w, err := c.tenant(tx).WebhookForUpdate(ctx, id)
 		if err != nil {
 			return err
-		}
-		if w.Mode != c.Mode {
-			return store.ErrNotFound
 		}
 		old, err := s.cfg.Secrets.OpenString(w.Secret, secretContext(w.ID))
 		if err != nil {

@@ -182,6 +182,12 @@ type Caller struct {
 	Mode      string
 }
 
+// tenant is q as the caller sees it (store.Tenant: another account's or
+// mode's webhook is ErrNotFound).
+func (c Caller) tenant(q store.Queries) store.Tenant {
+	return store.ForTenant(q, store.Scope{AccountID: c.AccountID, Mode: c.Mode})
+}
+
 // delay is the wait before attempt n (1-based) of a round, with jitter.
 func (s *Service) delay(n int) time.Duration {
 	d := s.cfg.Schedule[min(n, len(s.cfg.Schedule))-1]

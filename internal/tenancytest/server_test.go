@@ -1,0 +1,138 @@
+package tenancytest
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/auth"
+	"github.com/clearhouse/clearhouse/internal/blob"
+	"github.com/clearhouse/clearhouse/internal/core/coretest"
+	"github.com/clearhouse/clearhouse/internal/jobs"
+	"github.com/clearhouse/clearhouse/internal/partners"
+	"github.com/clearhouse/clearhouse/internal/secrets"
+	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/store/storetest"
+)
+
+// server is the whole API on a real HTTP listener with workers, and three
+// keys: the owner's (account A, test mode), another account's (B, test
+// mode) and the owner account's other mode (A, production).
+type server struct {
+	t     *testing.T
+	url   string
+	store store.Store
+	owner struct {
+		key, keyID, accountID string
+	}
+	otherAccount, otherMode string
+}
+
+func newServer(t *testing.T, open storetest.Opener) *server {
+	t.Helper()
+	ctx := context.Background()
+	st := open(t)
+	blobs, err := blob.Open(ctx, "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { blobs.Close() })
+	key, _ := secrets.ParseKey(secrets.NewKey())
+	box, _ := secrets.New(key)
+	quiet := slog.New(slog.DiscardHandler)
+	q := jobs.New(st, jobs.Options{PollInterval: 10 * time.Millisecond, Logger: quiet})
+	pdf := func(c store.EligibilityCheck) ([]byte, error) { return []byte("%PDF-1.4 " + c.ID), nil }
+	srv, err := api.New(api.Env{Store: st, Blob: blobs, Jobs: q, Logger: quiet, Secrets: box, EligibilityPDF: pdf}, api.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { q.Run(runCtx); close(done) }()
+	t.Cleanup(func() { stop(); <-done })
+
+	s := &server{t: t, url: hs.URL, store: st}
+	var rec store.APIKey
+	if s.owner.key, rec, err = auth.CreateKey(ctx, st, "Owner Clinic", auth.ModeTest, "", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	s.owner.keyID, s.owner.accountID = rec.ID, rec.AccountID
+	if s.otherAccount, _, err = auth.CreateKey(ctx, st, "Other Clinic", auth.ModeTest, "", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if s.otherMode, _, err = auth.CreateKey(ctx, st, "Owner Clinic", auth.ModeProduction, "", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	// Test mode's mock payers (claims), and an 835 sender (files).
+	for _, a := range []string{rec.AccountID} {
+		if _, err := partners.Seed(ctx, st, a, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := coretest.SetupPartners(ctx, st, a, store.ModeTest); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+// call sends one request with key and returns the status and body.
+func (s *server) call(method, path, key, body string) (int, []byte) {
+	s.t.Helper()
+	req, err := http.NewRequest(method, s.url+path, strings.NewReader(body))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Key "+key)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	client := &http.Client{Timeout: 30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
+}
+
+// owned sends a request as the owner, wants status (any of them) and
+// decodes the body into v (when not nil).
+func (s *server) owned(method, path, body string, v any, status ...int) {
+	s.t.Helper()
+	got, b := s.call(method, path, s.owner.key, body)
+	ok := false
+	for _, want := range status {
+		ok = ok || got == want
+	}
+	if !ok {
+		s.t.Fatalf("owner %s %s: %d, want %v: %s", method, path, got, status, b)
+	}
+	if v != nil {
+		if err := json.Unmarshal(b, v); err != nil {
+			s.t.Fatalf("owner %s %s: %v in %s", method, path, err, b)
+		}
+	}
+}
+
+// await asks path as the owner until done says the answer is final.
+func (s *server) await(path string, done func(body []byte) bool) []byte {
+	s.t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if status, b := s.call("GET", path, s.owner.key, ""); status == 200 && done(b) {
+			return b
+		}
+	}
+	s.t.Fatalf("%s: not done in 30 s", path)
+	return nil
+}

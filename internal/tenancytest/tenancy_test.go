@@ -1,0 +1,232 @@
+package tenancytest
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/core/coretest"
+	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/store/storetest"
+)
+
+// probe is one request an intruder makes at the owner's resource: it must
+// answer want (404 for a record, 400 for a reference to one), and a
+// successful answer must not hold the record's id (lists leave it out).
+type probe struct {
+	method, path, body string
+	want               int
+}
+
+// resource is one owned thing and every way an intruder could try to see,
+// change or reach it; check says (as the owner, afterwards) that it is
+// still there, unchanged.
+type resource struct {
+	name   string
+	id     string
+	probes []probe
+	check  func(t *testing.T)
+}
+
+const eligibilityRequest = `{"tradingPartnerServiceId":"87726",
+ "provider":{"organizationName":"Provider Name","npi":"1999999984"},
+ "subscriber":{"memberId":"UHC123456","firstName":"Jane","lastName":"Doe","dateOfBirth":"19710101"},
+ "encounter":{"serviceTypeCodes":["30"]}}`
+
+func TestEveryResourceStaysWithItsAccountAndMode(t *testing.T) {
+	storetest.ForEachEngine(t, func(t *testing.T, open storetest.Opener) {
+		s := newServer(t, open)
+		resources := s.createEverything()
+		for _, intruder := range []struct{ name, key string }{{"other account", s.otherAccount}, {"other mode", s.otherMode}} {
+			t.Run(intruder.name, func(t *testing.T) {
+				for _, r := range resources {
+					t.Run(r.name, func(t *testing.T) {
+						for _, p := range r.probes {
+							status, body := s.call(p.method, p.path, intruder.key, p.body)
+							if status != p.want {
+								t.Errorf("%s %s: %d, want %d: %.300s", p.method, p.path, status, p.want, body)
+							}
+							// A 404 may echo the id sent; an answer never holds it.
+							if status < 300 && r.id != "" && strings.Contains(string(body), r.id) {
+								t.Errorf("%s %s answered the owner's %s %s: %.300s", p.method, p.path, r.name, r.id, body)
+							}
+						}
+					})
+				}
+			})
+		}
+		// Nothing an intruder sent changed the owner's records.
+		for _, r := range resources {
+			if r.check != nil {
+				t.Run("owner still has "+r.name, r.check)
+			}
+		}
+	})
+}
+
+// createEverything makes one of each resource type as the owner and lists
+// the intruders' probes.
+func (s *server) createEverything() []resource {
+	t := s.t
+	var out []resource
+	add := func(r resource) { out = append(out, r) }
+	get := func(path string) func(t *testing.T) {
+		return func(t *testing.T) { s.owned("GET", path, "", nil, 200) }
+	}
+
+	// Eligibility check (and the usage it meters against the owner's key).
+	status, body := s.call("POST", "/2024-04-01/change/medicalnetwork/eligibility/v3", s.owner.key, eligibilityRequest)
+	var check struct{ ID string }
+	if status != 200 || json.Unmarshal(body, &check) != nil || check.ID == "" {
+		t.Fatalf("eligibility check: %d %s", status, body)
+	}
+	add(resource{name: "eligibility check", id: check.ID, check: get("/2024-04-01/eligibility-checks/" + check.ID), probes: []probe{
+		{method: "GET", path: "/2024-04-01/eligibility-checks/" + check.ID, want: 404},
+		{method: "GET", path: "/2024-04-01/eligibility-checks/" + check.ID + "/pdf", want: 404},
+		{method: "GET", path: "/2024-04-01/eligibility-checks", want: 200},
+		{method: "GET", path: "/2024-04-01/eligibility-checks?payerId=87726", want: 200},
+	}})
+	add(resource{name: "API key", id: s.owner.keyID, probes: []probe{
+		{method: "GET", path: "/2024-04-01/usage", want: 200},
+	}, check: func(t *testing.T) {
+		var usage struct{ Items []struct{ KeyID string } }
+		s.owned("GET", "/2024-04-01/usage", "", &usage, 200)
+		if len(usage.Items) == 0 || usage.Items[0].KeyID != s.owner.keyID {
+			t.Errorf("owner's usage: %+v", usage)
+		}
+	}})
+
+	// Partners: a profile, a connection, a partnership with a setting.
+	const x12 = "/2023-08-01/x12"
+	profile := `{"profileId":"tenancy-partner","profileType":"partner","interchangeQualifier":"ZZ","interchangeId":"TENANCYP"}`
+	s.owned("POST", x12+"/profiles", profile, nil, 201)
+	add(resource{name: "partner profile", check: get(x12 + "/profiles/tenancy-partner"), probes: []probe{
+		{method: "GET", path: x12 + "/profiles/tenancy-partner", want: 404},
+		{method: "PUT", path: x12 + "/profiles/tenancy-partner", body: profile, want: 404},
+		{method: "DELETE", path: x12 + "/profiles/tenancy-partner", want: 404},
+		{method: "GET", path: x12 + "/profiles", want: 200},
+	}})
+	conn := `{"connectionId":"tenancy-conn","connectionType":"HTTP_UPLOAD","name":"owner's uploads"}`
+	s.owned("POST", x12+"/connections", conn, nil, 201)
+	add(resource{name: "connection", check: get(x12 + "/connections/tenancy-conn"), probes: []probe{
+		{method: "GET", path: x12 + "/connections/tenancy-conn", want: 404},
+		{method: "PUT", path: x12 + "/connections/tenancy-conn", body: conn, want: 404},
+		{method: "DELETE", path: x12 + "/connections/tenancy-conn", want: 404},
+		{method: "GET", path: x12 + "/connections", want: 200},
+	}})
+	ship := `{"partnershipId":"tenancy-ship","localProfileId":"clearhouse","partnerProfileId":"tenancy-partner","connectionId":"tenancy-conn",
+	  "inboundTransactions":[{"transactionSettingId":"tenancy-in","transactionSetIdentifier":"835","guideId":"005010X221A1"}]}`
+	s.owned("POST", x12+"/partnerships", ship, nil, 201)
+	add(resource{name: "partnership", check: get(x12 + "/partnerships/tenancy-ship/inbound-transactions/tenancy-in"), probes: []probe{
+		{method: "GET", path: x12 + "/partnerships/tenancy-ship", want: 404},
+		{method: "PUT", path: x12 + "/partnerships/tenancy-ship", body: ship, want: 404},
+		{method: "DELETE", path: x12 + "/partnerships/tenancy-ship", want: 404},
+		{method: "GET", path: x12 + "/partnerships/tenancy-ship/inbound-transactions", want: 404},
+		{method: "GET", path: x12 + "/partnerships/tenancy-ship/inbound-transactions/tenancy-in", want: 404},
+		{method: "DELETE", path: x12 + "/partnerships/tenancy-ship/inbound-transactions/tenancy-in", want: 404},
+		{method: "POST", path: x12 + "/partnerships/tenancy-ship/outbound-transactions", body: `{"transactionSetIdentifier":"837","guideId":"005010X224A2"}`, want: 404},
+		{method: "GET", path: x12 + "/partnerships", want: 200},
+		// Reaching the owner's records by naming them: a dangling reference.
+		{method: "POST", path: x12 + "/partnerships", body: `{"partnershipId":"mine","localProfileId":"tenancy-partner","partnerProfileId":"tenancy-partner","connectionId":"tenancy-conn"}`, want: 400},
+	}})
+
+	// An SFTP user of the owner's account and mode (made by the operator):
+	// no connection of another account or mode may name it.
+	if err := s.store.CreateSFTPUser(context.Background(), store.SFTPUser{Username: "tenancy-owner", AccountID: s.owner.accountID,
+		Mode: store.ModeTest, PublicKeys: "ssh-ed25519 AAAA", CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	add(resource{name: "SFTP user", probes: []probe{
+		{method: "POST", path: x12 + "/connections", body: `{"connectionType":"SFTP_SERVER","settings":{"username":"tenancy-owner"}}`, want: 400},
+	}, check: func(t *testing.T) {
+		s.owned("POST", x12+"/connections", `{"connectionType":"SFTP_SERVER","settings":{"username":"tenancy-owner"}}`, nil, 201)
+	}})
+
+	// A webhook (disabled: nothing leaves the building).
+	var hook struct{ ID string }
+	s.owned("POST", "/2023-08-01/webhooks", `{"url":"https://receiver.example/hooks","eventTypes":["file.processed.v2"],"status":"DISABLED"}`, &hook, 201)
+	wh := "/2023-08-01/webhooks/" + hook.ID
+	add(resource{name: "webhook", id: hook.ID, check: get(wh), probes: []probe{
+		{method: "GET", path: wh, want: 404},
+		{method: "PATCH", path: wh, body: `{"url":"https://intruder.example/hooks"}`, want: 404},
+		{method: "DELETE", path: wh, want: 404},
+		{method: "GET", path: wh + "/secret", want: 404},
+		{method: "POST", path: wh + "/secret/rotate", want: 404},
+		{method: "GET", path: wh + "/deliveries", want: 404},
+		{method: "POST", path: wh + "/test", want: 404},
+		{method: "GET", path: "/2023-08-01/webhooks", want: 200},
+	}})
+
+	// A file, its transactions and its events.
+	var accepted struct{ ExecutionID string }
+	s.owned("POST", "/2023-08-01/files/inbound?name=tenancy-era.x12", coretest.Gen835([]int{1}, 2, 0), &accepted, 202)
+	ex := "/2023-08-01/executions/" + accepted.ExecutionID
+	s.await(ex, func(b []byte) bool { return strings.Contains(string(b), `"COMPLETED"`) })
+	add(resource{name: "file execution", id: accepted.ExecutionID, check: get(ex), probes: []probe{
+		{method: "GET", path: ex, want: 404},
+		{method: "GET", path: ex + "/input", want: 404},
+		{method: "GET", path: ex + "/metadata", want: 404},
+		{method: "GET", path: ex + "/transactions", want: 404},
+		{method: "GET", path: "/2023-08-01/executions", want: 200},
+	}})
+	var txs struct {
+		Items []struct{ TransactionID string }
+	}
+	s.owned("GET", ex+"/transactions", "", &txs, 200)
+	if len(txs.Items) == 0 {
+		t.Fatal("the owner's file has no transactions")
+	}
+	tx := "/2023-08-01/transactions/" + txs.Items[0].TransactionID
+	add(resource{name: "transaction", id: txs.Items[0].TransactionID, check: get(tx), probes: []probe{
+		{method: "GET", path: tx, want: 404},
+		{method: "GET", path: tx + "/input", want: 404},
+		{method: "GET", path: tx + "/output", want: 404},
+		{method: "GET", path: tx + "/fragments/0/output", want: 404},
+		{method: "GET", path: "/2023-08-01/transactions", want: 200},
+		{method: "GET", path: "/2023-08-01/transactions?executionId=" + accepted.ExecutionID, want: 200},
+	}})
+	var evs struct {
+		Items []struct{ ID string }
+	}
+	s.owned("GET", "/2023-08-01/events?executionId="+accepted.ExecutionID, "", &evs, 200)
+	if len(evs.Items) == 0 {
+		t.Fatal("the owner's file has no events")
+	}
+	ev := "/2023-08-01/events/" + evs.Items[0].ID
+	add(resource{name: "event", id: evs.Items[0].ID, check: get(ev), probes: []probe{
+		{method: "GET", path: ev, want: 404},
+		{method: "GET", path: ev + "/deliveries", want: 404},
+		{method: "POST", path: ev + "/retry", want: 404},
+		{method: "GET", path: "/2023-08-01/events", want: 200},
+		{method: "GET", path: "/2023-08-01/events?executionId=" + accepted.ExecutionID, want: 200},
+	}})
+
+	// A dental claim: its 837D's execution and transaction, found by the
+	// claim id the answer gave.
+	claim, err := os.ReadFile("../claims/testdata/example.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var submitted struct {
+		ClaimReference struct{ CorrelationID string }
+	}
+	s.owned("POST", "/2024-04-01/dental-claims/submission", string(claim), &submitted, 200)
+	claimID := submitted.ClaimReference.CorrelationID
+	byClaim := "/2023-08-01/transactions?businessIdentifier=" + url.QueryEscape(claimID)
+	var claimTxs struct {
+		Items []struct{ TransactionID, FileExecutionID string }
+	}
+	json.Unmarshal(s.await(byClaim, func(b []byte) bool { return strings.Contains(string(b), "transactionId") }), &claimTxs)
+	claimEx := "/2023-08-01/executions/" + claimTxs.Items[0].FileExecutionID
+	add(resource{name: "claim", id: claimID, check: get(claimEx), probes: []probe{
+		{method: "GET", path: byClaim, want: 200},
+		{method: "GET", path: claimEx, want: 404},
+		{method: "GET", path: claimEx + "/output", want: 404},
+		{method: "GET", path: "/2023-08-01/transactions/" + claimTxs.Items[0].TransactionID, want: 404},
+	}})
+	return out
+}
