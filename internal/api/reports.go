@@ -25,10 +25,9 @@ type reportHandlers struct {
 // transaction finds the caller's transaction of one set type and opens its
 // X12 (the set with its ISA and GS).
 func (h reportHandlers) transaction(r *http.Request, setID string) (store.Transaction, io.ReadCloser, error) {
-	p := PrincipalFrom(r.Context())
 	id := r.PathValue("transactionId")
-	t, err := h.store.GetTransaction(r.Context(), p.AccountID, id)
-	if err == nil && (t.Mode != p.Mode || t.TransactionSetID != setID || t.Input.Key == "") {
+	t, err := tenant(r, h.store).Transaction(r.Context(), id)
+	if err == nil && (t.TransactionSetID != setID || t.Input.Key == "") {
 		err = store.ErrNotFound
 	}
 	if errors.Is(err, store.ErrNotFound) {

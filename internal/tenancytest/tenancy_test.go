@@ -181,11 +181,17 @@ func (s *server) createEverything() []resource {
 		t.Fatal("the owner's file has no transactions")
 	}
 	tx := "/2023-08-01/transactions/" + txs.Items[0].TransactionID
-	add(resource{name: "transaction", id: txs.Items[0].TransactionID, check: get(tx), probes: []probe{
+	report := "/2024-04-01/change/medicalnetwork/reports/v2/" + txs.Items[0].TransactionID + "/835"
+	add(resource{name: "transaction", id: txs.Items[0].TransactionID, check: func(t *testing.T) {
+		get(tx)(t)
+		get(report)(t)
+	}, probes: []probe{
 		{method: "GET", path: tx, want: 404},
 		{method: "GET", path: tx + "/input", want: 404},
 		{method: "GET", path: tx + "/output", want: 404},
 		{method: "GET", path: tx + "/fragments/0/output", want: 404},
+		{method: "GET", path: "/2024-04-01/change/medicalnetwork/reports/v2/" + txs.Items[0].TransactionID + "/835", want: 404},
+		{method: "GET", path: "/2024-04-01/electronic-remittance-advice/" + txs.Items[0].TransactionID + "/pdf", want: 404},
 		{method: "GET", path: "/2023-08-01/transactions", want: 200},
 		{method: "GET", path: "/2023-08-01/transactions?executionId=" + accepted.ExecutionID, want: 200},
 	}})
