@@ -2,6 +2,7 @@ package sftpd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -100,31 +101,41 @@ func (fs *userFS) Filewrite(r *sftp.Request) (io.WriterAt, error) {
 	if folder != inboundDir || name == "" {
 		return nil, os.ErrPermission
 	}
+	path := fs.local(folder, name)
+	u := &upload{fs: fs, name: name, limit: fs.s.cfg.MaxFileBytes}
 	if isTemporary(name) {
-		// Written in place; processed when renamed to its final name.
-		f, err := os.OpenFile(fs.local(folder, name), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-		if err != nil {
-			return nil, err
-		}
-		return &upload{fs: fs, f: f, name: name, limit: fs.s.cfg.MaxFileBytes, inPlace: fs.s.writes.open(f.Name())}, nil
+		// Written in place; processed when renamed to its final name. A
+		// second handle on it does not truncate what the first wrote.
+		u.open, u.f, err = fs.s.writes.open(path,
+			func() (*os.File, error) { return os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600) },
+			func(file string) (*os.File, error) { return os.OpenFile(file, os.O_WRONLY, 0) })
+	} else {
+		// Written to staging, shared by the name's handles; handed over
+		// when the last closes.
+		u.open, u.f, err = fs.s.writes.open(stagedKey(path),
+			func() (*os.File, error) { return os.CreateTemp(filepath.Join(fs.home, stagingDir), "in-*") },
+			func(file string) (*os.File, error) { return os.OpenFile(file, os.O_WRONLY, 0) })
+		u.handOverOnClose = true
 	}
-	f, err := os.CreateTemp(filepath.Join(fs.home, stagingDir), "in-*")
 	if err != nil {
 		return nil, err
 	}
-	return &upload{fs: fs, f: f, name: name, limit: fs.s.cfg.MaxFileBytes}, nil
+	return u, nil
 }
 
-// upload is one file being written. It is handed over on Close, unless
-// the transfer failed (TransferError) or it is a temporary name.
+// upload is one write handle on a file being uploaded (see openWrites).
+// The file is handed over when its last handle closes: under its name, or
+// for a temporary name under the final name a rename gave it; never if a
+// transfer failed (TransferError) or passed the size limit.
 type upload struct {
 	fs    *userFS
 	f     *os.File
 	name  string
 	limit int64
-	// inPlace: a temporary name written in inbound/, handed over when
-	// renamed to its final name with every handle closed.
-	inPlace *openFile
+	open  *openFile
+	// handOverOnClose: a final name, handed over when its handles close
+	// (a temporary name is, only if renamed meanwhile).
+	handOverOnClose bool
 
 	mu      sync.Mutex
 	aborted bool
@@ -150,6 +161,8 @@ func (u *upload) TransferError(err error) {
 	u.fs.log.Info("sftp: upload interrupted, discarded", "file", u.name, "error", err.Error())
 }
 
+// Close closes the handle; the last one to close hands the file over
+// (see upload) and reports the outcome.
 func (u *upload) Close() error {
 	u.mu.Lock()
 	if u.closed {
@@ -159,51 +172,46 @@ func (u *upload) Close() error {
 	u.closed = true
 	aborted := u.aborted
 	u.mu.Unlock()
-	if u.inPlace != nil {
-		return u.closeInPlace(aborted)
+	var err error
+	if !aborted {
+		err = u.f.Sync()
 	}
-	if aborted {
-		u.f.Close()
-		return os.Remove(u.f.Name())
+	if cerr := u.f.Close(); err == nil {
+		err = cerr
 	}
-	if err := u.f.Sync(); err != nil {
-		u.f.Close()
-		return err
+	writes := &u.fs.s.writes
+	if aborted || err != nil {
+		writes.abort(u.open)
 	}
-	defer os.Remove(u.f.Name())
-	defer u.f.Close()
-	return u.fs.commit(u.name, u.f)
-}
-
-// closeInPlace closes a handle on a temporary name. The last handle to
-// close hands the file over if it was renamed to its final name while
-// open; an aborted transfer never does (the file is removed).
-func (u *upload) closeInPlace(aborted bool) error {
-	synced := aborted || u.f.Sync() == nil
-	closeErr := u.f.Close()
-	last, path, handOver := u.fs.s.writes.close(u.inPlace)
+	last, done := writes.closed(u.open)
 	switch {
-	case aborted:
-		if last {
-			return os.Remove(path)
+	case !last && (aborted || err != nil):
+		return err
+	case !last:
+		return nil
+	case done.aborted:
+		os.Remove(done.file)
+		if aborted || err != nil {
+			return err
 		}
-		return nil
-	case !synced:
-		return fmt.Errorf("the file could not be written to disk")
-	case closeErr != nil:
-		return closeErr
-	case !last || handOver == "":
-		return nil
+		return errors.New("the upload was interrupted on another handle and was discarded; send the file again")
 	}
-	f, err := os.Open(path)
+	name := u.name
+	if !u.handOverOnClose {
+		if done.handOver == "" {
+			return nil // a temporary name, not renamed yet
+		}
+		name = done.handOver
+	}
+	f, err := os.Open(done.file)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if err := u.fs.commit(handOver, f); err != nil {
+	if err := u.fs.commit(name, f); err != nil {
 		return err
 	}
-	return os.Remove(path)
+	return os.Remove(done.file)
 }
 
 // commit hands a complete file to OnInbound; on failure the file is kept

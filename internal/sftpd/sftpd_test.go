@@ -320,3 +320,41 @@ func TestRenameWhileOpenThenDropIsNotHandedOver(t *testing.T) {
 		t.Errorf("the interrupted upload is left in inbound/: %v", left)
 	}
 }
+
+// TestTwoHandlesOnOneNameAreOneUpload: a client writing one file through
+// two handles (each its part, at its offset) has it handed over once,
+// whole, when the second closes.
+func TestTwoHandlesOnOneNameAreOneUpload(t *testing.T) {
+	whole := bytes.Repeat([]byte("ISA*0123456789~\n"), 48)[:761]
+	f := start(t)
+	_, c := f.dial(t)
+	first, err := c.OpenFile("inbound/claims.x12", os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := c.OpenFile("inbound/claims.x12", os.O_WRONLY)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := first.WriteAt(whole[:380], 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := second.WriteAt(whole[380:], 380); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, calls := f.got.get("partner1/claims.x12"); calls != 0 {
+		t.Fatalf("handed over with a handle still open: %d of %d bytes", len(got), len(whole))
+	}
+	if err := second.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, calls := f.got.get("partner1/claims.x12"); calls != 1 || !bytes.Equal(got, whole) {
+		t.Fatalf("after both closes: %d hand-overs, %d of %d bytes", calls, len(got), len(whole))
+	}
+	if staged, _ := os.ReadDir(filepath.Join(f.dir, "users/partner1/.staging")); len(staged) != 0 {
+		t.Errorf("staging still holds %v", staged)
+	}
+}
