@@ -37,11 +37,17 @@ const MaxRawBytes = 1 << 20
 // guide. The set is sent as it is, re-enveloped with the partnership's
 // ISA/GS and control numbers; a service line without REF*6R gets one.
 func (s *Service) SubmitRaw(ctx context.Context, sub RawSubmission) (*Result, error) {
+	return s.submitRawKind(ctx, dentalKind, "dental-claims/raw-x12-submission", sub)
+}
+
+// submitRawKind is the raw-X12 submission of any claim type: the set must
+// be written in the kind's guide.
+func (s *Service) submitRawKind(ctx context.Context, k *claimKind, route string, sub RawSubmission) (*Result, error) {
 	now := s.opts.Clock.Now().UTC()
 	do := func(ctx context.Context, _ Submission, now time.Time, idem *store.IdempotencyRecord) (*Result, error) {
-		return s.submitRaw(ctx, sub, now, idem)
+		return s.submitRaw(ctx, k, sub, now, idem)
 	}
-	return s.withIdempotency(ctx, Submission{Caller: sub.Caller, Body: sub.Body, Route: "dental-claims/raw-x12-submission",
+	return s.withIdempotency(ctx, Submission{Caller: sub.Caller, Body: sub.Body, Route: route,
 		IdempotencyKey: sub.IdempotencyKey}, now, do)
 }
 
@@ -49,16 +55,19 @@ func rawError(format string, args ...any) *ValidationError {
 	return &ValidationError{Fields: []FieldError{{Path: "/x12", Message: fmt.Sprintf(format, args...)}}}
 }
 
-func (s *Service) submitRaw(ctx context.Context, sub RawSubmission, now time.Time, idem *store.IdempotencyRecord) (*Result, error) {
+func (s *Service) submitRaw(ctx context.Context, k *claimKind, sub RawSubmission, now time.Time, idem *store.IdempotencyRecord) (*Result, error) {
 	x := []byte(strings.TrimSpace(sub.X12))
 	switch {
 	case len(x) == 0:
-		return nil, rawError("is required: one 837D interchange (ISA to IEA)")
+		return nil, rawError("is required: one %s interchange (ISA to IEA)", k.form)
 	case len(x) > MaxRawBytes:
 		return nil, rawError("is %d bytes; the limit is %d", len(x), MaxRawBytes)
 	}
 	segs, err := readSegments(x)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkVersion(segs, k); err != nil {
 		return nil, err
 	}
 	rep, err := guide.Validate(bytes.NewReader(x), guide.Options{})
@@ -80,7 +89,7 @@ func (s *Service) submitRaw(ctx context.Context, sub RawSubmission, now time.Tim
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.route(ctx, dentalKind, sub.Caller, req.TradingPartnerServiceID, sub.TransactionSettingID)
+	r, err := s.route(ctx, k, sub.Caller, req.TradingPartnerServiceID, sub.TransactionSettingID)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +102,7 @@ func (s *Service) submitRaw(ctx context.Context, sub RawSubmission, now time.Tim
 	if traceID == "" {
 		traceID = store.NewUUID()
 	}
-	built, err := reenvelope(set, r, usage, now, &shipNumbers{ctx: ctx, c: s.numbers, p: r.ship}, req)
+	built, err := reenvelope(k, set, r, usage, now, &shipNumbers{ctx: ctx, c: s.numbers, p: r.ship}, req)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +113,7 @@ func (s *Service) submitRaw(ctx context.Context, sub RawSubmission, now time.Tim
 		return nil, fmt.Errorf("claims: write our 277CA: %w", err)
 	}
 	info.Ack277 = ack
-	return s.finish(ctx, sub.Caller, req, built, r, info, now, idem)
+	return s.finish(ctx, k, sub.Caller, req, built, r, info, now, idem)
 }
 
 // readSegments reads every segment of x, which must use our delimiters.
@@ -198,7 +207,7 @@ func requestFromX12(segs []*x12.Segment) (*Request, []*x12.Segment, error) {
 				ci.PatientControlNumber, ci.ClaimChargeAmount = s.Element(1), s.Element(2)
 			}
 		case "DTP":
-			if claims == 1 && s.Element(1) == "472" {
+			if claims == 1 && (s.Element(1) == "472" || (s.Element(1) == "434" && line == nil)) {
 				if line != nil {
 					line.ServiceDate = s.Element(3)
 				} else {
@@ -210,9 +219,13 @@ func requestFromX12(segs []*x12.Segment) (*Request, []*x12.Segment, error) {
 				ci.ServiceLines = append(ci.ServiceLines, ServiceLine{DentalService: &DentalService{}})
 				line = &ci.ServiceLines[len(ci.ServiceLines)-1]
 			}
-		case "SV3":
+		case "SV3", "SV1":
 			if line != nil && claims == 1 {
 				line.DentalService.ProcedureCode, line.DentalService.LineItemChargeAmount = s.Component(1, 2), s.Element(2)
+			}
+		case "SV2": // revenue code, then the procedure composite
+			if line != nil && claims == 1 {
+				line.DentalService.ProcedureCode, line.DentalService.LineItemChargeAmount = s.Component(2, 2), s.Element(3)
 			}
 		case "REF":
 			if line != nil && claims == 1 && s.Element(1) == "6R" {
@@ -229,12 +242,28 @@ func requestFromX12(segs []*x12.Segment) (*Request, []*x12.Segment, error) {
 	return req, set, nil
 }
 
-// refZone lists the 2400 segments that may come before REF*6R.
-var refZone = map[string]bool{"SV3": true, "TOO": true, "DTP": true, "REF": true}
+// refZone lists the 2400 segments that may come before REF*6R (837D,
+// 837P and 837I).
+var refZone = map[string]bool{"SV1": true, "SV2": true, "SV3": true, "SV5": true, "TOO": true, "PWK": true, "CR1": true,
+	"CR3": true, "CRC": true, "DTP": true, "QTY": true, "MEA": true, "CN1": true, "REF": true}
+
+// checkVersion refuses a set written in another claim type's guide: its
+// GS08 must be the kind's guide.
+func checkVersion(segs []*x12.Segment, k *claimKind) error {
+	for _, s := range segs {
+		if s.Is("GS") {
+			if v := s.Element(8); v != k.version {
+				return rawError("is written in guide %q (GS08); this endpoint takes %s claims in %s: send it to the endpoint of its claim type, or write it in %s", v, k.name, k.version, k.version)
+			}
+			return nil
+		}
+	}
+	return rawError("holds no functional group (GS): send the whole interchange")
+}
 
 // reenvelope writes the set inside the partnership's ISA/GS (ST02 0001, SE
 // recounted), adding REF*6R to the lines that have none.
-func reenvelope(set []*x12.Segment, r *route, usage string, now time.Time, numbers x12.ControlNumbers, req *Request) (*Built, error) {
+func reenvelope(k *claimKind, set []*x12.Segment, r *route, usage string, now time.Time, numbers x12.ControlNumbers, req *Request) (*Built, error) {
 	env := r.envelope().withDefaults(r.payer.ID)
 	var buf bytes.Buffer
 	iw := x12.NewInterchangeWriter(&buf, Delimiters, &oneSetPerGroup{numbers})
@@ -245,9 +274,9 @@ func reenvelope(set []*x12.Segment, r *route, usage string, now time.Time, numbe
 	})
 	b.do(func() error {
 		return iw.BeginGroup(x12.GroupHeader{FunctionalID: "HC", SenderCode: env.SenderCode, ReceiverCode: env.ReceiverCode,
-			Date: now, Version: Version837D})
+			Date: now, Version: k.version})
 	})
-	b.do(func() error { return iw.BeginTransaction("837", Version837D) })
+	b.do(func() error { return iw.BeginTransaction("837", k.version) })
 	lines := req.ClaimInformation.ServiceLines
 	li := -1
 	need := false // the current line still needs its REF*6R

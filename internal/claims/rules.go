@@ -266,8 +266,11 @@ func checkDependent(c *checker, d *Dependent) {
 	checkAddress(c, base+"/address", d.Address, true)
 }
 
-func checkBilling(c *checker, b *Provider) {
-	const base = "/billing"
+func checkBilling(c *checker, b *Provider) { checkBillingAt(c, "/billing", b) }
+
+// checkBillingAt checks the billing provider found at base (its own field,
+// or an entry of a medical claim's providers[]).
+func checkBillingAt(c *checker, base string, b *Provider) {
 	if b == nil {
 		c.add(base, "is required: the billing provider, with npi, employerId (or ssn), a name and a street address")
 		return
@@ -349,8 +352,14 @@ func checkProviderFields(c *checker, base string, p *Provider, organization bool
 }
 
 func checkReport(c *checker, path string, r ReportInformation) {
+	checkReportOf(c, path, r, attachmentTypeCodes)
+}
+
+// checkReportOf checks an attachment against the claim type's report
+// types.
+func checkReportOf(c *checker, path string, r ReportInformation, types []string) {
 	c.required(path+"/attachmentReportTypeCode", r.AttachmentReportTypeCode, "the kind of attachment (B4 referral form, DA dental models, DG diagnostic report, EB explanation of benefits, OZ support data, P6 periodontal charts, RB radiology films, RR radiology reports)")
-	c.oneOf(path+"/attachmentReportTypeCode", r.AttachmentReportTypeCode, attachmentTypeCodes, "X12 report type code")
+	c.oneOf(path+"/attachmentReportTypeCode", r.AttachmentReportTypeCode, types, "X12 report type code")
 	c.required(path+"/attachmentTransmissionCode", r.AttachmentTransmissionCode, "how it is sent (EL electronically, BM by mail, FX by fax, EM by email, FT file transfer, AA available on request)")
 	c.oneOf(path+"/attachmentTransmissionCode", r.AttachmentTransmissionCode, attachmentTransmission, "X12 report transmission code")
 	if r.AttachmentTransmissionCode != "" && r.AttachmentTransmissionCode != "AA" && r.AttachmentControlNumber == "" {

@@ -15,7 +15,11 @@ const delimiters = string(elementSeparator) + string(componentSeparator) + strin
 // with diacritics become their base letters ("José" → "Jose"); anything
 // else outside the set (typographic quotes, no-break spaces, emoji,
 // control characters, the delimiters) is a problem on the field's path.
-func normalizeText(c *checker, r *Request) {
+func normalizeText(c *checker, r *Request) { normalizeRequestText(c, r) }
+
+// normalizeRequestText is normalizeText for any claim type's request (a
+// pointer to its struct).
+func normalizeRequestText(c *checker, r any) {
 	x12text.EachString(reflect.ValueOf(r).Elem(), func(path []string, v reflect.Value) {
 		out, err := x12text.Clean(v.String(), delimiters)
 		if err != nil {

@@ -189,7 +189,14 @@ func (b *segWriter) subscriber(h *claimParties) {
 	if group == "" {
 		group = s.PolicyNumber
 	}
-	b.seg("SBR", resp, rel, group, s.SubscriberGroupName, s.InsuranceTypeCode, "", "", "", h.ClaimFilingCode)
+	groupName := s.SubscriberGroupName
+	if h.GroupNameOnlyWithoutNumber && group != "" {
+		groupName = ""
+	}
+	b.seg("SBR", resp, rel, group, groupName, s.InsuranceTypeCode, "", "", "", h.ClaimFilingCode)
+	if pat := h.Patient.elements(); pat != nil && !dep {
+		b.seg("PAT", append([]string{"", "", "", ""}, pat...)...)
+	}
 	qual := "MI"
 	b.name("IL", s.OrganizationName, s.LastName, s.FirstName, s.MiddleName, s.Suffix, qual, s.MemberID)
 	if !dep {
@@ -220,7 +227,7 @@ func (b *segWriter) subscriber(h *claimParties) {
 func (b *segWriter) dependent(h *claimParties) {
 	d := h.Dependent
 	b.seg("HL", "3", "2", "23", "0")
-	b.seg("PAT", d.RelationshipToSubscriberCode)
+	b.seg("PAT", append([]string{d.RelationshipToSubscriberCode, "", "", ""}, h.Patient.elements()...)...)
 	b.seg("NM1", "QC", "1", d.LastName, d.FirstName, d.MiddleName, "", d.Suffix)
 	b.address(d.Address)
 	b.seg("DMG", "D8", d.DateOfBirth, d.Gender)
@@ -392,6 +399,32 @@ type claimParties struct {
 	PayerSecondary     []SecondaryIdentifier
 	// ClaimFilingCode is SBR09; PropertyCasualtyClaimNumber is REF*Y4.
 	ClaimFilingCode, PropertyCasualtyClaimNumber string
+	// GroupNameOnlyWithoutNumber leaves SBR04 out when SBR03 is sent
+	// (837P and 837I: "required when SBR03 is not used").
+	GroupNameOnlyWithoutNumber bool
+	// Patient is the 837P's PAT death date, weight and pregnancy (2000B
+	// when the subscriber is the patient, else 2000C); empty elsewhere.
+	Patient patientDetail
+}
+
+// patientDetail is what the 837P's PAT says about the patient besides the
+// relationship.
+type patientDetail struct {
+	DeathDate, WeightPounds, Pregnant string
+}
+
+func (p patientDetail) elements() []string {
+	if p == (patientDetail{}) {
+		return nil
+	}
+	qual, weightUnit := "", ""
+	if p.DeathDate != "" {
+		qual = "D8"
+	}
+	if p.WeightPounds != "" {
+		weightUnit = "01"
+	}
+	return []string{qual, p.DeathDate, weightUnit, p.WeightPounds, p.Pregnant}
 }
 
 // payerName is 2010BB's NM103: the name the request gives the payer, else

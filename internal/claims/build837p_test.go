@@ -1,0 +1,73 @@
+package claims
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/clearhouse/clearhouse/internal/testenv"
+)
+
+// loadProfessional decodes a professional request from testdata.
+func loadProfessional(t testing.TB, name string) *ProfessionalRequest {
+	t.Helper()
+	b, err := os.ReadFile("testdata/professional/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r ProfessionalRequest
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return &r
+}
+
+func mustBuildProfessional(t testing.TB, r *ProfessionalRequest, payerID string) *Built {
+	t.Helper()
+	if err := ValidateProfessional(r); err != nil {
+		t.Fatalf("ValidateProfessional: %v", err)
+	}
+	opts := testOptions()
+	opts.PayerID, opts.PayerName = payerID, ""
+	b, err := Build837P(r, opts)
+	if err != nil {
+		t.Fatalf("Build837P: %v", err)
+	}
+	return b
+}
+
+// The contract's professional example request (ClaimsSubmission_example1,
+// with the patient control number and submitter id of its raw-X12 sibling)
+// maps segment for segment onto the 837P of the contract's raw-X12 example
+// (ClaimsRawX12Submission_example1), except where the published X12 leaves
+// out what the request sends (see docs/api/professional-claims.md,
+// "Golden example"): the submitter contact's name (PER02, required in
+// X222A1 1000A), the facility's NPI, the line's rendering provider (2420A),
+// and our clearinghouse trace REF*D9.
+func TestProfessionalExampleMapsSegmentForSegment(t *testing.T) {
+	b := mustBuildProfessional(t, loadProfessional(t, "example.json"), "6400")
+	published := "BHT*0019*00*01KHCBK84E40QQYJVXA5VVXG54*20260213*2038*CH~NM1*41*2*Test Data Health Services, Inc.*****46*123435~PER*IC**TE*5552223333~NM1*40*2*Cigna*****46*6400~HL*1**20*1~PRV*BI*PXC*2084P0800X~NM1*85*2*Therapy Associates*****XX*1999999984~N3*123 Some St*Floor 1~N4*A City*NY*123450000~REF*EI*123456789~PER*IC*Test Data Health Services, Inc.*TE*5553334444~HL*2*1*22*0~SBR*P*18*3335555******CI~NM1*IL*1*Anon*John****MI*U7777788888~N3*2222 Random St~N4*A City*NY*123450000~DMG*D8*20000101*M~NM1*PR*2*Cigna*****PI*6400~CLM*123456789*109.2***02>B>1*Y*A*Y*Y~HI*ABK>F1111~NM1*77*2*Smith Associates~N3*1234 Other St~N4*A City*NY*123450000~LX*1~SV1*HC>90837>95*109.2*UN*1***1~DTP*472*D8*20240101~REF*6R*111222333"
+	want := strings.Split(strings.ReplaceAll(published, ">", ":"), "~")
+	want[0] = "BHT*0019*00*01KHCCA4V6K00NFPX588G859SJ*20261123*1405*CH" // our trace and time
+	ours := map[int]string{ // index in want → what we write instead, and why
+		2:  "PER*IC*Test Data Health Services, Inc.*TE*5552223333", // PER02 is required in 1000A; the request names the contact
+		20: "NM1*77*2*Smith Associates*****XX*1999999984",          // the request's facility NPI
+	}
+	for i, s := range ours {
+		want[i] = s
+	}
+	// After CLM: our clearinghouse trace. After the line's REF*6R: its
+	// rendering provider (2420A), which the request sends.
+	want = append(want[:19], append([]string{"REF*D9*01KHCCA4V6K00NFPX588G859SJ"}, want[19:]...)...)
+	want = append(want, "NM1*82*1*Smith*Jane****XX*1999999984", "PRV*PE*PXC*111YP2000X")
+	if diff := cmp.Diff(want, segmentsBetween(b.X12, "BHT", "SE")); diff != "" {
+		t.Errorf("837P body (-want +got):\n%s", diff)
+	}
+	if f := guideFindings(t, b.X12); len(f) > 0 {
+		t.Errorf("the 837P does not pass the 005010X222A1 guide:\n%s", strings.Join(f, "\n"))
+	}
+	testenv.Golden(t, "testdata/golden/professional-example.837p", b.X12)
+}

@@ -1,0 +1,134 @@
+package claims
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/x12"
+)
+
+var professionalKind = &claimKind{name: "professional", form: "837P", version: Version837P, transaction: payers.ProfessionalClaim,
+	sourceDirname: "professional-claims"}
+
+// Routes of the professional endpoints, as the Idempotency-Key's hash
+// names them.
+const (
+	ProfessionalRoute    = "professionalclaims/v3/submission"
+	ProfessionalRawRoute = "professionalclaims/v3/raw-x12-submission"
+)
+
+type professionalForm struct{ *ProfessionalRequest }
+
+func (f professionalForm) validate() error { return ValidateProfessional(f.ProfessionalRequest) }
+func (f professionalForm) payerID() string { return f.TradingPartnerServiceID }
+func (f professionalForm) testUsage()      { f.UsageIndicator = "T" }
+func (f professionalForm) build(o BuildOptions) (*Built, error) {
+	return Build837P(f.ProfessionalRequest, o)
+}
+
+func (f professionalForm) summary() *Request {
+	r := f.ProfessionalRequest
+	sum := &Request{UsageIndicator: r.UsageIndicator, TradingPartnerServiceID: r.TradingPartnerServiceID, TradingPartnerName: r.TradingPartnerName,
+		Submitter: r.Submitter, Receiver: r.Receiver, Subscriber: r.Subscriber, Dependent: r.Dependent, Billing: r.roles()["billing"].p,
+		ClaimInformation: &ClaimInformation{}}
+	if ci := r.ClaimInformation; ci != nil {
+		sum.ClaimInformation.PatientControlNumber, sum.ClaimInformation.ClaimChargeAmount = ci.PatientControlNumber, ci.ClaimChargeAmount
+		for _, l := range ci.ServiceLines {
+			line := ServiceLine{ServiceDate: l.ServiceDate, ProviderControlNumber: l.ProviderControlNumber}
+			if ps := l.ProfessionalService; ps != nil {
+				line.DentalService = &DentalService{ProcedureCode: ps.ProcedureCode, LineItemChargeAmount: ps.LineItemChargeAmount}
+			}
+			sum.ClaimInformation.ServiceLines = append(sum.ClaimInformation.ServiceLines, line)
+		}
+	}
+	return sum
+}
+
+// SubmitProfessional validates and submits one professional claim (837P):
+// the same guarantees as a dental claim (Idempotency-Key, one commit of the
+// claim, its file and its delivery job before the answer).
+func (s *Service) SubmitProfessional(ctx context.Context, sub Submission, req *ProfessionalRequest) (*Result, error) {
+	return s.withIdempotency(ctx, sub, s.opts.Clock.Now().UTC(), func(ctx context.Context, sub Submission, now time.Time, idem *store.IdempotencyRecord) (*Result, error) {
+		return s.submitForm(ctx, professionalKind, professionalForm{req}, sub, now, idem)
+	})
+}
+
+// SubmitProfessionalRaw submits an 837P given as X12 (see SubmitRaw).
+func (s *Service) SubmitProfessionalRaw(ctx context.Context, sub RawSubmission) (*Result, error) {
+	return s.submitRawKind(ctx, professionalKind, ProfessionalRawRoute, sub)
+}
+
+// ValidateProfessionalClaim runs every check of a submission (the edits,
+// the payer and its partnership, the 837P against its guide) and sends
+// and stores nothing. Its answer is the submission's shape without a
+// claim: status, editStatus SUCCESS, the payer and meta.
+func (s *Service) ValidateProfessionalClaim(ctx context.Context, sub Submission, req *ProfessionalRequest) (*Result, error) {
+	return s.validateOnly(ctx, professionalKind, professionalForm{req}, sub)
+}
+
+// validateOnly is the validation endpoint of a claim type.
+func (s *Service) validateOnly(ctx context.Context, k *claimKind, form claimForm, sub Submission) (*Result, error) {
+	if err := form.validate(); err != nil {
+		return nil, err
+	}
+	r, err := s.route(ctx, k, sub.Caller, form.payerID(), sub.TransactionSettingID)
+	if err != nil {
+		return nil, err
+	}
+	now := s.opts.Clock.Now().UTC()
+	built, err := form.build(BuildOptions{Envelope: r.envelope(), Numbers: &x12.SequentialControlNumbers{}, // no partnership number is used up
+		PayerID: r.payer.ID, PayerName: r.payer.Name, CorrelationID: "VALIDATION", Now: now})
+	if err != nil {
+		return nil, fmt.Errorf("claims: build the %s: %w", k.form, err)
+	}
+	if _, err := s.guideJSON(ctx, k, io.Discard, built.X12, store.TransactionSetting{}, ""); err != nil {
+		return nil, err
+	}
+	traceID := sub.TraceID
+	if traceID == "" {
+		traceID = store.NewUUID()
+	}
+	resp := ValidationResponse{Meta: Meta{TraceID: traceID, ApplicationMode: sub.Caller.Mode, SenderID: r.local.ISAID},
+		TradingPartnerServiceID: r.payer.ID, Payer: Payer{PayerName: r.payer.Name, PayerID: r.payer.ID, PayerIDCamel: r.payer.ID},
+		Status: "SUCCESS", EditStatus: "SUCCESS", HTTPStatusCode: "200 OK", Errors: []EditError{}, Warnings: []EditWarning{}}
+	body, err := json.Marshal(resp)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Status: 200, Body: body}, nil
+}
+
+// ValidationResponse is the validation endpoints' 200 body: the
+// submission response's fields that describe the edits, without a claim.
+type ValidationResponse struct {
+	Meta                    Meta          `json:"meta"`
+	TradingPartnerServiceID string        `json:"tradingPartnerServiceId"`
+	Payer                   Payer         `json:"payer"`
+	Status                  string        `json:"status"`
+	EditStatus              string        `json:"editStatus"`
+	HTTPStatusCode          string        `json:"httpStatusCode"`
+	Errors                  []EditError   `json:"errors"`
+	Warnings                []EditWarning `json:"warnings"`
+}
+
+// EditError is one failed edit as the contract's errors[] names it. A
+// failing edit is answered 400 (the API's field list), so the 200 answer's
+// list is empty.
+type EditError struct {
+	Code           string `json:"code"`
+	Description    string `json:"description"`
+	FollowupAction string `json:"followupAction,omitempty"`
+	Location       string `json:"location,omitempty"`
+	Value          string `json:"value,omitempty"`
+}
+
+// EditWarning is a warning of the contract's warnings[] (none are issued).
+type EditWarning struct {
+	Code        string `json:"code"`
+	Description string `json:"description"`
+}
