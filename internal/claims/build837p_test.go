@@ -52,7 +52,7 @@ func TestProfessionalExampleMapsSegmentForSegment(t *testing.T) {
 	published := "BHT*0019*00*01KHCBK84E40QQYJVXA5VVXG54*20260213*2038*CH~NM1*41*2*Test Data Health Services, Inc.*****46*123435~PER*IC**TE*5552223333~NM1*40*2*Cigna*****46*6400~HL*1**20*1~PRV*BI*PXC*2084P0800X~NM1*85*2*Therapy Associates*****XX*1999999984~N3*123 Some St*Floor 1~N4*A City*NY*123450000~REF*EI*123456789~PER*IC*Test Data Health Services, Inc.*TE*5553334444~HL*2*1*22*0~SBR*P*18*3335555******CI~NM1*IL*1*Anon*John****MI*U7777788888~N3*2222 Random St~N4*A City*NY*123450000~DMG*D8*20000101*M~NM1*PR*2*Cigna*****PI*6400~CLM*123456789*109.2***02>B>1*Y*A*Y*Y~HI*ABK>F1111~NM1*77*2*Smith Associates~N3*1234 Other St~N4*A City*NY*123450000~LX*1~SV1*HC>90837>95*109.2*UN*1***1~DTP*472*D8*20240101~REF*6R*111222333"
 	want := strings.Split(strings.ReplaceAll(published, ">", ":"), "~")
 	want[0] = "BHT*0019*00*01KHCCA4V6K00NFPX588G859SJ*20261123*1405*CH" // our trace and time
-	ours := map[int]string{ // index in want → what we write instead, and why
+	ours := map[int]string{                                             // index in want → what we write instead, and why
 		2:  "PER*IC*Test Data Health Services, Inc.*TE*5552223333", // PER02 is required in 1000A; the request names the contact
 		20: "NM1*77*2*Smith Associates*****XX*1999999984",          // the request's facility NPI
 	}
