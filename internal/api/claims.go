@@ -38,9 +38,9 @@ func (h *claimHandlers) submit(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	res, err := h.svc.Submit(r.Context(), claims.Submission{Caller: claimCaller(r), Request: &req, Body: body,
-		Route: "dental-claims/submission", IdempotencyKey: r.Header.Get("Idempotency-Key"),
-		TransactionSettingID: r.Header.Get("Service-Transaction-Setting-Id")})
+	sub := claimSubmission(r, body, "dental-claims/submission")
+	sub.Request = &req
+	res, err := h.svc.Submit(r.Context(), sub)
 	writeClaimResult(w, r, res, err)
 }
 
@@ -52,8 +52,7 @@ func (h *claimHandlers) submitRaw(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	res, err := h.svc.SubmitRaw(r.Context(), claims.RawSubmission{Caller: claimCaller(r), X12: req.X12, Body: body,
-		IdempotencyKey: r.Header.Get("Idempotency-Key"), TransactionSettingID: r.Header.Get("Service-Transaction-Setting-Id")})
+	res, err := h.svc.SubmitRaw(r.Context(), rawSubmission(r, body, req))
 	writeClaimResult(w, r, res, err)
 }
 

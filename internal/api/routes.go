@@ -29,6 +29,7 @@ func (s *Server) routes() []Route {
 	inbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionInbound}
 	outbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionOutbound}
 	const x12 = "/2023-08-01/x12"
+	const professional = "/2024-04-01/change/medicalnetwork/professionalclaims/v3"
 	const inboundSettings = x12 + "/partnerships/{partnershipId}/inbound-transactions"
 	const outboundSettings = x12 + "/partnerships/{partnershipId}/outbound-transactions"
 
@@ -51,6 +52,12 @@ func (s *Server) routes() []Route {
 		// Dental claims (api-contract.md §4).
 		{Pattern: "POST /2024-04-01/dental-claims/submission", Handler: http.HandlerFunc(claims.submit)},
 		{Pattern: "POST /2024-04-01/dental-claims/raw-x12-submission", Handler: http.HandlerFunc(claims.submitRaw)},
+
+		// Professional (837P) and institutional (837I) claims (api-contract.md
+		// §4.3), in the hosted API's paths.
+		{Pattern: "POST " + professional + "/submission", Handler: http.HandlerFunc(claims.submitProfessional)},
+		{Pattern: "POST " + professional + "/validation", Handler: http.HandlerFunc(claims.validateProfessional)},
+		{Pattern: "POST " + professional + "/raw-x12-submission", Handler: http.HandlerFunc(claims.submitProfessionalRaw)},
 
 		// Files (spec §4.3, api-contract §5.3): the upload of inbound files,
 		// executions and transactions with their documents, and the signed

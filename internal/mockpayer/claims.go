@@ -13,12 +13,14 @@ import (
 	"github.com/clearhouse/clearhouse/x12/guide"
 )
 
-// The published mock rules of the claim side (README "Mock claims"). Every
-// other 837D from a test key is accepted by the payer it names.
+// The published mock rules of the claim side (README "Mock claims"); the
+// rejections are data (claimrules/rejections.json). Every other claim from
+// a test key is accepted by the payer it names.
 const (
-	// ClaimRejectMemberID is the member id whose claims the payer rejects:
-	// the 277CA answers STC A7:164:IL (rejected for invalid information:
-	// the subscriber's contract/member number).
+	// ClaimRejectMemberID is the member id whose claims (of every type)
+	// the payer rejects: the 277CA answers STC A7:164:IL (rejected for
+	// invalid information: the subscriber's contract/member number). It is
+	// the first rule of claimrules/rejections.json.
 	ClaimRejectMemberID = "REJECT0001"
 	// UnreachablePayerID is the payer whose connection always fails: a
 	// claim to it is never delivered, so the delivery is tried again and
@@ -90,8 +92,8 @@ func (p *Payer) AnswerClaims(ctx context.Context, file []byte) (*ClaimAnswer, er
 	}
 	for i, c := range batch.claims {
 		st := claims.Status{Category: "A2", Code: "20"}
-		if strings.EqualFold(c.MemberID, ClaimRejectMemberID) {
-			st = claims.Status{Category: "A7", Code: "164", Entity: "IL"}
+		if rej, ok := rejectionFor(batch.claimType, c.MemberID); ok {
+			st = rej
 			ans.Rejected++
 		} else {
 			c.PayerClaimControlNumber = fmt.Sprintf("%s%s%03d", strings.ToUpper(batch.payerID), batch.control, i+1)
@@ -142,6 +144,7 @@ func rejectsAny(rep *x12.Report) bool {
 type claimBatch struct {
 	isaSenderQual, isaSender, isaReceiverQual, isaReceiver string
 	gsSender, gsReceiver, usage, control                   string
+	claimType                                              string // 837D, 837P or 837I, from GS08
 	bht03, submitterName, submitterID                      string
 	providerOrg, providerLast, providerFirst, providerNPI  string
 	payerName, payerID                                     string
@@ -174,6 +177,7 @@ func readClaims(file []byte) (*claimBatch, error) {
 			b.control, b.usage = seg.Element(13), seg.Element(15)
 		case "GS":
 			b.gsSender, b.gsReceiver = seg.Element(2), seg.Element(3)
+			b.claimType = claimTypeOf(seg.Element(8))
 		case "BHT":
 			b.bht03 = seg.Element(3)
 		case "HL":
