@@ -11,6 +11,10 @@ type claimKind struct {
 	version       string // the implementation guide, GS08
 	transaction   string // the payer directory's transaction (payers.DentalClaim…)
 	sourceDirname string // the outbound execution's source directory
+	// anyDelimiters: the raw endpoint takes any delimiters and rewrites the
+	// set in ours (the medical examples use > for components); the dental
+	// contract limits its raw endpoint to * : ^ ~.
+	anyDelimiters bool
 }
 
 var dentalKind = &claimKind{name: "dental", form: "837D", version: Version837D, transaction: payers.DentalClaim,

@@ -13,7 +13,7 @@ import (
 )
 
 var professionalKind = &claimKind{name: "professional", form: "837P", version: Version837P, transaction: payers.ProfessionalClaim,
-	sourceDirname: "professional-claims"}
+	sourceDirname: "professional-claims", anyDelimiters: true}
 
 // Routes of the professional endpoints, as the Idempotency-Key's hash
 // names them.

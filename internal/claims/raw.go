@@ -63,7 +63,7 @@ func (s *Service) submitRaw(ctx context.Context, k *claimKind, sub RawSubmission
 	case len(x) > MaxRawBytes:
 		return nil, rawError("is %d bytes; the limit is %d", len(x), MaxRawBytes)
 	}
-	segs, err := readSegments(x)
+	segs, err := readSegments(x, k.anyDelimiters)
 	if err != nil {
 		return nil, err
 	}
@@ -116,8 +116,9 @@ func (s *Service) submitRaw(ctx context.Context, k *claimKind, sub RawSubmission
 	return s.finish(ctx, k, sub.Caller, req, built, r, info, now, idem)
 }
 
-// readSegments reads every segment of x, which must use our delimiters.
-func readSegments(x []byte) ([]*x12.Segment, error) {
+// readSegments reads every segment of x, which must use our delimiters
+// unless anyDelimiters, when the segments are rewritten in ours.
+func readSegments(x []byte, anyDelimiters bool) ([]*x12.Segment, error) {
 	rd := x12.NewReader(bytes.NewReader(x))
 	var segs []*x12.Segment
 	for {
@@ -139,7 +140,22 @@ func readSegments(x []byte) ([]*x12.Segment, error) {
 	if len(segs) == 0 {
 		return nil, rawError("holds no segment")
 	}
-	if d := rd.Delimiters(); d != Delimiters {
+	if d := rd.Delimiters(); d != Delimiters && anyDelimiters {
+		for i, seg := range segs {
+			if seg.Is("ISA") {
+				continue // replaced by our envelope
+			}
+			elems := seg.Elements()
+			for j, e := range elems {
+				v, err := redelimit(seg.ID(), e, d)
+				if err != nil {
+					return nil, err
+				}
+				elems[j] = v
+			}
+			segs[i] = x12.NewSegment(Delimiters, seg.ID(), elems...)
+		}
+	} else if d != Delimiters {
 		return nil, rawError("must use the delimiters * (element), : (component), ^ (repetition) and ~ (segment); this one uses %q %q %q %q",
 			string(d.Element), string(d.Component), string(d.Repetition), string(d.Segment))
 	}
@@ -314,4 +330,22 @@ func reenvelope(k *claimKind, set []*x12.Segment, r *route, usage string, now ti
 		ids[i] = l.ProviderControlNumber
 	}
 	return &Built{X12: buf.Bytes(), Controls: iw.Controls(), LineItemControlNumbers: ids}, nil
+}
+
+// redelimit rewrites an element written with delimiters d in ours (: and
+// ^). Data that holds one of our delimiters cannot be carried and is
+// refused.
+func redelimit(segID, e string, d x12.Delimiters) (string, error) {
+	out := []byte(e)
+	for i, c := range out {
+		switch c {
+		case d.Component:
+			out[i] = componentSeparator
+		case d.Repetition:
+			out[i] = repetitionSeparator
+		case elementSeparator, componentSeparator, repetitionSeparator, segmentTerminator:
+			return "", rawError("holds %q as data in a %s segment; it is a delimiter of the claims this server sends: remove it from the value", string(c), segID)
+		}
+	}
+	return string(out), nil
 }

@@ -95,7 +95,7 @@ func newWorld(t *testing.T) *world {
 	if err := st.CreateAccount(ctx, store.Account{ID: w.account, Name: "Demo Clinic", CreatedAt: fake.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	w.partners("52133", "MOCKDOWN")
+	w.partners("52133", "MOCKDOWN", "87726") // 87726: UnitedHealthcare, for 837P and 837I
 	return w
 }
 
