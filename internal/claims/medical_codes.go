@@ -13,14 +13,13 @@ var (
 		"AM", "AS", "B2", "B3", "B4", "BR", "BS", "BT", "CB", "CK", "CT", "D2", "DA", "DB", "DG", "DJ", "DS", "EB", "HC", "HR",
 		"I5", "IR", "LA", "M1", "MT", "NN", "OB", "OC", "OD", "OE", "OX", "OZ", "P4", "P5", "PE", "PN", "PO", "PQ", "PY", "PZ",
 		"RB", "RR", "RT", "RX", "SG", "V5", "XP"}
-	procedureIdentifiers  = []string{"HC", "ER", "IV", "WK"}
-	professionalUnits     = []string{"UN", "MJ"}
-	institutionalUnits    = []string{"UN", "DA"}
-	drugQualifiers        = []string{"EN", "EO", "HI", "N4", "ON", "UK", "UP"}
-	drugUnits             = []string{"F2", "GR", "ME", "ML", "UN"}
-	ambulanceReasonCodes  = []string{"A", "B", "C", "D", "E"}
-	ambulanceConditions   = []string{"01", "04", "05", "06", "07", "08", "09", "12"}
-	professionalNoteCodes = []string{"ADD", "CER", "DCP", "DGN", "TPO"}
+	procedureIdentifiers = []string{"HC", "ER", "IV", "WK"}
+	professionalUnits    = []string{"UN", "MJ"}
+	institutionalUnits   = []string{"UN", "DA"}
+	drugQualifiers       = []string{"EN", "EO", "HI", "N4", "ON", "UK", "UP"}
+	drugUnits            = []string{"F2", "GR", "ME", "ML", "UN"}
+	ambulanceReasonCodes = []string{"A", "B", "C", "D", "E"}
+	ambulanceConditions  = []string{"01", "04", "05", "06", "07", "08", "09", "12"}
 )
 
 // validICD10 reports whether s has the form of an ICD-10-CM code sent the
