@@ -49,8 +49,13 @@ func ValidateProfessional(r *ProfessionalRequest) error {
 	checkPayToPlan(c, r.PayToPlan)
 	checkAddress(c, "/payerAddress", r.PayerAddress, true)
 	checkProfessionalClaim(c, r.ClaimInformation, roles)
-	if len(c.errs) > 0 {
-		return &ValidationError{Fields: c.errs}
+	return c.result()
+}
+
+// result is the checker's *ValidationError, or nil when nothing failed.
+func (c *checker) result() error {
+	if c.errs.Len() > 0 {
+		return &ValidationError{Fields: c.errs.Items, More: c.errs.More}
 	}
 	return nil
 }
