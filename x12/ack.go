@@ -206,6 +206,17 @@ func write999(iw *InterchangeWriter, g *GroupReport) error {
 	return iw.EndTransaction()
 }
 
+// standardLoopID is IK303: the loop identifier (data element 447, at most 4
+// characters) of the X12 standard's loop, "2010" for the guides' 2010AA and
+// 2010BA, "1000" for 1000A. A guide's longer loop name there fails the
+// element's length, by pyx12 and by our own 999 guide.
+func standardLoopID(loop string) string {
+	if len(loop) > 4 {
+		return loop[:4]
+	}
+	return loop
+}
+
 // write999Set writes AK2, the IK3/IK4 loops and IK5 for one set; it reports
 // whether the set was accepted (IK501 A or E). A set with neither ST01 nor
 // ST02 cannot be named in an AK2; it is only counted in AK9.
@@ -218,7 +229,7 @@ func write999Set(iw *InterchangeWriter, s *SetReport) (bool, error) {
 	}
 	for _, seg := range SegmentErrors(s.Findings) {
 		f := seg[0]
-		if err := iw.WriteSegment("IK3", safeValue(f.SegmentID, iw.d), strconv.Itoa(f.Position), f.LoopID, f.IK3); err != nil {
+		if err := iw.WriteSegment("IK3", safeValue(f.SegmentID, iw.d), strconv.Itoa(f.Position), standardLoopID(f.LoopID), f.IK3); err != nil {
 			return false, err
 		}
 		if f.ContextName != "" {

@@ -69,7 +69,9 @@ func TestValidatorAccuracy(t *testing.T) {
 // TestIK302ForMissingSegment pins where a 999 points for a segment that is
 // missing: IK301 names the missing segment, IK302 is the position of the
 // last segment before the place it belongs (here NM1*85 at 8, since N3 of
-// 2010AA is absent), IK303 its loop, IK304 3 (documented on x12.WriteAcks).
+// 2010AA is absent), IK303 its loop (the standard's loop id 2010: data
+// element 447 has at most 4 characters), IK304 3 (documented on
+// x12.WriteAcks). The 999 passes our own 999 guide.
 func TestIK302ForMissingSegment(t *testing.T) {
 	clean, err := os.ReadFile("testdata/837d_dental_features.x12")
 	if err != nil {
@@ -85,8 +87,17 @@ func TestIK302ForMissingSegment(t *testing.T) {
 	if err := x12.WriteAcks(&buf, rep, x12.AckOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if want := "IK3*N3*8*2010AA*3~"; !bytes.Contains(buf.Bytes(), []byte(want)) {
+	if want := "IK3*N3*8*2010*3~"; !bytes.Contains(buf.Bytes(), []byte(want)) {
 		t.Errorf("acknowledgment lacks %s:\n%s", want, buf.String())
+	}
+	ackRep, err := guide.Validate(bytes.NewReader(buf.Bytes()), guide.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range ackRep.All() {
+		if f.Rejects() {
+			t.Errorf("the 999 fails the 999 guide: %s\n%s", f, buf.String())
+		}
 	}
 }
 
