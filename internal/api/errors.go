@@ -115,6 +115,11 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		e = Errorf(http.StatusNotFound, CodeNotFound, "Not found.")
 	case errors.Is(err, store.ErrBadCursor):
 		e = Errorf(http.StatusBadRequest, CodeBadRequest, "The cursor is not valid; pass the nextCursor of a previous page unchanged.")
+	case store.IsInvalidInput(err):
+		// Validation should have refused it before the database did:
+		// logged so that it gets a rule of its own.
+		Logger(r.Context()).Warn("input refused by the store, not by validation", "error", err.Error())
+		e = invalidInput()
 	case store.IsUnavailable(err):
 		// The database is down, full, read-only or too slow: the client's
 		// request was fine and may be retried.
@@ -161,7 +166,7 @@ func DecodeJSON(r *http.Request, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return decodeError(io.EOF)
 	}
-	if err := checkJSONShape(body); err != nil {
+	if err := checkJSONBody(body); err != nil {
 		return err
 	}
 	if err := json.Unmarshal(body, v); err != nil {
@@ -293,6 +298,13 @@ func decodeError(err error) *Error {
 		return Errorf(http.StatusBadRequest, CodeBadRequest, "The request body could not be read: the connection failed while sending it.")
 	}
 	return Errorf(http.StatusBadRequest, CodeBadRequest, "The request body could not be read as JSON: %v.", err)
+}
+
+// invalidInput is the answer for a value the database cannot hold.
+func invalidInput() *Error {
+	return Errorf(http.StatusBadRequest, CodeBadRequest,
+		"The request holds a value that cannot be stored: text that is not UTF-8 or holds a NUL character, "+
+			"a string too long or a number out of range; correct it and send the request again.")
 }
 
 func tooLarge(limit int64) *Error {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/core"
@@ -37,8 +38,13 @@ func (h fileHandlers) upload(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err == nil:
 		WriteJSON(w, http.StatusAccepted, map[string]string{"executionId": ex.ID, "status": ex.Status})
+	case errors.Is(err, core.ErrBadDirname):
+		msg := err.Error()
+		WriteError(w, r, Validation(FieldError{Path: "/query/dirname", Message: msg[strings.LastIndex(msg, ": ")+2:] +
+			"; send the folder the file came from as ?dirname=/inbound, or nothing"}))
 	case errors.Is(err, core.ErrBadName):
-		WriteError(w, r, Validation(FieldError{Path: "/query/name", Message: err.Error()[len("core: bad file name: "):] +
+		msg := err.Error()
+		WriteError(w, r, Validation(FieldError{Path: "/query/name", Message: msg[strings.LastIndex(msg, ": ")+2:] +
 			"; send the file's name as ?name=claims-0001.x12"}))
 	case errors.Is(err, core.ErrEmptyFile):
 		WriteError(w, r, Errorf(http.StatusBadRequest, CodeBadRequest, "The request body is empty; send the file's bytes as the body."))
@@ -53,6 +59,8 @@ func (h fileHandlers) upload(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		WriteError(w, r, Errorf(http.StatusBadRequest, CodeBadRequest,
 			"The request body ended before its Content-Length; nothing was recorded. Send the whole file."))
+	case store.IsInvalidInput(err):
+		WriteError(w, r, err)
 	default:
 		Logger(r.Context()).Error("inbound file not recorded", "error", err.Error())
 		WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable,

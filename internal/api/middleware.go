@@ -67,6 +67,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.unmatched(rec, r)
 		return
 	}
+	if err := checkRequestText(r); err != nil {
+		WriteError(rec, r, err)
+		return
+	}
 	s.mux.ServeHTTP(rec, r)
 }
 

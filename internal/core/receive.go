@@ -8,6 +8,7 @@ import (
 	"path"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -36,6 +37,8 @@ var (
 	ErrFileTooLarge = errors.New("core: file too large")
 	ErrEmptyFile    = errors.New("core: empty file")
 	ErrBadName      = errors.New("core: bad file name")
+	// ErrBadDirname is an ErrBadName about the directory name.
+	ErrBadDirname = fmt.Errorf("%w (directory)", ErrBadName)
 )
 
 // processPayload is the JSON payload of a ProcessKind job.
@@ -54,8 +57,8 @@ func (s *Service) Receive(ctx context.Context, p ReceiveParams) (store.Execution
 	if err := checkName(p.Name); err != nil {
 		return store.Execution{}, err
 	}
-	if len(p.Dirname) > 1024 || strings.ContainsFunc(p.Dirname, unicode.IsControl) {
-		return store.Execution{}, fmt.Errorf("%w: the directory name is longer than 1024 bytes or holds control characters", ErrBadName)
+	if len(p.Dirname) > 1024 || !utf8.ValidString(p.Dirname) || strings.ContainsFunc(p.Dirname, unicode.IsControl) {
+		return store.Execution{}, fmt.Errorf("%w: the directory name is longer than 1024 bytes, is not UTF-8 text or holds control characters", ErrBadDirname)
 	}
 	if p.Mode != store.ModeTest && p.Mode != store.ModeProduction {
 		return store.Execution{}, fmt.Errorf("core: mode %q is neither test nor production", p.Mode)
@@ -126,6 +129,10 @@ func checkName(name string) error {
 		return fmt.Errorf("%w: a file name is required", ErrBadName)
 	case len(name) > 255:
 		return fmt.Errorf("%w: the file name is longer than 255 bytes", ErrBadName)
+	case !utf8.ValidString(name):
+		// PostgreSQL refuses such text (the upload answered 503 there and
+		// 202 on SQLite): the name is refused before it is stored.
+		return fmt.Errorf("%w: the file name is not UTF-8 text", ErrBadName)
 	case strings.ContainsFunc(name, unicode.IsControl):
 		return fmt.Errorf("%w: the file name holds control characters", ErrBadName)
 	}

@@ -294,6 +294,13 @@ func (s *Service) exchangeFailed(ctx context.Context, caller Caller, route payer
 		res.fail(http.StatusForbidden, StatusError, &Problem{Code: CodeForbidden, Message: "This is a test API key: " + err.Error()})
 	case errors.Is(err, mockpayer.ErrInvalidInquiry):
 		res.fail(http.StatusBadRequest, StatusError, &Problem{Code: CodeBadRequest, Message: "The payer could not read the 270: " + err.Error()})
+	case caller.Mode == payers.ModeProduction && errors.As(err, &coded) && coded.ErrorCode() == caqhPayloadIllegal:
+		// The payer read the 270 and refused its data (the mock payer
+		// process refuses a 270 outside its mock set this way). That is
+		// no outage: sending it again unchanged is refused again.
+		res.fail(http.StatusBadRequest, StatusError, &Problem{Code: CodeBadRequest, Message: fmt.Sprintf(
+			"Payer %s refused the 270 built from this request as invalid (%s); correct the request before sending it again.",
+			route.Payer.ID, coded.Error())})
 	case caller.Mode == payers.ModeProduction && errors.As(err, &coded) && !errors.Is(err, context.Canceled):
 		s.cfg.Logger.Warn("eligibility: payer connection gave no answer", "check", res.ID, "payer", route.Payer.ID, "connection", route.ConnectionName, "code", coded.ErrorCode(), "error", errors.Unwrap(err))
 		s.payerUnavailable(res, route, coded)
@@ -308,6 +315,10 @@ func (s *Service) exchangeFailed(ctx context.Context, caller Caller, route payer
 			Message: fmt.Sprintf("Payer %s could not be reached; try again later (check %s).", route.Payer.ID, res.ID)})
 	}
 }
+
+// caqhPayloadIllegal is the CAQH CORE envelope's code for a payload the
+// payer refuses as invalid (caqh.CodePayloadIllegal).
+const caqhPayloadIllegal = "PayloadIllegal"
 
 // storageFailed answers 503 when err says the store is unavailable (the
 // control numbers for the 270 could not be reserved): nothing was sent to

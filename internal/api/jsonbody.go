@@ -1,9 +1,11 @@
 package api
 
 import (
+	"bytes"
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Bounds on the shape of a JSON request body. A body's size is limited,
@@ -15,10 +17,17 @@ const (
 	MaxJSONDepth      = 64
 )
 
-// checkJSONShape scans body once, without decoding it, for an array of more
-// than MaxJSONArrayItems items or nesting deeper than MaxJSONDepth, and
-// answers the 400 naming where. It costs about a nanosecond a byte.
-func checkJSONShape(body []byte) *Error {
+// checkJSONBody scans body once, without decoding it, for what decoding
+// would hide or multiply, and answers the 400 naming where: text that is
+// not UTF-8 (encoding/json would quietly turn it into U+FFFD), a NUL
+// character (\u0000, which PostgreSQL refuses to store: a 500 there), an
+// array of more than MaxJSONArrayItems items or nesting deeper than
+// MaxJSONDepth. It costs about a nanosecond a byte.
+func checkJSONBody(body []byte) *Error {
+	if !utf8.Valid(body) {
+		return Errorf(http.StatusBadRequest, CodeBadRequest,
+			"The request body is not UTF-8 text (JSON must be); send it encoded as UTF-8.")
+	}
 	type frame struct {
 		array     bool
 		commas    int    // items so far, less one (arrays); entries (objects)
@@ -26,9 +35,10 @@ func checkJSONShape(body []byte) *Error {
 		expectKey bool
 	}
 	var stack []frame
-	where := func() string {
+	// pathOf names the value frames lead to by JSON Pointer.
+	pathOf := func(frames []frame) string {
 		var b strings.Builder
-		for _, f := range stack[:len(stack)-1] {
+		for _, f := range frames {
 			b.WriteByte('/')
 			if f.array {
 				b.WriteString(strconv.Itoa(f.commas))
@@ -47,6 +57,10 @@ func checkJSONShape(body []byte) *Error {
 			j := i + 1
 			for j < len(body) && body[j] != '"' {
 				if body[j] == '\\' {
+					if bytes.HasPrefix(body[j:], []byte(`\u0000`)) {
+						return Validation(FieldError{Path: pathOf(stack),
+							Message: `holds a NUL character (\u0000), which no text field can; remove it`})
+					}
 					j++
 				}
 				j++
@@ -71,7 +85,7 @@ func checkJSONShape(body []byte) *Error {
 				top.commas++
 				top.expectKey = !top.array
 				if top.array && top.commas >= MaxJSONArrayItems {
-					return Validation(FieldError{Path: where(),
+					return Validation(FieldError{Path: pathOf(stack[:len(stack)-1]),
 						Message: "holds more than " + strconv.Itoa(MaxJSONArrayItems) + " items; no request needs that many: send fewer"})
 				}
 			}
