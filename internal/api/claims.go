@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"strconv"
 
 	"github.com/clearhouse/clearhouse/internal/claims"
@@ -19,9 +20,9 @@ func claimCaller(r *http.Request) claims.Caller {
 	return claims.Caller{AccountID: p.AccountID, KeyID: p.KeyID, Mode: p.Mode}
 }
 
-// readClaimBody keeps the body's bytes (the Idempotency-Key's request
-// hash) and decodes it into v.
-func readClaimBody(r *http.Request, v any) ([]byte, error) {
+// readJSONBody keeps the body's bytes (the Idempotency-Key's request
+// hash; the fields no part of v reads) and decodes it into v.
+func readJSONBody(r *http.Request, v any) ([]byte, error) {
 	body, err := readBody(r)
 	if err != nil {
 		return nil, decodeError(err)
@@ -33,7 +34,7 @@ func readClaimBody(r *http.Request, v any) ([]byte, error) {
 // submit is POST /2024-04-01/dental-claims/submission.
 func (h *claimHandlers) submit(w http.ResponseWriter, r *http.Request) {
 	var req claims.Request
-	body, err := readClaimBody(r, &req)
+	body, err := readJSONBody(r, &req)
 	if err != nil {
 		WriteError(w, r, err)
 		return
@@ -41,13 +42,13 @@ func (h *claimHandlers) submit(w http.ResponseWriter, r *http.Request) {
 	sub := claimSubmission(r, body, "dental-claims/submission")
 	sub.Request = &req
 	res, err := h.svc.Submit(r.Context(), sub)
-	writeClaimResult(w, r, res, err)
+	writeClaimResult(w, r, res, err, unknownFields(body, reflect.TypeFor[claims.Request]())...)
 }
 
 // submitRaw is POST /2024-04-01/dental-claims/raw-x12-submission.
 func (h *claimHandlers) submitRaw(w http.ResponseWriter, r *http.Request) {
 	var req claims.RawRequest
-	body, err := readClaimBody(r, &req)
+	body, err := readJSONBody(r, &req)
 	if err != nil {
 		WriteError(w, r, err)
 		return
@@ -56,11 +57,14 @@ func (h *claimHandlers) submitRaw(w http.ResponseWriter, r *http.Request) {
 	writeClaimResult(w, r, res, err)
 }
 
-func writeClaimResult(w http.ResponseWriter, r *http.Request, res *claims.Result, err error) {
+// writeClaimResult writes the claims service's answer, naming the request's
+// unknown fields: in the fieldList of a validation error, or as warnings.
+func writeClaimResult(w http.ResponseWriter, r *http.Request, res *claims.Result, err error, unknown ...unknownField) {
 	if err != nil {
-		WriteError(w, r, claimError(err))
+		WriteError(w, r, withUnknownFieldProblems(claimError(err), unknown))
 		return
 	}
+	res.Body = withUnknownFields(res.Body, unknown)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(res.Body)))
 	if res.Replayed {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"reflect"
 	"strconv"
 	"time"
 
@@ -27,11 +28,16 @@ func callerOf(r *http.Request) eligibility.Caller {
 // check is POST …/eligibility/v3.
 func (h *eligibilityHandlers) check(w http.ResponseWriter, r *http.Request) {
 	var req eligibility.Request
-	if err := DecodeJSON(r, &req); err != nil {
+	body, err := readJSONBody(r, &req)
+	if err != nil {
 		WriteError(w, r, err)
 		return
 	}
 	res, err := h.svc.Check(r.Context(), callerOf(r), &req)
+	if err == nil && res.JSON != nil {
+		// Said to the caller only: the history keeps the answer as built.
+		res.JSON = withUnknownFields(res.JSON, unknownFields(body, reflect.TypeFor[eligibility.Request]()))
+	}
 	writeResult(w, r, res, err)
 }
 

@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/clearhouse/clearhouse/internal/findings"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -175,14 +176,31 @@ func DecodeJSON(r *http.Request, v any) error {
 		switch {
 		case errors.As(err, &syntax) && strings.HasSuffix(syntax.Error(), "after top-level value"):
 			return Errorf(http.StatusBadRequest, CodeBadRequest, "The request body must hold one JSON value; found more after it.")
-		case errors.As(err, &syntax) && syntax.Offset >= int64(len(body)):
+		case errors.As(err, &syntax) && syntax.Error() == "unexpected end of JSON input":
 			return decodeError(io.ErrUnexpectedEOF)
+		case errors.As(err, &syntax):
+			return syntaxError(body, syntax)
 		case errors.As(err, &typ):
 			typ.Field = jsonPointer(reflect.TypeOf(v), typ.Field)
 		}
 		return decodeError(err)
 	}
 	return nil
+}
+
+// syntaxError says where the body stops being JSON, by line and column,
+// and names the most common mistake, a comma after the last field or item.
+func syntaxError(body []byte, syntax *json.SyntaxError) *Error {
+	at := int(min(max(syntax.Offset-1, 0), int64(len(body)))) // the offending byte
+	line := 1 + bytes.Count(body[:at], []byte("\n"))
+	column := 1 + utf8.RuneCount(body[bytes.LastIndexByte(body[:at], '\n')+1:at])
+	problem := syntax.Error()
+	if at < len(body) && (body[at] == '}' || body[at] == ']') {
+		if before := bytes.TrimRight(body[:at], " \t\r\n"); len(before) > 0 && before[len(before)-1] == ',' {
+			problem = fmt.Sprintf("a trailing comma before '%c'; JSON allows no comma after the last item, so remove it", body[at])
+		}
+	}
+	return Errorf(http.StatusBadRequest, CodeBadRequest, "The request body is not valid JSON at line %d, column %d: %s.", line, column, problem)
 }
 
 // readBody reads the whole body into a buffer sized by Content-Length (the

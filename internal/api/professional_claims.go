@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"reflect"
 
 	"github.com/clearhouse/clearhouse/internal/claims"
 )
@@ -13,31 +14,31 @@ import (
 // submitProfessional is POST …/professionalclaims/v3/submission.
 func (h *claimHandlers) submitProfessional(w http.ResponseWriter, r *http.Request) {
 	var req claims.ProfessionalRequest
-	body, err := readClaimBody(r, &req)
+	body, err := readJSONBody(r, &req)
 	if err != nil {
 		WriteError(w, r, err)
 		return
 	}
 	res, err := h.svc.SubmitProfessional(r.Context(), claimSubmission(r, body, claims.ProfessionalRoute), &req)
-	writeClaimResult(w, r, res, err)
+	writeClaimResult(w, r, res, err, unknownFields(body, reflect.TypeFor[claims.ProfessionalRequest]())...)
 }
 
 // validateProfessional is POST …/professionalclaims/v3/validation.
 func (h *claimHandlers) validateProfessional(w http.ResponseWriter, r *http.Request) {
 	var req claims.ProfessionalRequest
-	body, err := readClaimBody(r, &req)
+	body, err := readJSONBody(r, &req)
 	if err != nil {
 		WriteError(w, r, err)
 		return
 	}
 	res, err := h.svc.ValidateProfessionalClaim(r.Context(), claimSubmission(r, body, "professionalclaims/v3/validation"), &req)
-	writeClaimResult(w, r, res, err)
+	writeClaimResult(w, r, res, err, unknownFields(body, reflect.TypeFor[claims.ProfessionalRequest]())...)
 }
 
 // submitProfessionalRaw is POST …/professionalclaims/v3/raw-x12-submission.
 func (h *claimHandlers) submitProfessionalRaw(w http.ResponseWriter, r *http.Request) {
 	var req claims.RawRequest
-	body, err := readClaimBody(r, &req)
+	body, err := readJSONBody(r, &req)
 	if err != nil {
 		WriteError(w, r, err)
 		return

@@ -182,7 +182,7 @@ func (r *route) envelope() Envelope {
 func (s *Service) route(ctx context.Context, k *claimKind, c Caller, payerID, settingID string) (*route, error) {
 	p, ok := s.opts.Directory.Lookup(strings.TrimSpace(payerID))
 	if !ok {
-		return nil, &NotConfiguredError{Message: fmt.Sprintf("Payer %s is not configured: unknown payer id; check the payer list for the id to use (tradingPartnerServiceId)", payerID)}
+		return nil, &NotConfiguredError{Message: fmt.Sprintf("Payer %s is not configured: unknown payer id; check tradingPartnerServiceId: %s", payerID, payers.WhereToFindPayers)}
 	}
 	if !p.Supports(k.transaction) {
 		return nil, &NotConfiguredError{Message: fmt.Sprintf("Payer connection does not support %s: payer %s (%s) does not take %s claims electronically", k.form, p.ID, p.Name, k.name)}

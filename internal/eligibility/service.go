@@ -374,7 +374,7 @@ func (s *Service) notConfigured(res *Result, payerID, controlNumber string, err 
 	msg := err.Error()
 	var nc *payers.NotConfiguredError
 	if errors.As(err, &nc) {
-		msg = fmt.Sprintf("Payer %s is not configured: %s. Please check the payer list for the id to use.", nc.PayerID, nc.Reason)
+		msg = fmt.Sprintf("Payer %s is not configured: %s. Check the payer id: %s.", nc.PayerID, nc.Reason, payers.WhereToFindPayers)
 	}
 	res.Response = &Response{
 		ID:                      res.ID,

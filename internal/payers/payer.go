@@ -69,3 +69,8 @@ func (p Payer) Supports(transaction string) bool {
 
 // Configured reports whether a production connection is named.
 func (p Payer) Configured() bool { return p.Connection != "" }
+
+// WhereToFindPayers is what an answer naming an unknown or unconfigured
+// payer says about where the payer ids are.
+const WhereToFindPayers = "the payers this server knows, with their ids and transactions, are listed by 'clearhouse payers' " +
+	"(shipped list: docs/payers.md; an operator adds payers and connections with serve --payers)"

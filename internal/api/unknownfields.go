@@ -1,0 +1,241 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// UnknownFieldCode is the code of the warning that names a field of the
+// request that no field of the contract matches (a misspelling such as
+// "provdier"). encoding/json ignores such fields; the caller would never
+// learn that what they sent was not read.
+const UnknownFieldCode = "request::unknown_field"
+
+// unknownField is a request field that was ignored.
+type unknownField struct {
+	Pointer    string // JSON Pointer of the field as sent
+	Suggestion string // the field's likely intended name, or ""
+}
+
+func (u unknownField) description() string {
+	s := fmt.Sprintf("The request field %s is not a field of this request and was ignored", u.Pointer)
+	if u.Suggestion != "" {
+		s += fmt.Sprintf("; did you mean %q?", u.Suggestion)
+	}
+	return s + "."
+}
+
+// problem is the fieldList message of an unknown field.
+func (u unknownField) problem() string {
+	msg := "is not a field of this request and was ignored"
+	if u.Suggestion != "" {
+		msg += fmt.Sprintf("; did you mean %q?", u.Suggestion)
+	}
+	return msg
+}
+
+var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
+// unknownFields lists the fields of body (a JSON request already decoded
+// into a value of type t) that match no field of t, as encoding/json
+// matches them (exact name, else case-insensitive). Values of types that
+// decode themselves (custom UnmarshalJSON: aliases, numbers as strings)
+// are not looked into.
+func unknownFields(body []byte, t reflect.Type) []unknownField {
+	var doc any
+	if json.Unmarshal(body, &doc) != nil {
+		return nil
+	}
+	var out []unknownField
+	walkUnknown(doc, t, "", &out)
+	return out
+}
+
+func walkUnknown(v any, t reflect.Type, at string, out *[]unknownField) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if reflect.PointerTo(t).Implements(jsonUnmarshaler) || t.Implements(jsonUnmarshaler) {
+		return
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		fields := jsonFields(t)
+		for _, key := range slices.Sorted(mapKeys(obj)) {
+			path := at + "/" + strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
+			f, ok := matchField(fields, key)
+			if !ok {
+				*out = append(*out, unknownField{Pointer: path, Suggestion: closestField(fields, key)})
+				continue
+			}
+			walkUnknown(obj[key], f.typ, path, out)
+		}
+	case reflect.Slice, reflect.Array:
+		if arr, ok := v.([]any); ok {
+			for i, e := range arr {
+				walkUnknown(e, t.Elem(), at+"/"+strconv.Itoa(i), out)
+			}
+		}
+	case reflect.Map:
+		if obj, ok := v.(map[string]any); ok {
+			for _, key := range slices.Sorted(mapKeys(obj)) {
+				walkUnknown(obj[key], t.Elem(), at+"/"+key, out)
+			}
+		}
+	}
+}
+
+func mapKeys(m map[string]any) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// jsonField is a field as encoding/json sees it: its JSON name and type.
+type jsonField struct {
+	name string
+	typ  reflect.Type
+}
+
+// jsonFields are t's fields by JSON name, promoted fields of embedded
+// structs included.
+func jsonFields(t reflect.Type) []jsonField {
+	var fields []jsonField
+	for _, f := range reflect.VisibleFields(t) {
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tag == "-" || !f.IsExported() && !f.Anonymous {
+			continue
+		}
+		if f.Anonymous && tag == "" {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				continue // its fields are promoted, and listed on their own
+			}
+		}
+		if tag == "" {
+			tag = f.Name
+		}
+		fields = append(fields, jsonField{name: tag, typ: f.Type})
+	}
+	return fields
+}
+
+func matchField(fields []jsonField, key string) (jsonField, bool) {
+	for _, f := range fields {
+		if f.name == key {
+			return f, true
+		}
+	}
+	for _, f := range fields {
+		if strings.EqualFold(f.name, key) {
+			return f, true
+		}
+	}
+	return jsonField{}, false
+}
+
+// closestField is the field name within two edits of key (a typo), or "".
+func closestField(fields []jsonField, key string) string {
+	best, bestDist := "", 3
+	for _, f := range fields {
+		if d := editDistance(strings.ToLower(f.name), strings.ToLower(key)); d < bestDist {
+			best, bestDist = f.name, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance: insertions,
+// deletions, substitutions and swaps of two neighbours ("provdier").
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range rb {
+		d[0][j+1] = j + 1
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
+}
+
+// withUnknownFields adds the unknown fields to a JSON object answer: to
+// its fieldList when it is a validation error (a request refused for a
+// missing "provider" should also say that "provdier" was sent), otherwise
+// as warnings ({code, description}, the contract's warnings[] of the
+// eligibility and claim responses) after any it already has.
+func withUnknownFields(answer []byte, unknown []unknownField) []byte {
+	if len(unknown) == 0 {
+		return answer
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(answer, &obj) != nil {
+		return answer
+	}
+	key, entries := "warnings", make([]any, 0, len(unknown))
+	if _, ok := obj["fieldList"]; ok {
+		key = "fieldList"
+		for _, u := range unknown {
+			entries = append(entries, FieldError{Path: u.Pointer, Message: u.problem()})
+		}
+	} else {
+		for _, u := range unknown {
+			entries = append(entries, map[string]string{"code": UnknownFieldCode, "description": u.description()})
+		}
+	}
+	var list []any
+	if prior, ok := obj[key]; ok {
+		_ = json.Unmarshal(prior, &list)
+	}
+	encoded, err := json.Marshal(append(list, entries...))
+	if err != nil {
+		return answer
+	}
+	obj[key] = encoded
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return answer
+	}
+	return out
+}
+
+// withUnknownFieldProblems adds the unknown fields to a validation error's
+// fieldList.
+func withUnknownFieldProblems(err error, unknown []unknownField) error {
+	e, ok := err.(*Error)
+	if !ok || e.Code != CodeValidation || len(unknown) == 0 {
+		return err
+	}
+	for _, u := range unknown {
+		e.FieldList = append(e.FieldList, FieldError{Path: u.Pointer, Message: u.problem()})
+	}
+	return e
+}
