@@ -19,9 +19,13 @@ const UnknownFieldCode = "request::unknown_field"
 type unknownField struct {
 	Pointer    string // JSON Pointer of the field as sent
 	Suggestion string // the field's likely intended name, or ""
+	More       int    // set on the last entry of a cut list: how many more
 }
 
 func (u unknownField) description() string {
+	if u.More > 0 {
+		return fmt.Sprintf("And %d more unknown fields were ignored.", u.More)
+	}
 	s := fmt.Sprintf("The request field %s is not a field of this request and was ignored", u.Pointer)
 	if u.Suggestion != "" {
 		s += fmt.Sprintf("; did you mean %q?", u.Suggestion)
@@ -31,6 +35,9 @@ func (u unknownField) description() string {
 
 // problem is the fieldList message of an unknown field.
 func (u unknownField) problem() string {
+	if u.More > 0 {
+		return fmt.Sprintf("and %d more unknown fields were ignored", u.More)
+	}
 	msg := "is not a field of this request and was ignored"
 	if u.Suggestion != "" {
 		msg += fmt.Sprintf("; did you mean %q?", u.Suggestion)
@@ -52,8 +59,17 @@ func unknownFields(body []byte, t reflect.Type) []unknownField {
 	}
 	var out []unknownField
 	walkUnknown(doc, t, "", &out)
+	if len(out) > maxUnknownFields {
+		more := len(out) - maxUnknownFields
+		out = append(out[:maxUnknownFields], unknownField{Pointer: "/", More: more})
+	}
 	return out
 }
+
+// maxUnknownFields bounds the fields named: a body of thousands of
+// unknown fields gets an answer of a few kilobytes, not thousands of
+// warnings.
+const maxUnknownFields = 20
 
 func walkUnknown(v any, t reflect.Type, at string, out *[]unknownField) {
 	for t.Kind() == reflect.Pointer {

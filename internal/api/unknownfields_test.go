@@ -3,6 +3,7 @@ package api_test
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -40,6 +41,15 @@ func TestMisspelledFieldsAreNamed(t *testing.T) {
 	if status != 200 || len(r.Warnings) != 1 || r.Warnings[0].Code != api.UnknownFieldCode ||
 		!strings.Contains(r.Warnings[0].Description, `/subscriber/middleNmae`) || !strings.Contains(r.Warnings[0].Description, `"middleName"`) {
 		t.Errorf("a misspelled optional field: %d warnings %+v", status, r.Warnings)
+	}
+
+	many := clone(m)
+	for i := range 5000 {
+		many["extra"+strconv.Itoa(i)] = i
+	}
+	status, _, out = s.call("POST", eligibilityPath, s.testKey, mustJSON(t, many))
+	if status != 200 || len(out) > 64<<10 || !strings.Contains(string(out), "And 4980 more unknown fields were ignored.") {
+		t.Errorf("5,000 unknown fields: %d, %d bytes", status, len(out))
 	}
 
 	status, _, out = s.call("POST", eligibilityPath, s.testKey, mockpayer.Requests()[0].RequestJSON())
