@@ -1,10 +1,10 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -51,19 +51,17 @@ var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
 // into a value of type t) that match no field of t, as encoding/json
 // matches them (exact name, else case-insensitive). Values of types that
 // decode themselves (custom UnmarshalJSON: aliases, numbers as strings)
-// are not looked into.
+// are not looked into. The body is read token by token, so a large body
+// costs its tokens, not a tree of maps.
 func unknownFields(body []byte, t reflect.Type) []unknownField {
-	var doc any
-	if json.Unmarshal(body, &doc) != nil {
+	w := unknownWalk{dec: json.NewDecoder(bytes.NewReader(body)), fields: map[reflect.Type][]jsonField{}}
+	if w.value(t, "") != nil {
 		return nil
 	}
-	var out []unknownField
-	walkUnknown(doc, t, "", &out)
-	if len(out) > maxUnknownFields {
-		more := len(out) - maxUnknownFields
-		out = append(out[:maxUnknownFields], unknownField{Pointer: "/", More: more})
+	if w.more > 0 {
+		w.found = append(w.found, unknownField{Pointer: "/", More: w.more})
 	}
-	return out
+	return w.found
 }
 
 // maxUnknownFields bounds the fields named: a body of thousands of
@@ -71,52 +69,83 @@ func unknownFields(body []byte, t reflect.Type) []unknownField {
 // warnings.
 const maxUnknownFields = 20
 
-func walkUnknown(v any, t reflect.Type, at string, out *[]unknownField) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if reflect.PointerTo(t).Implements(jsonUnmarshaler) || t.Implements(jsonUnmarshaler) {
-		return
-	}
-	switch t.Kind() {
-	case reflect.Struct:
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return
-		}
-		fields := jsonFields(t)
-		for _, key := range slices.Sorted(mapKeys(obj)) {
-			path := at + "/" + strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
-			f, ok := matchField(fields, key)
-			if !ok {
-				*out = append(*out, unknownField{Pointer: path, Suggestion: closestField(fields, key)})
-				continue
-			}
-			walkUnknown(obj[key], f.typ, path, out)
-		}
-	case reflect.Slice, reflect.Array:
-		if arr, ok := v.([]any); ok {
-			for i, e := range arr {
-				walkUnknown(e, t.Elem(), at+"/"+strconv.Itoa(i), out)
-			}
-		}
-	case reflect.Map:
-		if obj, ok := v.(map[string]any); ok {
-			for _, key := range slices.Sorted(mapKeys(obj)) {
-				walkUnknown(obj[key], t.Elem(), at+"/"+key, out)
-			}
-		}
+type unknownWalk struct {
+	dec    *json.Decoder
+	fields map[reflect.Type][]jsonField // by struct type, computed once
+	found  []unknownField
+	more   int // unknown fields past maxUnknownFields
+}
+
+func (w *unknownWalk) record(u unknownField) {
+	if len(w.found) < maxUnknownFields {
+		w.found = append(w.found, u)
+	} else {
+		w.more++
 	}
 }
 
-func mapKeys(m map[string]any) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
+// value reads one JSON value, which decodes into type t (nil: not read).
+func (w *unknownWalk) value(t reflect.Type, at string) error {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t != nil && (reflect.PointerTo(t).Implements(jsonUnmarshaler) || t.Implements(jsonUnmarshaler)) {
+		t = nil
+	}
+	tok, err := w.dec.Token()
+	if err != nil {
+		return err
+	}
+	switch tok {
+	case json.Delim('{'):
+		for w.dec.More() {
+			keyTok, err := w.dec.Token()
+			if err != nil {
+				return err
+			}
+			key, _ := keyTok.(string)
+			path := at + "/" + strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
+			var elem reflect.Type
+			switch {
+			case t != nil && t.Kind() == reflect.Struct:
+				fields := w.structFields(t)
+				if f, ok := matchField(fields, key); ok {
+					elem = f.typ
+				} else {
+					w.record(unknownField{Pointer: path, Suggestion: closestField(fields, key)})
+				}
+			case t != nil && t.Kind() == reflect.Map:
+				elem = t.Elem()
+			}
+			if err := w.value(elem, path); err != nil {
+				return err
 			}
 		}
+		_, err = w.dec.Token() // }
+		return err
+	case json.Delim('['):
+		var elem reflect.Type
+		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+			elem = t.Elem()
+		}
+		for i := 0; w.dec.More(); i++ {
+			if err := w.value(elem, at+"/"+strconv.Itoa(i)); err != nil {
+				return err
+			}
+		}
+		_, err = w.dec.Token() // ]
+		return err
 	}
+	return nil
+}
+
+func (w *unknownWalk) structFields(t reflect.Type) []jsonField {
+	f, ok := w.fields[t]
+	if !ok {
+		f = jsonFields(t)
+		w.fields[t] = f
+	}
+	return f
 }
 
 // jsonField is a field as encoding/json sees it: its JSON name and type.
