@@ -28,6 +28,8 @@ type Payer struct {
 
 	datedLines []string                    // fixture lines with date placeholders
 	dates      atomic.Pointer[dateContext] // those lines expanded for the current day
+
+	states ClaimStates // the claims a 276 may ask about (nil: none known)
 }
 
 var _ payers.Connection = (*Payer)(nil)
@@ -80,13 +82,17 @@ func New(opts ...Option) *Payer {
 // the router never sends production traffic to it.
 func (p *Payer) TestOnly() bool { return true }
 
-// Exchange answers one 270 interchange with a 271 interchange. Errors:
+// Exchange answers one 270 interchange with a 271 interchange, and a 276
+// claim status request with a 277 (see answerStatus). Errors:
 // ErrInvalidInquiry for input that is not an answerable 270, an error
 // matching ErrNoMockMatch (and ErrUnsupportedServiceType for service types
 // other than 30/35) for a 270 outside the mock set, or ctx's error.
 func (p *Payer) Exchange(ctx context.Context, request []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if is276(request) {
+		return p.answerStatus(ctx, request)
 	}
 	inq, err := readInquiry(request)
 	if err != nil {

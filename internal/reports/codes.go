@@ -170,3 +170,15 @@ var entityNames = map[string]string{
 }
 
 func entityName(code string) string { return entityNames[code] }
+
+// ServiceQualifier describes a product or service id qualifier (SVC01-1).
+func ServiceQualifier(code string) string { return serviceQualifiers[code] }
+
+// StatusCategory describes a claim status category code; "" when unknown.
+func StatusCategory(code string) string { return statusCategory(code) }
+
+// StatusCode describes a claim status code; "" when unknown.
+func StatusCode(code string) string { return statusCode(code) }
+
+// EntityName names an entity identifier code as the reports do.
+func EntityName(code string) string { return entityName(code) }

@@ -1,0 +1,145 @@
+package statusinquiry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/x12"
+)
+
+// DefaultTimeout bounds one exchange with a payer.
+const DefaultTimeout = 60 * time.Second
+
+// Config wires a Service.
+type Config struct {
+	// Router picks the payer connection (test keys: the mock payers).
+	Router *payers.Router
+	// Numbers hands out the 276's interchange and group control numbers.
+	Numbers x12.ControlNumbers
+	// SenderID is ISA06 of every 276 (ISA08 is the payer's id).
+	SenderID string
+	Now      func() time.Time
+	Timeout  time.Duration
+	Logger   *slog.Logger
+}
+
+// Service answers claim status requests.
+type Service struct{ cfg Config }
+
+// New builds the service.
+func New(cfg Config) (*Service, error) {
+	if cfg.Router == nil || cfg.Numbers == nil {
+		return nil, errors.New("statusinquiry: New needs a Router and Numbers")
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.SenderID == "" {
+		cfg.SenderID = "CLEARHOUSE"
+	}
+	return &Service{cfg: cfg}, nil
+}
+
+// Problem is an answer that is not a 277: its HTTP status, the contract's
+// error code and what to do about it.
+type Problem struct {
+	Status  int
+	Code    string
+	Message string
+}
+
+func (p *Problem) Error() string { return p.Message }
+
+// Check sends the request as a 276 to the payer it names and maps the 277.
+// Errors: *ValidationError for a bad request, *Problem for a payer that is
+// not configured, unreachable or answers with something else.
+func (s *Service) Check(ctx context.Context, caller payers.Caller, req *Request) (*Response, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	route, err := s.cfg.Router.Route(caller.Mode, req.TradingPartnerServiceID, payers.ClaimStatus)
+	var nc *payers.NotConfiguredError
+	var un *payers.UnsupportedTransactionError
+	switch {
+	case errors.As(err, &nc):
+		return nil, &Problem{Status: http.StatusBadRequest, Code: "VALIDATION_ERROR",
+			Message: fmt.Sprintf("Payer %s is not configured: %s. GET /2024-04-01/payers lists the payer ids this server knows.", nc.PayerID, nc.Reason)}
+	case errors.As(err, &un):
+		return nil, &Problem{Status: http.StatusBadRequest, Code: "VALIDATION_ERROR",
+			Message: fmt.Sprintf("Payer %s does not answer real-time claim status (276) electronically.", un.PayerID)}
+	case err != nil:
+		return nil, err
+	}
+	usage := "P"
+	if caller.Mode == payers.ModeTest {
+		usage = "T"
+	}
+	now := s.cfg.Now().UTC()
+	trace := strconv.FormatInt(now.UnixNano()%1e12, 10)
+	if req.ControlNumber != "" {
+		trace = req.ControlNumber
+	}
+	x, err := Build(req, Envelope{SenderID: s.cfg.SenderID, ReceiverID: route.Payer.ID, Usage: usage}, s.cfg.Numbers, now, trace)
+	if err != nil {
+		if store.IsUnavailable(err) {
+			return nil, &Problem{Status: http.StatusServiceUnavailable, Code: "SERVICE_UNAVAILABLE",
+				Message: "Storage is unavailable, so nothing was sent to the payer. The request can be retried."}
+		}
+		return nil, err
+	}
+	xctx, cancel := context.WithTimeout(payers.WithCaller(ctx, caller), s.cfg.Timeout)
+	defer cancel()
+	answer, err := route.Connection.Exchange(xctx, x)
+	if err != nil {
+		return nil, s.exchangeFailed(ctx, route, err)
+	}
+	resp, err := Map(answer)
+	if err != nil {
+		s.cfg.Logger.Warn("statusinquiry: unreadable payer answer", "payer", route.Payer.ID, "connection", route.ConnectionName, "error", err.Error())
+		return nil, &Problem{Status: http.StatusBadGateway, Code: "BAD_GATEWAY",
+			Message: fmt.Sprintf("Payer %s answered the 276 with something that is not a 277.", route.Payer.ID)}
+	}
+	// The answer echoes who asked and about whom, as sent (the payer's
+	// spelling is in the x12).
+	resp.Providers = req.Providers
+	if sub := req.Subscriber; sub != nil {
+		resp.Subscriber = &Person{FirstName: sub.FirstName, LastName: sub.LastName, MemberID: sub.MemberID, Suffix: sub.Suffix}
+	}
+	if d := req.Dependent; d != nil {
+		resp.Dependent = &Person{FirstName: d.FirstName, LastName: d.LastName, Suffix: d.Suffix}
+	}
+	resp.TradingPartnerServiceID = req.TradingPartnerServiceID
+	resp.Meta.ApplicationMode = string(caller.Mode)
+	resp.Meta.TraceID = trace
+	resp.Meta.SenderID = s.cfg.SenderID
+	resp.X12 = string(answer)
+	return resp, nil
+}
+
+func (s *Service) exchangeFailed(ctx context.Context, route payers.Route, err error) error {
+	var coded payers.ExchangeError
+	switch {
+	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		return &Problem{Status: 499, Code: "REQUEST_CANCELED", Message: "The request was canceled before the payer answered."}
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &coded) && coded.Timeout():
+		return &Problem{Status: http.StatusGatewayTimeout, Code: "GATEWAY_TIMEOUT",
+			Message: fmt.Sprintf("Payer %s did not answer within %s; try again later.", route.Payer.ID, s.cfg.Timeout)}
+	default:
+		s.cfg.Logger.Warn("statusinquiry: payer exchange failed", "payer", route.Payer.ID, "connection", route.ConnectionName, "error", err.Error())
+		return &Problem{Status: http.StatusServiceUnavailable, Code: "SERVICE_UNAVAILABLE",
+			Message: fmt.Sprintf("Payer %s could not be reached; try again later.", route.Payer.ID)}
+	}
+}
