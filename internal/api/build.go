@@ -17,6 +17,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/secrets"
+	"github.com/clearhouse/clearhouse/internal/statusinquiry"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/tenantdir"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
@@ -40,6 +41,7 @@ type Services struct {
 	// the PDF endpoint answers 404.
 	EligibilityPDF func(store.EligibilityCheck) ([]byte, error)
 	Claims         *claims.Service
+	StatusInquiry  *statusinquiry.Service
 	Webhooks       *webhooks.Service
 }
 
@@ -85,6 +87,13 @@ func (env Env) services() (Services, error) {
 		}
 	}
 	if svc.Claims, err = claimsService(env); err != nil {
+		return Services{}, err
+	}
+	// Claim status goes through the eligibility service's router: the same
+	// connections reach the same payers.
+	if svc.StatusInquiry, err = statusinquiry.New(statusinquiry.Config{Router: svc.Eligibility.Router(),
+		Numbers:  eligibility.StoreControlNumbers(env.Store, eligibility.DefaultSenderID, 0),
+		SenderID: eligibility.DefaultSenderID, Now: env.Clock.Now, Logger: env.Logger}); err != nil {
 		return Services{}, err
 	}
 	return svc, nil

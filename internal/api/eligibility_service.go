@@ -23,7 +23,8 @@ func NewEligibilityService(env Env, dir *payers.Directory, production map[string
 	if dir == nil {
 		dir = payers.Default()
 	}
-	mockOpts := []mockpayer.Option{mockpayer.WithDirectory(dir)}
+	// The mock answers 276s about the caller's own test claims too.
+	mockOpts := []mockpayer.Option{mockpayer.WithDirectory(dir), mockpayer.WithClaimStates(storeClaimStates(env.Store))}
 	if env.Clock != nil {
 		mockOpts = append(mockOpts, mockpayer.WithClock(env.Clock.Now))
 	}

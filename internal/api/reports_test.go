@@ -199,3 +199,64 @@ func TestDentalClaimIsPaidByTheMockPayer(t *testing.T) {
 		t.Errorf("ERA PDF: %d %v", resp.StatusCode, err)
 	}
 }
+
+// A claim status request about a test claim answers with the claim's real
+// state: paid (F1:65) with the amount the 835 paid; another account asking
+// about the same patient control number finds nothing (D0:35).
+func TestClaimStatusOfAPaidTestClaim(t *testing.T) {
+	f, account := claimServer(t)
+	if resp, body := f.post(claimPath, f.key, exampleClaim(t, nil)); resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		rows, _, _ := f.store.ListDentalClaims(context.Background(), account, store.DentalClaimFilter{Mode: store.ModeTest})
+		if len(rows) > 0 && rows[0].Answer == "paid" {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	ask := `{"tradingPartnerServiceId": "52133",
+	  "providers": [{"providerType": "BillingProvider", "organizationName": "ABA Inc", "npi": "1999999992"}],
+	  "subscriber": {"memberId": "W000000001", "firstName": "John", "lastName": "Doe"},
+	  "encounter": {"patientAccountNumber": "12345", "beginningDateOfService": "20230428"}}`
+	var answer struct {
+		Claims []struct {
+			ClaimStatus struct {
+				StatusCategoryCode, StatusCode, StatusCodeValue, AmountPaid, PatientAccountNumber, TradingPartnerClaimNumber string
+			} `json:"claimStatus"`
+		} `json:"claims"`
+		Meta struct{ ApplicationMode string } `json:"meta"`
+		X12  string                           `json:"x12"`
+	}
+	f.json("POST", "/2024-04-01/change/medicalnetwork/claimstatus/v2", ask, 200, &answer)
+	if len(answer.Claims) != 1 {
+		t.Fatalf("answer %+v", answer)
+	}
+	cs := answer.Claims[0].ClaimStatus
+	if cs.StatusCategoryCode != "F1" || cs.StatusCode != "65" || cs.AmountPaid != "832" || cs.PatientAccountNumber != "12345" ||
+		cs.TradingPartnerClaimNumber == "" || answer.Meta.ApplicationMode != "test" || !strings.Contains(answer.X12, "ST*277*") {
+		t.Errorf("claim status %+v (x12 %s)", cs, answer.X12)
+	}
+
+	// Another account's key asks about the same number: not found.
+	otherTest, _, err := auth.CreateKey(context.Background(), f.store, "Another clinic", auth.ModeTest, "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, body := f.post("/2024-04-01/change/medicalnetwork/claimstatus/v2", otherTest, ask)
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"statusCategoryCode":"D0"`) || strings.Contains(string(body), `"amountPaid"`) {
+		t.Errorf("another account: %d %s", resp.StatusCode, body)
+	}
+
+	// Every problem of a bad request at once; a raw 276 that breaks the
+	// guide is refused before it is sent.
+	resp, body = f.post("/2024-04-01/change/medicalnetwork/claimstatus/v2", f.key, `{"providers": [{}], "subscriber": {}}`)
+	if resp.StatusCode != 400 || strings.Count(string(body), `"path"`) < 5 {
+		t.Errorf("bad request: %d %s", resp.StatusCode, body)
+	}
+	resp, body = f.post("/2024-04-01/change/medicalnetwork/claimstatus/v2/raw-x12", f.key, `{"x12": "ISA*00*"}`)
+	if resp.StatusCode != 400 {
+		t.Errorf("bad raw 276: %d %s", resp.StatusCode, body)
+	}
+}

@@ -24,6 +24,7 @@ func (s *Server) routes() []Route {
 	events := eventHandlers{store: svc.Store}
 	hooks := webhookHandlers{svc: svc.Webhooks}
 	usage := usageHandler{store: svc.Store}
+	status := statusHandlers{svc: svc.StatusInquiry}
 	report := reportHandlers{store: svc.Store, blobs: svc.Core.Blob()}
 	partner := partnerHandlers{store: svc.Store, box: svc.Secrets, dirs: svc.Directories, clock: svc.Clock}
 	inbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionInbound}
@@ -76,6 +77,10 @@ func (s *Server) routes() []Route {
 		{Pattern: "GET /2023-08-01/transactions/{transactionId}/fragments/{fragmentIndex}/output", Handler: http.HandlerFunc(files.fragmentDocument)},
 		{Pattern: "GET /2023-08-01/transactions/{transactionId}/edi-platform/fragments/{fragmentIndex}/output", Handler: http.HandlerFunc(files.fragmentDocument)},
 		{Pattern: "GET " + core.DownloadsPath + "{token}", Public: true, Handler: http.HandlerFunc(files.download)},
+
+		// Real-time claim status (276/277), through the eligibility router.
+		{Pattern: "POST /2024-04-01/change/medicalnetwork/claimstatus/v2", Handler: http.HandlerFunc(status.check)},
+		{Pattern: "POST /2024-04-01/change/medicalnetwork/claimstatus/v2/raw-x12", Handler: http.HandlerFunc(status.checkRaw)},
 
 		// Reports (api-contract §4.2): stored 835 and 277 answers as the
 		// contract's report JSON, and an 835 as an ERA PDF.

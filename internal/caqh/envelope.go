@@ -28,6 +28,8 @@ const (
 const (
 	PayloadType270   = "X12_270_Request_005010X279A1"
 	PayloadType271   = "X12_271_Response_005010X279A1"
+	PayloadType276   = "X12_276_Request_005010X212"
+	PayloadType277   = "X12_277_Response_005010X212"
 	PayloadType999   = "X12_999_Response_005010X231A1"
 	PayloadTypeTA1   = "X12_TA1_Response_00501X231A1"
 	PayloadTypeError = "CoreEnvelopeError"
@@ -65,10 +67,15 @@ const (
 	MIME Kind = "MIME"
 )
 
-// Request builds the envelope of a real-time 270.
+// Request builds the envelope of a real-time 270, or of a 276 when the
+// payload is a claim status request.
 func Request(payload []byte, payloadID, senderID, receiverID string, now time.Time) *Envelope {
+	payloadType := PayloadType270
+	if requestSet(payload) == "276" {
+		payloadType = PayloadType276
+	}
 	return &Envelope{
-		PayloadType: PayloadType270, ProcessingMode: RealTime, PayloadID: payloadID,
+		PayloadType: payloadType, ProcessingMode: RealTime, PayloadID: payloadID,
 		TimeStamp: FormatTimeStamp(now), SenderID: senderID, ReceiverID: receiverID,
 		CORERuleVersion: RuleVersion, Payload: payload,
 	}
@@ -104,10 +111,27 @@ func payloadTypeOf(x []byte) string {
 	switch {
 	case bytes.Contains(x, st("271")):
 		return PayloadType271
+	case bytes.Contains(x, st("277")):
+		return PayloadType277
 	case bytes.Contains(x, st("999")):
 		return PayloadType999
 	case bytes.Contains(x, []byte("TA1"+string(sep))):
 		return PayloadTypeTA1
 	}
 	return PayloadType271
+}
+
+// requestSet is the ST01 of a request payload ("270", "276"), "" when it
+// has none.
+func requestSet(x []byte) string {
+	x = bytes.TrimLeft(x, " \t\r\n")
+	if len(x) < 4 || !bytes.HasPrefix(x, []byte("ISA")) {
+		return ""
+	}
+	sep := x[3]
+	i := bytes.Index(x, []byte("ST"+string(sep)))
+	if i < 0 || len(x) < i+6 {
+		return ""
+	}
+	return string(x[i+3 : i+6])
 }

@@ -147,7 +147,7 @@ func TestHandlerChecksTheEnvelope(t *testing.T) {
 		{"PayloadID not a UUID", func(e *Envelope) { e.PayloadID = "12345" }, "PayloadIDIllegal"},
 		{"old rule version", func(e *Envelope) { e.CORERuleVersion = "1.1.0" }, CodeVersionMismatch},
 		{"batch", func(e *Envelope) { e.ProcessingMode = "Batch" }, CodeProcessingModeNotSupp},
-		{"276", func(e *Envelope) { e.PayloadType = "X12_276_Request_005010X212" }, CodePayloadTypeNotSupported},
+		{"278 (not real-time eligibility or claim status)", func(e *Envelope) { e.PayloadType = "X12_278_Request_005010X217" }, CodePayloadTypeNotSupported},
 		{"bad time", func(e *Envelope) { e.TimeStamp = "yesterday" }, "TimeStampIllegal"},
 		{"no payload", func(e *Envelope) { e.Payload = nil }, "PayloadRequired"},
 	}

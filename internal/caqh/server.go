@@ -150,8 +150,8 @@ func (h *Handler) check(env *Envelope) (string, string) {
 			return CodeProcessingModeNotSupp, "this endpoint takes real-time exchanges only"
 		}
 		return Illegal("ProcessingMode"), "ProcessingMode is RealTime or Batch"
-	case env.PayloadType != PayloadType270:
-		return CodePayloadTypeNotSupported, "this endpoint takes " + PayloadType270 + " only"
+	case env.PayloadType != PayloadType270 && env.PayloadType != PayloadType276:
+		return CodePayloadTypeNotSupported, "this endpoint takes " + PayloadType270 + " and " + PayloadType276 + " only"
 	case !uuidPattern.MatchString(env.PayloadID):
 		return Illegal("PayloadID"), "PayloadID must be a UUID (RFC 4122)"
 	case h.ReceiverID != "" && env.ReceiverID != h.ReceiverID:

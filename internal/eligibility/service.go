@@ -63,6 +63,10 @@ type Service struct {
 	calls *payerCalls
 }
 
+// Router is the payer router the service sends through (claim status
+// shares it: the same connections reach the same payers).
+func (s *Service) Router() *payers.Router { return s.cfg.Router }
+
 // NewService checks cfg and fills its defaults.
 func NewService(cfg Config) (*Service, error) {
 	if cfg.Router == nil {

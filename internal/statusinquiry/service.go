@@ -70,17 +70,8 @@ func (s *Service) Check(ctx context.Context, caller payers.Caller, req *Request)
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	route, err := s.cfg.Router.Route(caller.Mode, req.TradingPartnerServiceID, payers.ClaimStatus)
-	var nc *payers.NotConfiguredError
-	var un *payers.UnsupportedTransactionError
-	switch {
-	case errors.As(err, &nc):
-		return nil, &Problem{Status: http.StatusBadRequest, Code: "VALIDATION_ERROR",
-			Message: fmt.Sprintf("Payer %s is not configured: %s. GET /2024-04-01/payers lists the payer ids this server knows.", nc.PayerID, nc.Reason)}
-	case errors.As(err, &un):
-		return nil, &Problem{Status: http.StatusBadRequest, Code: "VALIDATION_ERROR",
-			Message: fmt.Sprintf("Payer %s does not answer real-time claim status (276) electronically.", un.PayerID)}
-	case err != nil:
+	route, err := s.route(caller, req.TradingPartnerServiceID)
+	if err != nil {
 		return nil, err
 	}
 	usage := "P"
@@ -127,6 +118,22 @@ func (s *Service) Check(ctx context.Context, caller payers.Caller, req *Request)
 	resp.Meta.SenderID = s.cfg.SenderID
 	resp.X12 = string(answer)
 	return resp, nil
+}
+
+// route finds the payer's connection for a 276, or the contract's error.
+func (s *Service) route(caller payers.Caller, payerID string) (payers.Route, error) {
+	route, err := s.cfg.Router.Route(caller.Mode, payerID, payers.ClaimStatus)
+	var nc *payers.NotConfiguredError
+	var un *payers.UnsupportedTransactionError
+	switch {
+	case errors.As(err, &nc):
+		return route, &Problem{Status: http.StatusBadRequest, Code: "VALIDATION_ERROR",
+			Message: fmt.Sprintf("Payer %s is not configured: %s. The payer directory (clearhouse payers list, or the --payers file) has the ids this server knows.", nc.PayerID, nc.Reason)}
+	case errors.As(err, &un):
+		return route, &Problem{Status: http.StatusBadRequest, Code: "VALIDATION_ERROR",
+			Message: fmt.Sprintf("Payer %s does not answer real-time claim status (276) electronically.", un.PayerID)}
+	}
+	return route, err
 }
 
 func (s *Service) exchangeFailed(ctx context.Context, route payers.Route, err error) error {
