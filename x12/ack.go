@@ -206,6 +206,18 @@ func write999(iw *InterchangeWriter, g *GroupReport) error {
 	return iw.EndTransaction()
 }
 
+// elementNumber is IK402, the data element reference number (N0, 1-4
+// digits): a composite's id (C023) is no element number, so a finding about
+// a whole composite leaves IK402 out.
+func elementNumber(ref string) string {
+	for i := 0; i < len(ref); i++ {
+		if ref[i] < '0' || ref[i] > '9' {
+			return ""
+		}
+	}
+	return ref
+}
+
 // standardLoopID is IK303: the loop identifier (data element 447, at most 4
 // characters) of the X12 standard's loop, "2010" for the guides' 2010AA and
 // 2010BA, "1000" for 1000A. A guide's longer loop name there fails the
@@ -249,7 +261,7 @@ func write999Set(iw *InterchangeWriter, s *SetReport) (bool, error) {
 			if e.Repetition > 0 {
 				pos = append(pos, strconv.Itoa(e.Repetition))
 			}
-			if err := iw.WriteSegmentFields("IK4", Composite(pos...), Simple(e.ElementRef), Simple(e.IK4),
+			if err := iw.WriteSegmentFields("IK4", Composite(pos...), Simple(elementNumber(e.ElementRef)), Simple(e.IK4),
 				Simple(safeValue(e.Value, iw.d))); err != nil {
 				return false, err
 			}

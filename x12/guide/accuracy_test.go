@@ -161,3 +161,32 @@ func severityCodes(t *testing.T, in []byte) (*x12.Report, []string) {
 	slices.Sort(got)
 	return rep, got
 }
+
+// The 999s we write for the corpus's broken claims pass our own 999 guide:
+// IK303 within its 4 characters, IK402 a data element number (no
+// composite id like C023 when a whole composite is missing).
+func TestOur999sPassThe999Guide(t *testing.T) {
+	for _, name := range []string{"invalid/837P_ims_missing-required-elements.txt", "invalid/837P_ims_segment-errors.txt",
+		"invalid/837P_ims_bad-code-value.txt", "835/5010_lfh_managed-care.x12"} {
+		t.Run(name, func(t *testing.T) {
+			in := goldenInput(t, "corpus:"+name)
+			rep, err := guide.Validate(bytes.NewReader(in), guide.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := x12.WriteAcks(&buf, rep, x12.AckOptions{TA1: x12.TA1Never}); err != nil {
+				t.Fatal(err)
+			}
+			ackRep, err := guide.Validate(bytes.NewReader(buf.Bytes()), guide.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range ackRep.All() {
+				if f.Rejects() {
+					t.Errorf("the 999 fails the 999 guide: %s\n%s", f, buf.String())
+				}
+			}
+		})
+	}
+}
