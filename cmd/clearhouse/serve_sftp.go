@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"os"
@@ -31,6 +32,7 @@ func newSFTPServer(dataDir string, st store.Store, edi *core.Service, logger *sl
 	srv, err := sftpd.New(sftpd.Config{
 		HostKeyFile:  filepath.Join(dataDir, "sftp_host_ed25519_key"),
 		Root:         filepath.Join(dataDir, "sftp"),
+		HomeOf:       sftpHome(st),
 		MaxFileBytes: edi.MaxFileBytes(),
 		Logger:       log,
 		PasswordHash: func(user string) (string, bool) {
@@ -59,6 +61,20 @@ func newSFTPServer(dataDir string, st store.Store, edi *core.Service, logger *sl
 		},
 	})
 	return srv, err
+}
+
+// sftpHome keys each SFTP user's folders by its account and mode
+// (DATA/sftp/<account-id>/<mode>/<user>/): a user name deleted and made
+// again by another account starts empty, never with the first owner's
+// files.
+func sftpHome(st store.SFTPUsers) func(user string) (string, error) {
+	return func(user string) (string, error) {
+		u, err := st.GetSFTPUser(context.Background(), user)
+		if err != nil {
+			return "", fmt.Errorf("sftp user %q: %w", user, err)
+		}
+		return filepath.Join(u.AccountID, u.Mode, u.Username), nil
+	}
 }
 
 // serveSFTP serves srv on addr and returns the function that stops it

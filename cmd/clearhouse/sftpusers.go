@@ -194,7 +194,7 @@ func sftpUsersList(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "USERNAME\tACCOUNT\tMODE\tLOGIN\tCREATED")
+	fmt.Fprintln(tw, "USERNAME\tACCOUNT\tMODE\tLOGIN\tCREATED\tFOLDER")
 	for _, u := range users {
 		var login []string
 		if u.PasswordHash != "" {
@@ -203,7 +203,8 @@ func sftpUsersList(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if n := len(strings.Fields(strings.ReplaceAll(u.PublicKeys, "\n", " | "))); u.PublicKeys != "" && n > 0 {
 			login = append(login, fmt.Sprintf("%d key(s)", strings.Count(u.PublicKeys, "\n")+1))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", u.Username, names[u.AccountID], u.Mode, strings.Join(login, ", "), u.CreatedAt.Format(time.RFC3339))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", u.Username, names[u.AccountID], u.Mode, strings.Join(login, ", "),
+			u.CreatedAt.Format(time.RFC3339), "sftp/"+u.AccountID+"/"+u.Mode+"/"+u.Username)
 	}
 	return tw.Flush()
 }

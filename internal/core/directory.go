@@ -125,6 +125,7 @@ func (d *DirectoryPoller) poll(ctx context.Context, c store.Connection, force bo
 	if !force && now.Sub(d.last[key]) < interval {
 		return nil
 	}
+	first := d.last[key].IsZero()
 	d.last[key] = now
 	// Resolved again at every poll: a link placed after the connection
 	// was stored fails here as it would have at its creation.
@@ -133,6 +134,11 @@ func (d *DirectoryPoller) poll(ctx context.Context, c store.Connection, force bo
 		return fmt.Errorf("inboundPath %q: %w", set.InboundPath, err)
 	}
 	defer folder.Close()
+	if first {
+		// For the operator: where this connection's partner drops files.
+		d.s.opts.Logger.Info("core: polling directory", "connection_id", c.ID, "account_id", c.AccountID,
+			"folder", c.AccountID+"/"+c.Mode+"/"+set.InboundPath, "root", d.dirs.Dir())
+	}
 	if err := folder.MkdirAll(claimedDir, 0o700); err != nil {
 		return err
 	}

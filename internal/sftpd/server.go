@@ -24,6 +24,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,6 +46,11 @@ type Config struct {
 	HostKeyFile string
 	// Root holds one directory per user (Root/<user>/inbound, /outbound).
 	Root string
+	// HomeOf names a user's directory under Root, as a relative path
+	// (nil: the user name). Clearhouse keys it by the user's account and
+	// mode, so a user name deleted and made again by another account
+	// starts with empty folders.
+	HomeOf func(user string) (string, error)
 	// PasswordHash returns a user's bcrypt password hash (found false for
 	// an unknown user, "" for one without a password); the server
 	// compares it, under SignIn's limits. Password instead checks a
@@ -332,7 +338,17 @@ func (s *Server) home(user string) (string, error) {
 	if !validUser(user) {
 		return "", fmt.Errorf("sftpd: invalid user name %q", user)
 	}
-	home := filepath.Join(s.cfg.Root, user)
+	rel := user
+	if s.cfg.HomeOf != nil {
+		var err error
+		if rel, err = s.cfg.HomeOf(user); err != nil {
+			return "", err
+		}
+		if rel == "" || filepath.IsAbs(rel) || filepath.Clean(rel) != rel || rel == ".." || strings.HasPrefix(rel, "../") {
+			return "", fmt.Errorf("sftpd: user %q has no folder under the root (%q)", user, rel)
+		}
+	}
+	home := filepath.Join(s.cfg.Root, rel)
 	for _, d := range []string{inboundDir, outboundDir, stagingDir} {
 		if err := os.MkdirAll(filepath.Join(home, d), 0o700); err != nil {
 			return "", err
