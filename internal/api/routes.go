@@ -31,6 +31,7 @@ func (s *Server) routes() []Route {
 	outbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionOutbound}
 	const x12 = "/2023-08-01/x12"
 	const professional = "/2024-04-01/change/medicalnetwork/professionalclaims/v3"
+	const institutional = "/2024-04-01/change/medicalnetwork/institutionalclaims/v1"
 	const inboundSettings = x12 + "/partnerships/{partnershipId}/inbound-transactions"
 	const outboundSettings = x12 + "/partnerships/{partnershipId}/outbound-transactions"
 
@@ -59,6 +60,8 @@ func (s *Server) routes() []Route {
 		{Pattern: "POST " + professional + "/submission", Handler: http.HandlerFunc(claims.submitProfessional)},
 		{Pattern: "POST " + professional + "/validation", Handler: http.HandlerFunc(claims.validateProfessional)},
 		{Pattern: "POST " + professional + "/raw-x12-submission", Handler: http.HandlerFunc(claims.submitProfessionalRaw)},
+		{Pattern: "POST " + institutional + "/submission", Handler: http.HandlerFunc(claims.submitInstitutional)},
+		{Pattern: "POST " + institutional + "/raw-x12-submission", Handler: http.HandlerFunc(claims.submitInstitutionalRaw)},
 
 		// Files (spec §4.3, api-contract §5.3): the upload of inbound files,
 		// executions and transactions with their documents, and the signed

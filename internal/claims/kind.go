@@ -15,6 +15,9 @@ type claimKind struct {
 	// set in ours (the medical examples use > for components); the dental
 	// contract limits its raw endpoint to * : ^ ~.
 	anyDelimiters bool
+	// alsoAccepts are older guide ids the raw endpoint takes and rewrites
+	// as version (the contract's raw 837I example is 005010X223A2).
+	alsoAccepts []string
 }
 
 var dentalKind = &claimKind{name: "dental", form: "837D", version: Version837D, transaction: payers.DentalClaim,

@@ -46,6 +46,7 @@ type Submitter struct {
 	FirstName               string              `json:"firstName,omitempty"`
 	MiddleName              string              `json:"middleName,omitempty"`
 	SubmitterIdentification string              `json:"submitterIdentification,omitempty"`
+	TaxID                   string              `json:"taxId,omitempty"` // institutional: 1000A NM109 when submitterIdentification is empty
 	ContactInformation      *ContactInformation `json:"contactInformation,omitempty"`
 }
 

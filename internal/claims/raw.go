@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -268,7 +269,7 @@ var refZone = map[string]bool{"SV1": true, "SV2": true, "SV3": true, "SV5": true
 func checkVersion(segs []*x12.Segment, k *claimKind) error {
 	for _, s := range segs {
 		if s.Is("GS") {
-			if v := s.Element(8); v != k.version {
+			if v := s.Element(8); v != k.version && !slices.Contains(k.alsoAccepts, v) {
 				return rawError("is written in guide %q (GS08); this endpoint takes %s claims in %s: send it to the endpoint of its claim type, or write it in %s", v, k.name, k.version, k.version)
 			}
 			return nil

@@ -77,7 +77,7 @@ func TestProfessionalClaimTravelsTheWholeRoad(t *testing.T) {
 			}
 			tx, err := w.st.GetTransaction(context.Background(), w.account, claim.TransactionID)
 			must(t, err)
-			if tx.GuideID != claims.Version837P || !strings.Contains(w.read(tx.Output.Key), `"professional_service_SV1"`) && !strings.Contains(w.read(tx.Output.Key), "SV1") {
+			if tx.GuideID != claims.Version837P || !strings.Contains(w.read(tx.Output.Key), "SV1") {
 				t.Errorf("transaction guide %s, Guide JSON %.200s", tx.GuideID, w.read(tx.Output.Key))
 			}
 			acks, _, err := w.st.ListTransactions(context.Background(), w.account, store.TransactionFilter{TransactionSetID: "277"})
@@ -87,6 +87,42 @@ func TestProfessionalClaimTravelsTheWholeRoad(t *testing.T) {
 			}
 			if x := w.read(acks[0].Input.Key); !strings.Contains(x, tc.stc) {
 				t.Errorf("277CA lacks %s: %s", tc.stc, x)
+			}
+		})
+	}
+}
+
+// An institutional claim travels the same road: the outbound 837I, its
+// delivery, the mock's 999 and 277CA (REJECTDX01: A7:254).
+func TestInstitutionalClaimTravelsTheWholeRoad(t *testing.T) {
+	for _, tc := range []struct{ member, stc string }{
+		{"98765", "STC*A2:20*"},
+		{"REJECTDX01", "STC*A7:254*"},
+	} {
+		t.Run(tc.member, func(t *testing.T) {
+			w := newWorld(t)
+			b, err := os.ReadFile("../claims/testdata/institutional/example.json")
+			must(t, err)
+			var r claims.InstitutionalRequest
+			must(t, json.Unmarshal(b, &r))
+			r.Subscriber.MemberID = tc.member
+			res, err := w.claims.SubmitInstitutional(context.Background(), claims.Submission{Caller: claims.Caller{AccountID: w.account, Mode: store.ModeTest},
+				Body: b, Route: claims.InstitutionalRoute}, &r)
+			must(t, err)
+			evs := w.waitEvents(6)
+			if got := types(evs); len(evs) != 6 || !strings.Contains(got, "file.delivered.v2") || strings.Count(got, "transaction.processed.v2") != 3 {
+				t.Fatalf("events: %s", got)
+			}
+			claim := mustClaim(t, w, res)
+			e, err := w.st.GetExecution(context.Background(), w.account, claim.ExecutionID)
+			must(t, err)
+			if x := w.read(e.Input.Key); e.Status != store.ExecutionDelivered || !strings.Contains(x, "*005010X223A3~") || !strings.Contains(x, "~SV2*0800*HC:H0001*500*UN*1~") {
+				t.Errorf("execution %s, file %.300s", e.Status, x)
+			}
+			acks, _, err := w.st.ListTransactions(context.Background(), w.account, store.TransactionFilter{TransactionSetID: "277"})
+			must(t, err)
+			if len(acks) != 1 || !strings.Contains(w.read(acks[0].Input.Key), tc.stc) {
+				t.Fatalf("277CA: %d transactions, want one with %s", len(acks), tc.stc)
 			}
 		})
 	}
