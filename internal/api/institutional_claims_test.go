@@ -54,11 +54,15 @@ func TestInstitutionalClaimEditsOverHTTP(t *testing.T) {
 		{"inpatient without admission date (SNIP 4)", func(m map[string]any) {
 			delete(sub(m, "claimInformation", "claimDateInformation"), "admissionDateAndHour")
 		}, "/claimInformation/claimDateInformation/admissionDateAndHour", "inpatient"},
-		{"statement period backwards", func(m map[string]any) { sub(m, "claimInformation", "claimDateInformation")["statementEndDate"] = "20241001" },
+		{"statement period backwards", func(m map[string]any) {
+			sub(m, "claimInformation", "claimDateInformation")["statementEndDate"] = "20241001"
+		},
 			"/claimInformation/claimDateInformation/statementEndDate", "before statementBeginDate"},
 		{"no attending provider (SNIP 4)", func(m map[string]any) { m["providers"] = m["providers"].([]any)[:1] },
 			"/attending", "attending provider"},
-		{"ICD-10 principal diagnosis shape", func(m map[string]any) { sub(m, "claimInformation", "principalDiagnosis")["principalDiagnosisCode"] = "R45.851" },
+		{"ICD-10 principal diagnosis shape", func(m map[string]any) {
+			sub(m, "claimInformation", "principalDiagnosis")["principalDiagnosisCode"] = "R45.851"
+		},
 			"/claimInformation/principalDiagnosis/principalDiagnosisCode", "without the dot"},
 		{"billing NPI check digit", func(m map[string]any) { m["providers"].([]any)[0].(map[string]any)["npi"] = "1999999977" },
 			"/providers/0/npi", "check digit"},
