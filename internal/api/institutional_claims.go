@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"reflect"
 
 	"github.com/clearhouse/clearhouse/internal/claims"
 )
@@ -13,19 +14,19 @@ import (
 // submitInstitutional is POST …/institutionalclaims/v1/submission.
 func (h *claimHandlers) submitInstitutional(w http.ResponseWriter, r *http.Request) {
 	var req claims.InstitutionalRequest
-	body, err := readClaimBody(r, &req)
+	body, err := readJSONBody(r, &req)
 	if err != nil {
 		WriteError(w, r, err)
 		return
 	}
 	res, err := h.svc.SubmitInstitutional(r.Context(), claimSubmission(r, body, claims.InstitutionalRoute), &req)
-	writeClaimResult(w, r, res, err)
+	writeClaimResult(w, r, res, err, unknownFields(body, reflect.TypeFor[claims.InstitutionalRequest]())...)
 }
 
 // submitInstitutionalRaw is POST …/institutionalclaims/v1/raw-x12-submission.
 func (h *claimHandlers) submitInstitutionalRaw(w http.ResponseWriter, r *http.Request) {
 	var req claims.RawRequest
-	body, err := readClaimBody(r, &req)
+	body, err := readJSONBody(r, &req)
 	if err != nil {
 		WriteError(w, r, err)
 		return
