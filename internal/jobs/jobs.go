@@ -9,6 +9,11 @@
 // the lease expires. Failures retry on the kind's Policy; every attempt is
 // recorded (store.JobAttempt) for the console's Events tab. Time comes from
 // a clock.Clock, so schedules are tested without waiting.
+//
+// Each kind runs in a lane (Policy.Lane), a pool of workers of its own:
+// calls to other systems (LaneOutbound) never take the workers of files
+// and claims, and one account may hold only its share of a lane
+// (Lane.PerAccount); its other jobs wait in the table, unclaimed.
 package jobs
 
 import (
