@@ -15,10 +15,12 @@ const (
 )
 
 // laneFlags size the outbound lane (webhook attempts, delivery of outbound
-// files), apart from --workers (files and claims).
+// files), apart from --workers (files and claims), and cap one account's
+// share of each.
 type laneFlags struct {
 	outboundWorkers    int
 	outboundPerAccount int
+	workersPerAccount  int
 }
 
 func (f *laneFlags) register(fs *flag.FlagSet) {
@@ -26,6 +28,8 @@ func (f *laneFlags) register(fs *flag.FlagSet) {
 		"outbound calls (webhook attempts, deliveries of outbound files) run at once by this process, apart from --workers (0: the default)")
 	fs.IntVar(&f.outboundPerAccount, "outbound-per-account", defaultOutboundPerAccount,
 		"outbound calls one account may have running at once in this process; its others wait, holding no worker; 0: no cap")
+	fs.IntVar(&f.workersPerAccount, "workers-per-account", 0,
+		"files and claims jobs one account may have running at once of --workers (e.g. --workers minus 1, so another account's file never waits for a free worker); 0: no cap")
 }
 
 // lanes is the queue's lane sizes (defaults for a zero config, as in tests).
@@ -34,5 +38,5 @@ func (f laneFlags) lanes() map[string]jobs.Lane {
 	if out.Concurrency <= 0 {
 		out = jobs.Lane{Concurrency: defaultOutboundWorkers, PerAccount: defaultOutboundPerAccount}
 	}
-	return map[string]jobs.Lane{jobs.LaneOutbound: out}
+	return map[string]jobs.Lane{jobs.LaneOutbound: out, jobs.LaneDefault: {PerAccount: f.workersPerAccount}}
 }

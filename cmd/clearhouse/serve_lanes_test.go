@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/core/coretest"
+	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
@@ -179,6 +181,30 @@ func readBody(r *http.Request) string {
 		b.Write(buf[:n])
 		if err != nil || b.Len() > 1<<20 {
 			return b.String()
+		}
+	}
+}
+
+func TestLaneFlags(t *testing.T) {
+	cases := []struct {
+		args               []string
+		outbound, fileLane jobs.Lane
+	}{
+		{nil, jobs.Lane{Concurrency: 16, PerAccount: 4}, jobs.Lane{}},
+		{[]string{"--outbound-workers", "8", "--outbound-per-account", "0", "--workers-per-account", "3"},
+			jobs.Lane{Concurrency: 8}, jobs.Lane{PerAccount: 3}},
+		{[]string{"--outbound-workers", "0"}, jobs.Lane{Concurrency: 16, PerAccount: 4}, jobs.Lane{}},
+	}
+	for _, c := range cases {
+		var f laneFlags
+		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+		f.register(fs)
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		lanes := f.lanes()
+		if lanes[jobs.LaneOutbound] != c.outbound || lanes[jobs.LaneDefault] != c.fileLane {
+			t.Errorf("%v: outbound %+v, files %+v; want %+v, %+v", c.args, lanes[jobs.LaneOutbound], lanes[jobs.LaneDefault], c.outbound, c.fileLane)
 		}
 	}
 }
