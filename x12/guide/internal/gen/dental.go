@@ -64,7 +64,7 @@ func recipe837D(g *generator) *spec.File {
 			Fixes: []string{
 				"built per x12-standards.md §3.1-3.2 because no faithful public X224A2 map exists (README §6); PR #86's map not used (README §5)",
 				"SV305-SV310 data elements 1358/380/352/1327/1360/1073 as in the 4010 dental map (PR #86 shifts them by one)",
-				"SV301-08, SV311 (C004, 4 pointers) and DN206 added from StAEDI 005010 types; SV311 situational",
+				"SV301-08, SV311 (C004, 4 pointers) and DN206 added from StAEDI 005010 types; SV311 situational; SV301-07 (description) situational",
 				"SV304 oral cavity codes: 4010 list plus the 5010 sextants 03-08; TOO03 tooth surfaces B D F I L M O",
 				"DN2 status codes E and M (5010), DN206 required with JP; DN1 DN103 not used, DN104 orthodontic treatment indicator",
 				"2310A PRV02 PXC (5010 taxonomy qualifier; the 4010 map has ZZ)",
@@ -190,6 +190,11 @@ func dentalLine(g *generator, p2300, d2300 *spec.Node, types *staediTypes) *spec
 		setCodes(sv3, "04-"+strconv.Itoa(i), oral...)
 	}
 	elementAt(sv3, "01-8").Usage = "N"
+	// SV301-7, the procedure's description (for a not-otherwise-classified
+	// CDT code), is situational in X224A2 (PR #86's map agrees); the 4010
+	// map did not list it.
+	sv3017 := elementAt(sv3, "01-7")
+	sv3017.Usage, sv3017.Name = "S", "Description"
 
 	too := d("TOO", "JP")
 	setUsage(too, "02", "R")
