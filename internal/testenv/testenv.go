@@ -50,18 +50,32 @@ func RepoRoot(t testing.TB) string {
 	}
 }
 
-// CorpusDir returns ../shared/corpus next to the repository (or
-// $CLEARHOUSE_CORPUS when set).
+// CorpusDir returns the X12 corpus: $CLEARHOUSE_CORPUS when set, else the
+// full corpus at ../shared/corpus beside the repository when present, else
+// the copy vendored in x12/testdata/corpus, which withholds the files whose
+// licence does not allow redistribution (its manifest.tsv still lists them;
+// see CorpusHas).
 func CorpusDir(t testing.TB) string {
 	t.Helper()
 	dir := os.Getenv("CLEARHOUSE_CORPUS")
 	if dir == "" {
-		dir = filepath.Join(RepoRoot(t), "..", "shared", "corpus")
+		root := RepoRoot(t)
+		dir = filepath.Join(root, "..", "shared", "corpus")
+		if _, err := os.Stat(filepath.Join(dir, "manifest.tsv")); err != nil {
+			dir = filepath.Join(root, "x12", "testdata", "corpus")
+		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "manifest.tsv")); err != nil {
 		Missing(t, "corpus not found at "+dir)
 	}
 	return dir
+}
+
+// CorpusHas reports whether the corpus in dir holds the file rel (a path
+// of its manifest): the vendored copy withholds some.
+func CorpusHas(dir, rel string) bool {
+	_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel)))
+	return err == nil
 }
 
 // PostgresURL returns a URL of a reachable PostgreSQL server: $CLEARHOUSE_TEST_POSTGRES

@@ -167,8 +167,14 @@ func TestCorpus(t *testing.T) {
 			}
 		})
 	}
-	if seen != len(corpusCases) {
-		t.Errorf("table has %d files, the manifest %d of them", len(corpusCases), seen)
+	present := 0
+	for file := range corpusCases {
+		if testenv.CorpusHas(dir, file) {
+			present++
+		}
+	}
+	if seen != present {
+		t.Errorf("table has %d files in this corpus, the manifest %d of them", present, seen)
 	}
 }
 
@@ -181,7 +187,7 @@ func TestCorpusValidWithoutNPI(t *testing.T) {
 		for _, w := range tc.want {
 			npiOnly = npiOnly && strings.HasPrefix(w, string(guide.CodeNPI))
 		}
-		if !npiOnly {
+		if !npiOnly || !testenv.CorpusHas(dir, file) {
 			continue
 		}
 		d := x12.DefaultDelimiters
@@ -231,8 +237,8 @@ func manifest(t testing.TB, dir string) [][]string {
 	var rows [][]string
 	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
 		cols := strings.Split(line, "\t")
-		if i == 0 || len(cols) < 4 {
-			continue
+		if i == 0 || len(cols) < 4 || !testenv.CorpusHas(dir, cols[0]) {
+			continue // the header, or a file the vendored corpus withholds
 		}
 		rows = append(rows, cols[:4])
 	}

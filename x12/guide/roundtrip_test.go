@@ -90,9 +90,9 @@ var roundTripSkip = map[string]string{
 // TestRoundTripCorpus: X12 → Guide JSON → X12 gives back the same segments
 // for every corpus file in the guide table, valid or not.
 func TestRoundTripCorpus(t *testing.T) {
-	testenv.CorpusDir(t)
+	dir := testenv.CorpusDir(t)
 	for file, tc := range corpusCases {
-		if roundTripSkip[file] != "" {
+		if roundTripSkip[file] != "" || !testenv.CorpusHas(dir, file) {
 			continue
 		}
 		t.Run(file, func(t *testing.T) {
