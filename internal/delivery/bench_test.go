@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -27,9 +28,50 @@ import (
 // with persistence on the embedded default (SQLite and files): rules, 837D,
 // our 277CA, Guide JSON, two blob writes and the one database transaction
 // (execution, transaction, claim, event, dispatch and delivery jobs), from
-// 8 callers at once. It reports claims/s and the p99 service time; the
-// workers are off, so only the submission is measured.
+// 4 × GOMAXPROCS callers at once (CLAIMS_BENCH_PARALLELISM changes the 4).
+// It reports claims/s and the p99 service time; the workers are off, so
+// only the submission is measured.
 func BenchmarkClaimSubmission(b *testing.B) {
+	benchClaims(b, "52133", "../claims/testdata/example.json", func(ctx context.Context, svc *claims.Service, caller claims.Caller, body []byte) error {
+		var req claims.Request
+		if err := json.Unmarshal(body, &req); err != nil {
+			return err
+		}
+		_, err := svc.Submit(ctx, claims.Submission{Caller: caller, Request: &req, Body: body, Route: "dental-claims/submission"})
+		return err
+	})
+}
+
+// BenchmarkProfessionalClaimSubmission is BenchmarkClaimSubmission for the
+// contract's professional example (837P): run both in one
+// -bench 'ClaimSubmission' to compare them on the same machine state.
+func BenchmarkProfessionalClaimSubmission(b *testing.B) {
+	benchClaims(b, "62308", "../claims/testdata/professional/example.json", func(ctx context.Context, svc *claims.Service, caller claims.Caller, body []byte) error {
+		var req claims.ProfessionalRequest
+		if err := json.Unmarshal(body, &req); err != nil {
+			return err
+		}
+		_, err := svc.SubmitProfessional(ctx, claims.Submission{Caller: caller, Body: body, Route: claims.ProfessionalRoute}, &req)
+		return err
+	})
+}
+
+// BenchmarkInstitutionalClaimSubmission is the same for the contract's
+// institutional example (837I).
+func BenchmarkInstitutionalClaimSubmission(b *testing.B) {
+	benchClaims(b, "87726", "../claims/testdata/institutional/example.json", func(ctx context.Context, svc *claims.Service, caller claims.Caller, body []byte) error {
+		var req claims.InstitutionalRequest
+		if err := json.Unmarshal(body, &req); err != nil {
+			return err
+		}
+		_, err := svc.SubmitInstitutional(ctx, claims.Submission{Caller: caller, Body: body, Route: claims.InstitutionalRoute}, &req)
+		return err
+	})
+}
+
+// benchClaims runs submit over the request in file, to payer's mock
+// partnership, from the benchmark's parallel callers.
+func benchClaims(b *testing.B, payer, file string, submit func(ctx context.Context, svc *claims.Service, caller claims.Caller, body []byte) error) {
 	ctx := context.Background()
 	dir := b.TempDir()
 	st, err := store.OpenSQLite(ctx, filepath.Join(dir, store.SQLiteFile))
@@ -64,13 +106,14 @@ func BenchmarkClaimSubmission(b *testing.B) {
 	if err := st.CreateAccount(ctx, store.Account{ID: account, Name: "Bench", CreatedAt: time.Now()}); err != nil {
 		b.Fatal(err)
 	}
-	if err := claimstest.SetupMockPartners(ctx, st, account, store.ModeTest, "52133"); err != nil {
+	if err := claimstest.SetupMockPartners(ctx, st, account, store.ModeTest, payer); err != nil {
 		b.Fatal(err)
 	}
-	body, err := os.ReadFile("../claims/testdata/example.json")
+	body, err := os.ReadFile(file)
 	if err != nil {
 		b.Fatal(err)
 	}
+	caller := claims.Caller{AccountID: account, Mode: store.ModeTest}
 	var mu sync.Mutex
 	var lat []time.Duration
 	// 4 × GOMAXPROCS callers unless CLAIMS_BENCH_PARALLELISM says otherwise
@@ -86,14 +129,8 @@ func BenchmarkClaimSubmission(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		var mine []time.Duration
 		for pb.Next() {
-			var req claims.Request
-			if err := json.Unmarshal(body, &req); err != nil {
-				b.Error(err)
-				return
-			}
 			t0 := time.Now()
-			if _, err := svc.Submit(ctx, claims.Submission{Caller: claims.Caller{AccountID: account, Mode: store.ModeTest},
-				Request: &req, Body: body, Route: "dental-claims/submission"}); err != nil {
+			if err := submit(ctx, svc, caller, body); err != nil {
 				b.Error(err)
 				return
 			}
@@ -111,6 +148,7 @@ func BenchmarkClaimSubmission(b *testing.B) {
 		b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "claims/s")
 		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
 		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(parallelism*runtime.GOMAXPROCS(0)), "callers")
 		// CPU per claim tells the throughput of an idle machine (cores ÷
 		// cpu-ms) when the benchmark shares a busy one. The kernel's part
 		// (file creates, the WAL's writes, waking goroutines) grows most
