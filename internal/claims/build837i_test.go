@@ -69,3 +69,22 @@ func TestInstitutionalExampleMapsSegmentForSegment(t *testing.T) {
 	}
 	testenv.Golden(t, "testdata/golden/institutional-example.837i", b.X12)
 }
+
+// An inpatient claim using most of the institutional model (attending,
+// operating and referring providers, CL1, admission and discharge hours,
+// every HI code set, supplemental references, a room-and-board line in
+// days, a surgery line with a CPT code, a drug line) builds an 837I that
+// passes the guide.
+func TestFullInstitutionalPassesTheGuide(t *testing.T) {
+	b := mustBuildInstitutional(t, loadInstitutional(t, "full.json"), "87726")
+	if f := guideFindings(t, b.X12); len(f) > 0 {
+		t.Errorf("the 837I does not pass the guide:\n%s\n%s", strings.Join(f, "\n"), b.X12)
+	}
+	for _, want := range []string{"~DTP*096*TM*1400~", "~DTP*435*DT*202410010830~", "~CL1*1*7*01~", "~HI*ABK:K3580:::::::Y~",
+		"~HI*BBR:0DTJ4ZZ:D8:20241001~", "~HI*BE:80:::3~", "~NM1*71*1*Attend*Alan****XX*1999999984~", "~SV2*0120**8000*DA*3~"} {
+		if !strings.Contains(string(b.X12), want) {
+			t.Errorf("the 837I lacks %s", want)
+		}
+	}
+	testenv.Golden(t, "testdata/golden/institutional-full.837i", b.X12)
+}

@@ -71,3 +71,26 @@ func TestProfessionalExampleMapsSegmentForSegment(t *testing.T) {
 	}
 	testenv.Golden(t, "testdata/golden/professional-example.837p", b.X12)
 }
+
+// A professional claim using most objects of the model (dependent, pay-to,
+// claim-level referring/rendering/supervising, accident and disability
+// dates, attachments, note, facility, COB with line adjudication, a drug
+// line with a date range, line rendering and ordering providers) builds an
+// 837P that passes the guide.
+func TestFullProfessionalPassesTheGuide(t *testing.T) {
+	req := loadProfessional(t, "full.json")
+	b := mustBuildProfessional(t, req, "87726")
+	if f := guideFindings(t, b.X12); len(f) > 0 {
+		t.Errorf("the 837P does not pass the guide:\n%s\n%s", strings.Join(f, "\n"), b.X12)
+	}
+	for _, want := range []string{"~PAT*19~", "~DTP*314*RD8*20241001-20241010~", "~LIN**N4*00409379601~", "~CTP****2*ML~",
+		"~DTP*472*RD8*20241002-20241003~", "~NM1*DK*1*Order*Olga****XX*1999999992~", "~SBR*P**GRP100******CI~"} {
+		if !strings.Contains(string(b.X12), want) {
+			t.Errorf("the 837P lacks %s", want)
+		}
+	}
+	if req.Dependent.FirstName != "Jose" {
+		t.Errorf("dependent first name not transliterated: %q", req.Dependent.FirstName)
+	}
+	testenv.Golden(t, "testdata/golden/professional-full.837p", b.X12)
+}
