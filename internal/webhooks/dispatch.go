@@ -54,7 +54,7 @@ func (s *Service) dispatch(ctx context.Context, job store.Job) error {
 			if w.Status != store.WebhookEnabled || !m.matches(w) {
 				continue
 			}
-			first, ok, err := s.fanOut(ctx, tx, job, w, ev, now)
+			first, ok, err := s.fanOut(ctx, tx, job, w, ev, now, len(firsts) < MaxFirstAttempts)
 			if err != nil {
 				return err
 			}
@@ -80,12 +80,13 @@ type firstAttempt struct {
 	w store.Webhook
 }
 
-// fanOut adds the delivery of ev to w through tx. With a free slot it
-// takes it for the dispatch job and returns the attempt to make (ok);
-// otherwise the delivery's own job waits its turn. A delivery that exists
-// already (the dispatch runs again) is attempted only if the dispatch job
-// still owns it: its worker died before recording the attempt.
-func (s *Service) fanOut(ctx context.Context, tx store.Queries, job store.Job, w store.Webhook, ev Event, now time.Time) (f firstAttempt, ok bool, err error) {
+// fanOut adds the delivery of ev to w through tx. With a free slot (and
+// take: the dispatch has fewer than MaxFirstAttempts) it takes it for the
+// dispatch job and returns the attempt to make (ok); otherwise the
+// delivery's own job waits its turn. A delivery that exists already (the
+// dispatch runs again) is attempted only if the dispatch job still owns
+// it: its worker died before recording the attempt.
+func (s *Service) fanOut(ctx context.Context, tx store.Queries, job store.Job, w store.Webhook, ev Event, now time.Time, take bool) (f firstAttempt, ok bool, err error) {
 	// The slots are counted under the webhook's lock, as in takeSlot, so
 	// the limit holds across replicas.
 	locked, err := tx.LockWebhook(ctx, w.AccountID, w.ID)
@@ -100,7 +101,7 @@ func (s *Service) fanOut(ctx context.Context, tx store.Queries, job store.Job, w
 			return f, false, err
 		}
 	}
-	free := func() bool { return locked.Status == store.WebhookEnabled && busy < locked.Concurrency }
+	free := func() bool { return take && locked.Status == store.WebhookEnabled && busy < locked.Concurrency }
 	d := newDelivery(locked, ev, now, store.AttemptAutomatic)
 	if free() {
 		d.JobID, d.InflightUntil = job.ID, now.Add(s.cfg.Timeout+slotGrace)

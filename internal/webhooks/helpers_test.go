@@ -36,6 +36,7 @@ type envOptions struct {
 	clock       clock.Clock
 	schedule    []time.Duration
 	workers     int
+	lanes       map[string]jobs.Lane
 	noRun       bool
 	disableAfer time.Duration
 	// guardPrivate keeps the SSRF guard's refusal of private addresses
@@ -59,7 +60,8 @@ func newEnv(t testing.TB, o envOptions) *env {
 	st := o.open(t)
 	key, _ := secrets.ParseKey(secrets.NewKey())
 	box, _ := secrets.New(key)
-	q := jobs.New(st, jobs.Options{Clock: o.clock, Logger: quiet, PollInterval: 20 * time.Millisecond, Concurrency: max(o.workers, 4)})
+	q := jobs.New(st, jobs.Options{Clock: o.clock, Logger: quiet, PollInterval: 20 * time.Millisecond, Concurrency: max(o.workers, 4),
+		Lanes: o.lanes})
 	e := &env{st: st, queue: q, box: box, clock: o.clock, guard: netguard.New(netguard.Options{AllowPrivate: !o.guardPrivate})}
 	svc, err := webhooks.New(webhooks.Config{
 		Store: st, Queue: q, Events: webhooks.StoreEvents(st), Secrets: box, Guard: e.guard,

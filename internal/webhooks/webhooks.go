@@ -14,10 +14,12 @@
 //     webhook's row lock, so the limit holds across replicas) the dispatch
 //     job takes it, owns the delivery and makes the first attempt itself
 //     right after that commit: no job to enqueue, claim and complete before
-//     the first POST. A dispatch job whose worker died runs again and
-//     attempts the deliveries it still owns.
+//     the first POST (for at most MaxFirstAttempts webhooks per event). A
+//     dispatch job whose worker died runs again and attempts the
+//     deliveries it still owns.
 //   - webhooks.deliver makes every other attempt (retries, re-emits, and
-//     first attempts that found every slot taken): it takes a slot, POSTs,
+//     first attempts that found every slot taken or the dispatch's share
+//     used): it takes a slot, POSTs,
 //     and records the attempt.
 //
 // An attempt is recorded in one transaction with what follows from it (the
@@ -72,6 +74,12 @@ const (
 	// one webhook, across replicas.
 	DefaultConcurrency = 5
 	MaxConcurrency     = 50
+	// MaxFirstAttempts is how many first attempts one dispatch makes
+	// itself, at once; the event's other deliveries get jobs of their own,
+	// which the outbound lane caps per account (jobs.Lane.PerAccount). An
+	// event to an account's 50 webhooks is thus not 50 calls held by one
+	// worker past the account's share.
+	MaxFirstAttempts = 4
 	// ExcerptBytes of each answer are kept in the attempt log.
 	ExcerptBytes = 1024
 	// waitRetry is how soon a delivery that found every slot taken looks
