@@ -194,6 +194,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	}
 	var sftpPoller *sftpconn.Poller
 	env.Transports, sftpPoller = sftpTransports(env, sftpServer, cfg, logger)
+	env.Transports[store.ConnectionDirectory] = &delivery.Directory{Dirs: env.Directories}
 	sftpPoller.Interval = cfg.sftpPoll
 	// One eligibility service for the API and the console: one set of
 	// control-number blocks, one mock payer, one router.

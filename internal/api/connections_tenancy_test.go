@@ -61,6 +61,7 @@ func TestConnectionsNameNoServerPath(t *testing.T) {
 		{"a link to the data directory", withRoot, prodKey, "stolen", 400, "/settings/inboundPath", "leads out"},
 		{"below a link", withRoot, prodKey, "stolen/blobs", 400, "/settings/inboundPath", "leads out"},
 		{"a hidden folder", withRoot, prodKey, ".clearhouse", 400, "/settings/inboundPath", "start with '.'"},
+		{"its outbound folder", withRoot, prodKey, "payer-x/outbound", 400, "/settings/outboundPath", "must differ"},
 		{"its own folder", withRoot, prodKey, "payer-x/inbound", 201, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -27,6 +27,9 @@ func (w *world) checkFolders(dirs *tenantdir.Root, settings []byte, path, entry 
 	if json.Unmarshal(settings, &folders) != nil {
 		return // reported by checkConnectionSettings
 	}
+	if in, out := folders["inboundPath"], folders["outboundPath"]; in != nil && in == out {
+		ps.add(path+"/settings/outboundPath", "%s: setting \"outboundPath\" must differ from inboundPath: a file delivered there would be picked up again as an inbound file", entry)
+	}
 	for _, name := range []string{"inboundPath", "outboundPath"} {
 		p, ok := folders[name].(string)
 		if !ok || tenantdir.CheckPath(p) != "" {
