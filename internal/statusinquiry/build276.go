@@ -16,6 +16,9 @@ const Guide = "005010X212"
 type Envelope struct {
 	SenderID, ReceiverID string // ISA06 and ISA08 (ZZ qualifiers)
 	Usage                string // ISA15, "T" or "P"
+	// PayerName is 2100A's name (the payer directory's); the request's
+	// tradingPartnerName or the payer id when empty.
+	PayerName string
 }
 
 // Build writes the request as a 276 interchange. trace is the claim's
@@ -42,7 +45,7 @@ func Build(r *Request, env Envelope, numbers x12.ControlNumbers, now time.Time, 
 	}
 	hasDependent := r.Dependent != nil
 	w.seg("HL", "1", "", "20", "1")
-	w.seg("NM1", "PR", "2", strings.ToUpper(firstOf(r.TradingPartnerName, r.TradingPartnerServiceID)), "", "", "", "", "PI", r.TradingPartnerServiceID)
+	w.seg("NM1", "PR", "2", strings.ToUpper(firstOf(env.PayerName, r.TradingPartnerName, r.TradingPartnerServiceID)), "", "", "", "", "PI", r.TradingPartnerServiceID)
 	w.seg("HL", "2", "1", "21", "1")
 	// The information receiver is who asks: the billing provider, named by
 	// its electronic transmitter id when it has one.

@@ -83,7 +83,7 @@ func (s *Service) Check(ctx context.Context, caller payers.Caller, req *Request)
 	if req.ControlNumber != "" {
 		trace = req.ControlNumber
 	}
-	x, err := Build(req, Envelope{SenderID: s.cfg.SenderID, ReceiverID: route.Payer.ID, Usage: usage}, s.cfg.Numbers, now, trace)
+	x, err := Build(req, Envelope{SenderID: s.cfg.SenderID, ReceiverID: route.Payer.ID, Usage: usage, PayerName: route.Payer.Name}, s.cfg.Numbers, now, trace)
 	if err != nil {
 		if store.IsUnavailable(err) {
 			return nil, &Problem{Status: http.StatusServiceUnavailable, Code: "SERVICE_UNAVAILABLE",
