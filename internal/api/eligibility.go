@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
 	"time"
 
@@ -109,6 +110,10 @@ func summarize(c store.EligibilityCheck) eligibilityCheckSummary {
 	}
 }
 
+// checkStatuses are the values of a check's history status.
+var checkStatuses = []string{eligibility.StatusActive, eligibility.StatusInactive, eligibility.StatusRejected,
+	eligibility.StatusInvalid, eligibility.StatusError, eligibility.StatusUnknown}
+
 // list is GET /2024-04-01/eligibility-checks: the caller's checks, newest
 // first, in the caller's mode only (test keys never see production checks).
 // Filters: payerId, status, from, to (RFC 3339), limit (1–500), cursor.
@@ -135,6 +140,11 @@ func (h *eligibilityHandlers) list(w http.ResponseWriter, r *http.Request) {
 			fields = append(fields, FieldError{Path: "/query/limit", Message: "must be a whole number from 1 to 500; got " + strconv.Quote(v)})
 		}
 		f.Limit = n
+	}
+	if f.Status != "" && !slices.Contains(checkStatuses, f.Status) {
+		// An unknown status matched nothing: an empty page that read as
+		// "no such checks" for a misspelt filter.
+		fields = append(fields, FieldError{Path: "/query/status", Message: "must be one of " + quoteList(checkStatuses) + "; got " + strconv.Quote(f.Status)})
 	}
 	if len(fields) > 0 {
 		WriteError(w, r, Validation(fields...))

@@ -382,6 +382,9 @@ func (h fileHandlers) transactions(w http.ResponseWriter, r *http.Request, execu
 	if m := l.q.Get("mode"); m != "" && m != p.Mode {
 		l.fail("mode", fmt.Sprintf("this API key sees %s records only; got %q", p.Mode, m))
 	}
+	if v := f.TransactionSetID; v != "" && (len(v) != 3 || strings.Trim(v, "0123456789") != "") {
+		l.fail("transactionSetId", "must be a 3-digit X12 transaction set such as 835 or 277; got "+strconv.Quote(v))
+	}
 	if f.ElementID != "" && f.BusinessIdentifier == "" {
 		l.fail("elementId", "narrows businessIdentifier; send businessIdentifier too")
 	}

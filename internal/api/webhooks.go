@@ -68,7 +68,7 @@ func writeWebhookError(w http.ResponseWriter, r *http.Request, err error, what s
 
 func (h webhookHandlers) create(w http.ResponseWriter, r *http.Request) {
 	var in webhooks.Input
-	if err := DecodeJSON(r, &in); err != nil {
+	if err := DecodeJSONStrict(r, &in); err != nil {
 		WriteError(w, r, err)
 		return
 	}
@@ -106,7 +106,7 @@ func (h webhookHandlers) get(w http.ResponseWriter, r *http.Request) {
 
 func (h webhookHandlers) update(w http.ResponseWriter, r *http.Request) {
 	var in webhooks.Input
-	if err := DecodeJSON(r, &in); err != nil {
+	if err := DecodeJSONStrict(r, &in); err != nil {
 		WriteError(w, r, err)
 		return
 	}
