@@ -133,9 +133,10 @@ func TestDentalClaimOverHTTP(t *testing.T) {
 func TestDentalClaimErrorsOverHTTP(t *testing.T) {
 	f, account := claimServer(t)
 	ctx := context.Background()
-	// An idempotency key held in flight by another replica: 409 with Retry-After.
+	// An idempotency key held in flight by another replica: 409 with
+	// Retry-After. Keys are stored scoped to the mode ("test/busy").
 	now := time.Now()
-	if _, _, err := f.store.StartIdempotentRequest(ctx, store.IdempotencyRecord{AccountID: account, Key: "busy", RequestHash: "x",
+	if _, _, err := f.store.StartIdempotentRequest(ctx, store.IdempotencyRecord{AccountID: account, Key: "test/busy", RequestHash: "x",
 		Owner: "other", LeaseUntil: now.Add(time.Minute), CreatedAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
@@ -267,3 +268,29 @@ func TestClaimTransactionDocumentsAreLabelled(t *testing.T) {
 }
 
 var wantArtifactType = map[string]string{"input": "application/edi-x12", "output": "application/json"}
+
+// TestIdempotencyKeyIsScopedToMode: the same Idempotency-Key sent with a
+// test key and then with a live key of the same account names two
+// requests. Before, the live key's claim answered the test key's 422
+// REQUEST_CHANGED (or, with the same body, its stored answer).
+func TestIdempotencyKeyIsScopedToMode(t *testing.T) {
+	f, _ := claimServer(t)
+	liveKey, _, err := auth.CreateKey(context.Background(), f.store, "Clinic", auth.ModeProduction, "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	claim := exampleClaim(t, nil)
+	if resp, b := f.post(claimPath, f.key, claim, "Idempotency-Key", "shared-1"); resp.StatusCode != 200 {
+		t.Fatalf("test key: %d %s", resp.StatusCode, b)
+	}
+	other := exampleClaim(t, func(m map[string]any) { m["tradingPartnerName"] = "Other" })
+	for _, body := range []string{claim, other} {
+		resp, b := f.post(claimPath, liveKey, body, "Idempotency-Key", "shared-1")
+		if resp.StatusCode == http.StatusUnprocessableEntity || resp.Header.Get("Idempotent-Replayed") != "" {
+			t.Errorf("live key with the test key's Idempotency-Key: %d replayed=%q %s", resp.StatusCode, resp.Header.Get("Idempotent-Replayed"), b)
+		}
+	}
+	if resp, _ := f.post(claimPath, f.key, claim, "Idempotency-Key", "shared-1"); resp.Header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("the test key's own retry was not replayed: %d", resp.StatusCode)
+	}
+}

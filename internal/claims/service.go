@@ -134,7 +134,10 @@ func (s *Service) withIdempotency(ctx context.Context, sub Submission, now time.
 		return nil, &ValidationError{Fields: []FieldError{{Path: "Idempotency-Key", Message: fmt.Sprintf("must be 1 to 255 characters; got %d", n)}}}
 	}
 	h := sha256.Sum256(append([]byte(sub.Route+"\n"+sub.Caller.Mode+"\n"), sub.Body...))
-	rec := store.IdempotencyRecord{AccountID: sub.Caller.AccountID, Key: sub.IdempotencyKey, RequestHash: hex.EncodeToString(h[:]),
+	// A key belongs to the account and the mode: the same key sent with a
+	// test key and a live key names two requests (the live one got the
+	// test one's 422, or with the same body its stored answer).
+	rec := store.IdempotencyRecord{AccountID: sub.Caller.AccountID, Key: idempotencyScope(sub.Caller.Mode, sub.IdempotencyKey), RequestHash: hex.EncodeToString(h[:]),
 		Owner: store.NewID(), LeaseUntil: now.Add(s.opts.IdempotencyLease), CreatedAt: now, ExpiresAt: now.Add(store.IdempotencyWindow)}
 	existing, started, err := s.opts.Store.StartIdempotentRequest(ctx, rec)
 	if err != nil {
@@ -163,6 +166,10 @@ func (s *Service) withIdempotency(ctx context.Context, sub Submission, now time.
 	}
 	return res, err
 }
+
+// idempotencyScope is the stored key of a caller's Idempotency-Key:
+// "test/k-1", "production/k-1" (modes hold no '/', so no two scopes meet).
+func idempotencyScope(mode, key string) string { return mode + "/" + key }
 
 // route is where a claim goes: the payer, its partnership and profiles,
 // the outbound setting and connection.
