@@ -82,11 +82,11 @@ func TestDentalClaimOverSFTPToMockpayer(t *testing.T) {
 		got[name] = string(b)
 		return nil
 	})
-	if err != nil || n != 2 {
+	if err != nil || n != 3 {
 		t.Fatalf("poll: %d files, %v", n, err)
 	}
 	if !strings.Contains(got["claims-1-999.x12"], "ST*999*") || !strings.Contains(got["claims-1-277CA.x12"], "ST*277*") ||
-		!strings.Contains(got["claims-1-277CA.x12"], "STC*A2:20") {
+		!strings.Contains(got["claims-1-277CA.x12"], "STC*A2:20") || !strings.Contains(got["claims-1-835.x12"], "ST*835*") {
 		t.Errorf("answers %v", got)
 	}
 	if n, _ := remote.Poll(ctx, func(context.Context, string, string, io.Reader) error { return nil }); n != 0 {

@@ -33,7 +33,8 @@ const maxClaimFile = 16 << 20
 // SFTP is the mock payers' batch side, as a payer's SFTP server: 837D
 // files uploaded to inbound/ are answered in outbound/ with a 999
 // (<name>-999.x12) and, when the 999 accepts the file, a 277CA
-// (<name>-277CA.x12). A file the mock cannot take (not an 837D, or the
+// (<name>-277CA.x12) and an 835 paying the accepted claims (<name>-835.x12,
+// by the member rules of mockpayer.Remit). A file the mock cannot take (not an 837D, or the
 // payer MOCKDOWN, whose connection is always down) is refused: the
 // uploader's close fails and the file stays in inbound/.
 func SFTP(cfg SFTPConfig) (*sftpd.Server, error) {
@@ -61,10 +62,19 @@ func SFTP(cfg SFTPConfig) (*sftpd.Server, error) {
 		if err := srv.PutOutbound(user, base+"-999.x12", strings.NewReader(string(ans.Ack999))); err != nil {
 			return err
 		}
-		if ans.Ack277CA != nil {
-			return srv.PutOutbound(user, base+"-277CA.x12", strings.NewReader(string(ans.Ack277CA)))
+		if ans.Ack277CA == nil {
+			return nil
 		}
-		return nil
+		if err := srv.PutOutbound(user, base+"-277CA.x12", strings.NewReader(string(ans.Ack277CA))); err != nil {
+			return err
+		}
+		// The payer pays what it accepted: an 835 beside the 277CA (the
+		// same rules as the in-process mock; nil when nothing is paid).
+		era, err := p.Remit(ctx, body)
+		if err != nil || era == nil {
+			return err
+		}
+		return srv.PutOutbound(user, base+"-835.x12", strings.NewReader(string(era)))
 	}
 	srv, err := sftpd.New(sftpd.Config{
 		HostKeyFile: filepath.Join(cfg.DataDir, "ssh_host_ed25519_key"),
