@@ -256,6 +256,18 @@ type claimData struct {
 	Answers []answerView
 	Payer   string
 	URL     string
+	// Form names the X12 claim the file carries (837D, 837P, 837I), from
+	// the outbound file's name.
+	Form string
+}
+
+// claimFormOf is the claim type of an outbound claim file named
+// "<form>-<claim id>.x12" (internal/claims), "837" when the name says none.
+func claimFormOf(sourceName string) string {
+	if form, _, ok := strings.Cut(sourceName, "-"); ok && len(form) == 4 && strings.HasPrefix(form, "837") {
+		return form
+	}
+	return "837"
 }
 
 type answerView struct {
@@ -284,6 +296,7 @@ func (c *Console) claimPage(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, err)
 		return
 	}
+	data.Form = claimFormOf(data.File.SourceName)
 	if data.Status, err = c.claimStatus(ctx, v, cl, data.File.Status); err != nil {
 		c.fail(w, r, err)
 		return
