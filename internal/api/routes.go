@@ -25,6 +25,7 @@ func (s *Server) routes() []Route {
 	hooks := webhookHandlers{svc: svc.Webhooks}
 	usage := usageHandler{store: svc.Store}
 	status := statusHandlers{svc: svc.StatusInquiry}
+	auditLog := auditHandlers{store: svc.Store}
 	report := reportHandlers{store: svc.Store, blobs: svc.Core.Blob()}
 	partner := partnerHandlers{store: svc.Store, box: svc.Secrets, dirs: svc.Directories, clock: svc.Clock}
 	inbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionInbound}
@@ -90,6 +91,9 @@ func (s *Server) routes() []Route {
 		{Pattern: "GET /2024-04-01/change/medicalnetwork/reports/v2/{transactionId}/835", Handler: report.report("835", reports.Convert835)},
 		{Pattern: "GET /2024-04-01/change/medicalnetwork/reports/v2/{transactionId}/277", Handler: report.report("277", reports.Convert277)},
 		{Pattern: "GET /2024-04-01/electronic-remittance-advice/{transactionId}/pdf", Handler: http.HandlerFunc(report.eraPDF)},
+
+		// The access audit (package audit; what each route records: audit.go).
+		{Pattern: auditEventsPattern, Handler: http.HandlerFunc(auditLog.list)},
 
 		// Events, and webhooks with their attempt log and the re-emit of a
 		// stored event (spec §3, the console's Retry button).

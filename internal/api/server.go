@@ -18,6 +18,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/clearhouse/clearhouse/internal/audit"
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/claims"
@@ -117,6 +118,8 @@ type Server struct {
 	maxBody int64
 	limiter *keyLimiter // nil: no rate limits
 	keyUse  *keyUse
+	// recorder keeps the access audit of the routes in auditRules.
+	recorder *audit.Recorder
 	// bodyLimits holds the routes' own body limits, by pattern.
 	bodyLimits map[string]int64
 }
@@ -134,13 +137,14 @@ func New(env Env, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		svc:     svc,
-		mux:     http.NewServeMux(),
-		auth:    auth.Authenticator{Keys: newKeyCache(svc.Store)},
-		gather:  svc.Metrics,
-		maxBody: opts.MaxBodyBytes,
-		limiter: newKeyLimiter(opts.RateLimit, opts.RateBurst),
-		keyUse:  &keyUse{keys: svc.Store, logger: svc.Logger},
+		svc:      svc,
+		mux:      http.NewServeMux(),
+		auth:     auth.Authenticator{Keys: newKeyCache(svc.Store)},
+		gather:   svc.Metrics,
+		maxBody:  opts.MaxBodyBytes,
+		limiter:  newKeyLimiter(opts.RateLimit, opts.RateBurst),
+		keyUse:   &keyUse{keys: svc.Store, logger: svc.Logger},
+		recorder: audit.New(svc.Store, svc.Clock),
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
@@ -166,7 +170,7 @@ func (s *Server) add(routes []Route) (err error) {
 		if slices.ContainsFunc(s.served, func(ri RouteInfo) bool { return ri.Pattern == rt.Pattern }) {
 			return fmt.Errorf("route %q registered twice", rt.Pattern)
 		}
-		h := rt.Handler
+		h := s.audited(rt.Pattern, rt.Handler)
 		if !rt.Public {
 			h = s.requireKey(h)
 		}

@@ -120,6 +120,7 @@ type Queries interface {
 	Executions
 	Webhooks
 	SFTPUsers
+	AuditLog
 }
 
 // Store is an open database.

@@ -71,6 +71,7 @@ func (c *Console) ediRoutes() []api.Route {
 		"GET /keys":              signedIn(c.keysPage),
 		"POST /keys":             posted(c.createKey),
 		"POST /keys/{id}/revoke": posted(c.revokeKey),
+		"GET /audit":             signedIn(c.auditPage),
 	}
 	if c.cfg.Core != nil {
 		routes["GET /files"] = signedIn(c.filesPage)

@@ -94,7 +94,7 @@ func (c *Console) requireSession(next http.HandlerFunc) http.HandlerFunc {
 			CSRF: c.sessions.csrfToken(sess), session: sess, EDI: c.cfg.Core != nil,
 		}
 		ctx := api.WithPrincipal(r.Context(), v.Principal) // names the account in the access log
-		next(w, r.WithContext(context.WithValue(ctx, viewerKey{}, v)))
+		c.audited(r.Pattern, next)(w, r.WithContext(context.WithValue(ctx, viewerKey{}, v)))
 	}
 }
 

@@ -25,6 +25,7 @@ import (
 	_ "time/tzdata" // the history's day filters in the viewer's zone, on hosts without a zone database
 
 	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/audit"
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/eligibility"
@@ -76,6 +77,8 @@ type Console struct {
 	origin   *http.CrossOriginProtection
 	// claimsSvc opens the claim form once the API's claims module is built.
 	claimsSvc claimsRef
+	// recorder keeps the access audit of the pages in consoleAuditRules.
+	recorder *audit.Recorder
 }
 
 // New checks cfg, fills its defaults and parses the templates.
@@ -111,6 +114,7 @@ func New(cfg Config) (*Console, error) {
 		sessions: newSessions(cfg.Secret, cfg.Clock),
 		mocks:    cfg.MockRequests,
 		origin:   http.NewCrossOriginProtection(),
+		recorder: audit.New(cfg.Store, cfg.Clock),
 	}, nil
 }
 

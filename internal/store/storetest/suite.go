@@ -41,6 +41,7 @@ func Run(t *testing.T, open Opener) {
 		{"EventsRoundTrip", testEventsRoundTrip},
 		{"EventsListFiltersAndPages", testEventsListFiltersAndPages},
 		{"EventsInTx", testEventsInTx},
+		{"AuditChains", testAuditChains},
 		{"PartnersRoundTrip", testPartnersRoundTrip},
 		{"PartnersReferences", testPartnersReferences},
 		{"PartnersIsolation", testPartnersIsolation},
