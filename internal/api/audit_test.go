@@ -173,7 +173,9 @@ func TestAuditNamesWhatWasCreatedAndRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, body := a.do("POST", "/2024-04-01/dental-claims/submission", a.key, string(claim))
-	var claimAnswer struct{ ClaimReference struct{ CorrelationID string } }
+	var claimAnswer struct {
+		ClaimReference struct{ CorrelationID string }
+	}
 	json.Unmarshal(body, &claimAnswer)
 	_, body = a.do("POST", "/2023-08-01/files/inbound?name=a.x12", a.key, "ISA*00*")
 	var upload struct{ ExecutionID string }
