@@ -25,8 +25,12 @@ var auditRules = map[string]audit.Rule{
 	"GET /2024-04-01/eligibility-checks/{id}":                       {Action: audit.ActionRead, ResourceType: audit.ResourceEligibilityCheck, IDParam: "id"},
 	"GET /2024-04-01/eligibility-checks/{id}/pdf":                   {Action: audit.ActionDownload, ResourceType: audit.ResourcePDF, IDParam: "id"},
 
-	"POST /2024-04-01/dental-claims/submission":         {Action: audit.ActionCreate, ResourceType: audit.ResourceClaim, IDFromBody: true},
-	"POST /2024-04-01/dental-claims/raw-x12-submission": {Action: audit.ActionCreate, ResourceType: audit.ResourceClaim, IDFromBody: true},
+	"POST /2024-04-01/dental-claims/submission":                                       {Action: audit.ActionCreate, ResourceType: audit.ResourceClaim, IDFromBody: true},
+	"POST /2024-04-01/dental-claims/raw-x12-submission":                               {Action: audit.ActionCreate, ResourceType: audit.ResourceClaim, IDFromBody: true},
+	"POST /2024-04-01/change/medicalnetwork/professionalclaims/v3/submission":         {Action: audit.ActionCreate, ResourceType: audit.ResourceClaim, IDFromBody: true},
+	"POST /2024-04-01/change/medicalnetwork/professionalclaims/v3/raw-x12-submission": {Action: audit.ActionCreate, ResourceType: audit.ResourceClaim, IDFromBody: true},
+	// A validation reads the claim it is sent and keeps nothing.
+	"POST /2024-04-01/change/medicalnetwork/professionalclaims/v3/validation": {Action: audit.ActionRead, ResourceType: audit.ResourceClaim},
 
 	"POST /2023-08-01/files/inbound":                                                             {Action: audit.ActionCreate, ResourceType: audit.ResourceFile, IDFromBody: true},
 	"GET /2023-08-01/executions":                                                                 {Action: audit.ActionList, ResourceType: audit.ResourceFile},
