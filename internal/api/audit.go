@@ -29,6 +29,9 @@ var auditRules = map[string]audit.Rule{
 	"POST /2024-04-01/dental-claims/raw-x12-submission":                               {Action: audit.ActionCreate, ResourceType: audit.ResourceClaim, IDFromBody: true},
 	"POST /2024-04-01/change/medicalnetwork/professionalclaims/v3/submission":         {Action: audit.ActionCreate, ResourceType: audit.ResourceClaim, IDFromBody: true},
 	"POST /2024-04-01/change/medicalnetwork/professionalclaims/v3/raw-x12-submission": {Action: audit.ActionCreate, ResourceType: audit.ResourceClaim, IDFromBody: true},
+	// A claim status inquiry reads the state of a claim from its payer.
+	"POST /2024-04-01/change/medicalnetwork/claimstatus/v2":         {Action: audit.ActionRead, ResourceType: audit.ResourceClaim},
+	"POST /2024-04-01/change/medicalnetwork/claimstatus/v2/raw-x12": {Action: audit.ActionRead, ResourceType: audit.ResourceClaim},
 	// A validation reads the claim it is sent and keeps nothing.
 	"POST /2024-04-01/change/medicalnetwork/professionalclaims/v3/validation": {Action: audit.ActionRead, ResourceType: audit.ResourceClaim},
 
