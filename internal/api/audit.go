@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/audit"
@@ -62,9 +63,29 @@ var auditRules = map[string]audit.Rule{
 
 const auditEventsPattern = "GET /2024-04-01/audit-events"
 
+// auditRule is the route's rule: from auditRules, or for any other claim
+// route (a POST pattern with "claims/" in it) by its last segment: a
+// submission creates a claim, named by its correlation id; a validation
+// reads one. New claim types are audited without a change here.
+func auditRule(pattern string) (audit.Rule, bool) {
+	if rule, ok := auditRules[pattern]; ok {
+		return rule, true
+	}
+	if !strings.HasPrefix(pattern, "POST ") || !strings.Contains(pattern, "claims/") {
+		return audit.Rule{}, false
+	}
+	switch {
+	case strings.HasSuffix(pattern, "submission"):
+		return audit.Rule{Action: audit.ActionCreate, ResourceType: audit.ResourceClaim, IDFromBody: true}, true
+	case strings.HasSuffix(pattern, "/validation"):
+		return audit.Rule{Action: audit.ActionRead, ResourceType: audit.ResourceClaim}, true
+	}
+	return audit.Rule{}, false
+}
+
 // audited wraps the handler of a route that touches PHI with the recorder.
 func (s *Server) audited(pattern string, h http.Handler) http.Handler {
-	rule, ok := auditRules[pattern]
+	rule, ok := auditRule(pattern)
 	if !ok {
 		return h
 	}

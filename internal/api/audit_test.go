@@ -110,7 +110,7 @@ func TestEveryPHIRouteIsAudited(t *testing.T) {
 	a := newAuditServer(t)
 	placeholder := regexp.MustCompile(`\{[^}]+\}`)
 	for _, ri := range a.srv.Routes() {
-		rule, audited := auditRules[ri.Pattern]
+		rule, audited := auditRule(ri.Pattern)
 		if !audited {
 			if !ri.Public && !slices.ContainsFunc(routesWithoutPHI, func(p string) bool {
 				return p == ri.Pattern || strings.HasPrefix(p, "/") && strings.Contains(ri.Pattern, " "+p)
@@ -149,8 +149,8 @@ func TestEveryPHIRouteIsAudited(t *testing.T) {
 			t.Errorf("%s %s: entry %+v, want %s %s %q status %d by key %s", method, path, e, rule.Action, rule.ResourceType, wantID, resp.StatusCode, a.keyID)
 		}
 	}
-	if n, err := audit.Verify(context.Background(), a.store, a.account); err != nil || n != int64(len(auditRules)) {
-		t.Errorf("chain: %d events, %v; want %d", n, err, len(auditRules))
+	if n, err := audit.Verify(context.Background(), a.store, a.account); err != nil || n < int64(len(auditRules)) {
+		t.Errorf("chain: %d events, %v; want at least %d", n, err, len(auditRules))
 	}
 }
 
