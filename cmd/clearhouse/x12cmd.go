@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/clearhouse/clearhouse/x12"
@@ -139,10 +140,11 @@ func parseX12Flags(fs *flag.FlagSet, args []string, stderr io.Writer, usage stri
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, usage)
-			fmt.Fprintln(stderr, "\nOptions:")
-			fs.SetOutput(stderr)
-			fs.PrintDefaults()
+			// The same layout as every other command's help (x12 tools
+			// read no environment variables).
+			fs.VisitAll(func(f *flag.Flag) { f.Value = argumentOnly{f.Value} })
+			synopsis, about, _ := strings.Cut(strings.TrimPrefix(usage, "Usage: clearhouse "), "\n\n")
+			writeUsage(stderr, fs, synopsis, about)
 			return "", errHelpShown
 		}
 		return "", &exitError{code: 2, err: usageError(fs.Name(), err.Error())}
