@@ -147,8 +147,10 @@ func TestProductionEligibilityOverCORE(t *testing.T) {
 	}{
 		{"UHC over SOAP", uhcSubscriber, 200, []string{`"benefitsInformation"`, `~ST*271*`, `"status":"Active Coverage"`}},
 		{"Aetna over MIME", aetna, 200, []string{`"benefitsInformation"`, `~ST*271*`}},
-		{"member the payer does not know", strings.Replace(uhcSubscriber, "UHC123456", "UHC999999", 1), 503,
-			[]string{`"code":"42"`, `CORE error PayloadIllegal`, `"status":"ERROR"`, `"location":"Loop 2100A"`}},
+		// The payer refuses the 270 itself (CORE PayloadIllegal): the
+		// client's request is at fault, so a 400 saying so, not "retry".
+		{"member the payer does not know", strings.Replace(uhcSubscriber, "UHC123456", "UHC999999", 1), 400,
+			[]string{`"code":"BAD_REQUEST"`, `CORE error PayloadIllegal`, `refused the 270 built from this request as invalid`}},
 		{"connection with a wrong password", strings.Replace(uhcSubscriber, `"87726"`, `"62308"`, 1), 503,
 			[]string{`"code":"42"`, `CORE error UnAuthorized (HTTP 401)`}},
 	}
