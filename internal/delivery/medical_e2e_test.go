@@ -127,3 +127,35 @@ func TestInstitutionalClaimTravelsTheWholeRoad(t *testing.T) {
 		})
 	}
 }
+
+// An outbound setting for 005010X222A1 that enables fragments cuts a
+// professional claim's Guide JSON like a dental one's: one
+// fragment.processed.v2 per service line, committed with the claim; the
+// claim names the setting it was written under.
+func TestProfessionalClaimFragments(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	ship := "clearhouse_mock-87726"
+	must(t, w.st.CreateTransactionSetting(ctx, store.TransactionSetting{ID: ship + "-out-837p", AccountID: w.account, Mode: store.ModeTest,
+		PartnershipID: ship, Direction: store.DirectionOutbound, TransactionSetIdentifier: "837", GuideID: claims.Version837P,
+		ConnectionID: "mock", FragmentsEnabled: true, FragmentsKeyName: "service_line_number_LX_loop", FragmentsBatchSize: 1,
+		CreatedAt: w.clock.Now(), UpdatedAt: w.clock.Now()}))
+	b, err := os.ReadFile("../claims/testdata/professional/full.json")
+	must(t, err)
+	var r claims.ProfessionalRequest
+	must(t, json.Unmarshal(b, &r))
+	res, err := w.claims.SubmitProfessional(ctx, claims.Submission{Caller: claims.Caller{AccountID: w.account, Mode: store.ModeTest},
+		Body: b, Route: claims.ProfessionalRoute}, &r)
+	must(t, err)
+	claim := mustClaim(t, w, res)
+	tx, err := w.st.GetTransaction(ctx, w.account, claim.TransactionID)
+	must(t, err)
+	if tx.TransactionSettingID != ship+"-out-837p" || tx.FragmentCount != 2 || len(tx.Fragments) != 2 {
+		t.Fatalf("transaction: setting %q, %d fragments (%d stored)", tx.TransactionSettingID, tx.FragmentCount, len(tx.Fragments))
+	}
+	evs, _, err := w.st.ListEvents(ctx, w.account, store.EventFilter{TransactionID: claim.TransactionID, DetailType: "fragment.processed.v2"})
+	must(t, err)
+	if len(evs) != 2 {
+		t.Fatalf("%d fragment.processed.v2 events, want 2", len(evs))
+	}
+}
