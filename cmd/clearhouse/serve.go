@@ -174,6 +174,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	if env.Directories != nil {
 		defer env.Directories.Close()
 	}
+	env.ConnectionGuard = cfg.connections.guard(nil)
 	env.DeliveryAttempts, env.DeliveryRetryInterval = cfg.deliveryTries, cfg.deliveryRetry
 	downloadSecret, err := web.LoadOrCreateSecret(filepath.Join(cfg.dataDir, "download-secret"))
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/eligibility"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
+	"github.com/clearhouse/clearhouse/internal/netguard"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/statusinquiry"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -34,9 +35,10 @@ type Services struct {
 	Secrets *secrets.Box
 	// Directories is the operator's directory root DIRECTORY connections'
 	// folders live under; nil refuses DIRECTORY connections.
-	Directories *tenantdir.Root
-	Core        *core.Service
-	Eligibility *eligibility.Service
+	Directories     *tenantdir.Root
+	ConnectionGuard *netguard.Guard
+	Core            *core.Service
+	Eligibility     *eligibility.Service
 	// EligibilityPDF renders a check's one-page printable summary; nil:
 	// the PDF endpoint answers 404.
 	EligibilityPDF func(store.EligibilityCheck) ([]byte, error)
@@ -73,7 +75,7 @@ func (env Env) services() (Services, error) {
 			return Services{}, err
 		}
 	}
-	svc := Services{Store: env.Store, Clock: env.Clock, Logger: env.Logger, Metrics: env.Metrics, Secrets: env.Secrets, Directories: env.Directories,
+	svc := Services{Store: env.Store, Clock: env.Clock, Logger: env.Logger, Metrics: env.Metrics, Secrets: env.Secrets, Directories: env.Directories, ConnectionGuard: env.ConnectionGuard,
 		Core: env.Core, Eligibility: env.Eligibility, EligibilityPDF: env.EligibilityPDF, Webhooks: env.Webhooks}
 	if svc.Eligibility == nil {
 		if svc.Eligibility, err = NewEligibilityService(env, nil, nil, 0); err != nil {

@@ -15,6 +15,8 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/auth"
+	"github.com/clearhouse/clearhouse/internal/netguard"
+	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 	"github.com/clearhouse/clearhouse/internal/tenantdir"
@@ -164,5 +166,37 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSFTPHostPassesTheGuard: an SFTP connection's host that the SSRF
+// guard would never dial is refused when the connection is stored (a name
+// is checked when it is resolved and dialled).
+func TestSFTPHostPassesTheGuard(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.SQLite(t)
+	key, _, err := auth.CreateKey(ctx, st, "Acme", auth.ModeProduction, "", time.Now())
+	must(t, err)
+	sk, _ := secrets.ParseKey(secrets.NewKey())
+	box, _ := secrets.New(sk)
+	srv, err := api.New(api.Env{Store: st, Secrets: box, ConnectionGuard: netguard.New(netguard.Options{}),
+		Logger: slog.New(slog.DiscardHandler)}, api.Options{})
+	must(t, err)
+	for _, tc := range []struct {
+		host   string
+		status int
+	}{
+		{"169.254.169.254", 400}, {"127.0.0.1", 400}, {"localhost", 400}, {"10.0.0.5", 400}, {"[::1]", 400},
+		{"sftp.payer.example", 201}, {"8.8.8.8", 201}, {"::ffff:127.0.0.1", 400},
+	} {
+		body := `{"connectionType":"SFTP","settings":{"host":"` + tc.host + `","username":"clinic","hostKey":"SHA256:abc"},"secrets":{"password":"pw"}}`
+		rec := post(srv, "/2023-08-01/x12/connections", key, body)
+		if rec.Code != tc.status {
+			t.Errorf("host %s: %d, want %d: %s", tc.host, rec.Code, tc.status, rec.Body)
+			continue
+		}
+		if tc.status == 400 {
+			wantField(t, rec, "/settings/host", "never connects to")
+		}
 	}
 }

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"strings"
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/netguard"
 	"github.com/clearhouse/clearhouse/internal/partners"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -26,6 +28,7 @@ type partnerHandlers struct {
 	store store.Store
 	box   *secrets.Box
 	dirs  *tenantdir.Root
+	guard *netguard.Guard
 	clock clock.Clock
 }
 
@@ -109,7 +112,7 @@ func partnerError(err error, prefix string) error {
 // or not (create).
 func (h partnerHandlers) apply(ctx context.Context, p partnerOwner, doc partners.Document, expect partners.Expectation, prefix string) error {
 	_, err := partners.Apply(ctx, h.store, doc, partners.ApplyOptions{AccountID: p.AccountID, Mode: p.Mode,
-		Secrets: h.box, Directories: h.dirs, Now: h.clock.Now(), Expect: &expect})
+		Secrets: h.box, Directories: h.dirs, CheckHost: hostCheck(h.guard), Now: h.clock.Now(), Expect: &expect})
 	if errors.Is(err, store.ErrNotFound) {
 		return notFound(expect.Kind, expect.ID)
 	}
@@ -435,4 +438,27 @@ func (s settingHandlers) write(w http.ResponseWriter, r *http.Request, exists bo
 		status = http.StatusOK
 	}
 	respond(w, r, status, settingOut(rec), err)
+}
+
+// hostCheck asks guard about a connection host that is a literal address
+// or localhost (names are checked where it counts, when they are dialled
+// and resolved); nil without a guard.
+func hostCheck(guard *netguard.Guard) func(string) error {
+	if guard == nil {
+		return nil
+	}
+	return func(host string) error {
+		if strings.EqualFold(host, "localhost") {
+			host = "127.0.0.1"
+		}
+		addr, err := netip.ParseAddr(strings.Trim(host, "[]"))
+		if err != nil {
+			return nil
+		}
+		network := "tcp6" // as the dialer names it to the guard
+		if addr.Unmap().Is4() {
+			network, addr = "tcp4", addr.Unmap()
+		}
+		return guard.Check(network, netip.AddrPortFrom(addr, 22).String(), nil)
+	}
 }

@@ -27,7 +27,7 @@ func (s *Server) routes() []Route {
 	status := statusHandlers{svc: svc.StatusInquiry}
 	auditLog := auditHandlers{store: svc.Store}
 	report := reportHandlers{store: svc.Store, blobs: svc.Core.Blob()}
-	partner := partnerHandlers{store: svc.Store, box: svc.Secrets, dirs: svc.Directories, clock: svc.Clock}
+	partner := partnerHandlers{store: svc.Store, box: svc.Secrets, dirs: svc.Directories, guard: svc.ConnectionGuard, clock: svc.Clock}
 	inbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionInbound}
 	outbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionOutbound}
 	const x12 = "/2023-08-01/x12"

@@ -27,6 +27,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/delivery"
 	"github.com/clearhouse/clearhouse/internal/eligibility"
 	"github.com/clearhouse/clearhouse/internal/jobs"
+	"github.com/clearhouse/clearhouse/internal/netguard"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/tenantdir"
@@ -60,6 +61,10 @@ type Env struct {
 	// --directory-root) DIRECTORY connections' folders live under; nil
 	// refuses DIRECTORY connections.
 	Directories *tenantdir.Root
+	// ConnectionGuard is the SSRF guard connections dial through (serve's
+	// --allow-private-connections); a stored SFTP host it refuses is a
+	// 400 when the connection is created. Nil: checked only when dialled.
+	ConnectionGuard *netguard.Guard
 	// Core is the EDI core (files, transactions, events); New builds one
 	// when nil. Transports hand files to Core.Receive.
 	Core *core.Service

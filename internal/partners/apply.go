@@ -24,6 +24,11 @@ type ApplyOptions struct {
 	// --directory-root) that DIRECTORY connections' folders live under;
 	// nil refuses DIRECTORY connections.
 	Directories *tenantdir.Root
+	// CheckHost, when set, refuses a connection host the SSRF guard would
+	// never dial (a literal loopback, private or metadata address), so
+	// the tenant hears it now rather than from failed deliveries. Every
+	// dial is guarded anyway; the API sets it, the operator's CLI not.
+	CheckHost func(host string) error
 	Now         time.Time
 	// Prune deletes the records of the account and mode that the document
 	// does not list (a partnership listed without settings loses them).
@@ -134,6 +139,7 @@ func desired(before *world, doc Document, opts ApplyOptions) (*world, origin, pr
 	for i, c := range doc.Connections {
 		path := "/connections/" + strconv.Itoa(i)
 		rec := after.checkConnection(opts.Secrets, opts.Directories, c, before.connections[c.ConnectionID], path, &ps)
+		checkHost(opts.CheckHost, rec, path, &ps)
 		if claim("connection", rec.ID, path) {
 			after.connections[rec.ID] = rec
 		}

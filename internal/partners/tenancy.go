@@ -68,3 +68,19 @@ func checkSFTPUsers(ctx context.Context, q store.Queries, doc Document, after *w
 	}
 	return nil
 }
+
+// checkHost asks the SSRF guard about an SFTP connection's host.
+func checkHost(check func(string) error, rec store.Connection, path string, ps *problems) {
+	if check == nil || rec.Type != store.ConnectionSFTP {
+		return
+	}
+	var set struct {
+		Host string `json:"host"`
+	}
+	if json.Unmarshal(rec.Settings, &set) != nil || set.Host == "" {
+		return // reported by checkConnectionSettings
+	}
+	if err := check(set.Host); err != nil {
+		ps.add(path+"/settings/host", "%s: setting \"host\" %q is an address this server never connects to (%v); give the partner's public host name or address", connectionEntry(rec.ID), set.Host, err)
+	}
+}
