@@ -29,7 +29,7 @@ type ApplyOptions struct {
 	// the tenant hears it now rather than from failed deliveries. Every
 	// dial is guarded anyway; the API sets it, the operator's CLI not.
 	CheckHost func(host string) error
-	Now         time.Time
+	Now       time.Time
 	// Prune deletes the records of the account and mode that the document
 	// does not list (a partnership listed without settings loses them).
 	// Without it nothing is ever deleted.
