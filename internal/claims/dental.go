@@ -2,12 +2,9 @@ package claims
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/store"
-	"github.com/clearhouse/clearhouse/x12"
 )
 
 // Submit validates and submits one dental claim (see Service).
@@ -19,19 +16,7 @@ func (s *Service) submit(ctx context.Context, sub Submission, now time.Time, ide
 	return s.submitForm(ctx, dentalKind, dentalForm{sub.Request}, sub, now, idem)
 }
 
-// claimForm is one claim type's request as the shared submission flow
-// uses it.
-type claimForm interface {
-	validate() error
-	payerID() string
-	testUsage() // a test key's claim is a test claim (ISA15 T), whatever the body says
-	build(BuildOptions) (*Built, error)
-	// summary is the claim as the response, our 277CA and the claims list
-	// read it: the parties, the patient control number, the charge and the
-	// lines' dates (the fields the claim types share).
-	summary() *Request
-}
-
+// dentalForm is a dental request as the shared flow uses it.
 type dentalForm struct{ *Request }
 
 func (f dentalForm) validate() error                      { return Validate(f.Request) }
@@ -39,67 +24,3 @@ func (f dentalForm) payerID() string                      { return f.TradingPart
 func (f dentalForm) testUsage()                           { f.UsageIndicator = "T" }
 func (f dentalForm) build(o BuildOptions) (*Built, error) { return Build837D(f.Request, o) }
 func (f dentalForm) summary() *Request                    { return f.Request }
-
-// submitForm validates, routes, builds and records one claim of kind k.
-func (s *Service) submitForm(ctx context.Context, k *claimKind, form claimForm, sub Submission, now time.Time, idem *store.IdempotencyRecord) (*Result, error) {
-	built, r, info, err := s.prepare(ctx, k, form, sub, now)
-	if err != nil {
-		return nil, err
-	}
-	return s.finish(ctx, k, sub.Caller, form.summary(), built, r, info, now, idem)
-}
-
-// prepare runs everything before recording: the edits, the route, the
-// 837 and our 277CA.
-func (s *Service) prepare(ctx context.Context, k *claimKind, form claimForm, sub Submission, now time.Time) (*Built, *route, ResponseInfo, error) {
-	if err := form.validate(); err != nil {
-		return nil, nil, ResponseInfo{}, err
-	}
-	r, err := s.route(ctx, k, sub.Caller, form.payerID(), sub.TransactionSettingID)
-	if err != nil {
-		return nil, nil, ResponseInfo{}, err
-	}
-	if sub.Caller.Mode == store.ModeTest {
-		form.testUsage()
-	}
-	correlationID := store.NewID()
-	traceID := sub.TraceID
-	if traceID == "" {
-		traceID = store.NewUUID()
-	}
-	built, err := form.build(BuildOptions{
-		Envelope: r.envelope(), Numbers: &shipNumbers{ctx: ctx, c: s.numbers, p: r.ship},
-		PayerID: r.payer.ID, PayerName: r.payer.Name, CorrelationID: correlationID, Now: now,
-		LineID: func(int) string { return store.NewID() },
-	})
-	if err != nil {
-		return nil, nil, ResponseInfo{}, fmt.Errorf("claims: build the %s: %w", k.form, err)
-	}
-	info := ResponseInfo{CorrelationID: correlationID, TraceID: traceID, Mode: sub.Caller.Mode, PayerID: r.payer.ID,
-		PayerName: r.payer.Name, SenderID: r.local.ISAID, Now: now}
-	ack, err := ClearinghouseAck(form.summary(), built, info, Ack277Options{Numbers: &x12.SequentialControlNumbers{}, Now: now})
-	if err != nil {
-		return nil, nil, ResponseInfo{}, fmt.Errorf("claims: write our 277CA: %w", err)
-	}
-	info.Ack277 = ack
-	return built, r, info, nil
-}
-
-// finish records a built claim and answers its response; req is the claim
-// as the response and the claims list read it (a medical claim's summary).
-func (s *Service) finish(ctx context.Context, k *claimKind, c Caller, req *Request, built *Built, r *route, info ResponseInfo, now time.Time,
-	idem *store.IdempotencyRecord) (*Result, error) {
-	resp := NewResponse(req, built, info)
-	body, err := json.Marshal(resp)
-	if err != nil {
-		return nil, err
-	}
-	charge, _ := parseCents(req.ClaimInformation.ClaimChargeAmount)
-	oc := outboundClaim{kind: k, built: built, correlationID: resp.ClaimReference.CorrelationID,
-		controlNumber: resp.ControlNumber, patientControlNumber: req.ClaimInformation.PatientControlNumber,
-		chargeCents: charge, patientName: patientName(req), body: body}
-	if err := s.record(ctx, c, oc, r, now, idem); err != nil {
-		return nil, err
-	}
-	return &Result{Status: 200, Body: body, Response: resp}, nil
-}

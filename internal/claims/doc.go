@@ -7,14 +7,17 @@
 //	parties.go     submitter, receiver, subscriber, patient, providers, addresses, COB (the JSON model)
 //	rules.go       the rules on those parts: names, NPI check digits, EINs, dates, money, code lists
 //	x12writer.go   the envelope and the loops before the claim (1000A–2010CA), the same in every 837
+//	flow.go        the claim flow: edits, route, build, our 277CA, record, answer (and validation only)
 //	service.go     routing to the payer's partnership, Idempotency-Key, recording the outbound file
 //	guidejson.go   the claim's Guide JSON (validated against the guide) and outbound fragments
 //	ack277.go      277CA writing (our clearinghouse acknowledgment and the mock payer's)
 //
 // Each claim type adds its request model, rules, writer and flow beside
 // them: dental (api-contract.md §4.1, 005010X224A2) is dental_request.go,
-// dental_validate.go, build837.go (DN1, DN2, TOO, SV3), dental.go and
-// raw.go.
+// dental_validate.go, build837.go (DN1, DN2, TOO, SV3) and dental.go;
+// professional (005010X222A1) the professional_*.go files and
+// build837p.go; institutional (005010X223A3) the institutional_*.go files
+// and build837i.go. raw.go is the raw-X12 endpoint of every type.
 //
 //	var req claims.Request                  // the request model; its decoders accept the aliases
 //	err := claims.Validate(&req)             // *ValidationError: every problem, by JSON pointer

@@ -20,5 +20,6 @@ type claimKind struct {
 	alsoAccepts []string
 }
 
+// dentalKind is the dental claim (api-contract.md §4.1).
 var dentalKind = &claimKind{name: "dental", form: "837D", version: Version837D, transaction: payers.DentalClaim,
 	sourceDirname: "dental-claims"}

@@ -2,14 +2,10 @@ package claims
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
-	"github.com/clearhouse/clearhouse/x12"
 )
 
 var professionalKind = &claimKind{name: "professional", form: "837P", version: Version837P, transaction: payers.ProfessionalClaim,
@@ -69,66 +65,4 @@ func (s *Service) SubmitProfessionalRaw(ctx context.Context, sub RawSubmission) 
 // claim: status, editStatus SUCCESS, the payer and meta.
 func (s *Service) ValidateProfessionalClaim(ctx context.Context, sub Submission, req *ProfessionalRequest) (*Result, error) {
 	return s.validateOnly(ctx, professionalKind, professionalForm{req}, sub)
-}
-
-// validateOnly is the validation endpoint of a claim type.
-func (s *Service) validateOnly(ctx context.Context, k *claimKind, form claimForm, sub Submission) (*Result, error) {
-	if err := form.validate(); err != nil {
-		return nil, err
-	}
-	r, err := s.route(ctx, k, sub.Caller, form.payerID(), sub.TransactionSettingID)
-	if err != nil {
-		return nil, err
-	}
-	now := s.opts.Clock.Now().UTC()
-	built, err := form.build(BuildOptions{Envelope: r.envelope(), Numbers: &x12.SequentialControlNumbers{}, // no partnership number is used up
-		PayerID: r.payer.ID, PayerName: r.payer.Name, CorrelationID: "VALIDATION", Now: now})
-	if err != nil {
-		return nil, fmt.Errorf("claims: build the %s: %w", k.form, err)
-	}
-	if _, err := s.guideJSON(ctx, k, io.Discard, built.X12, store.TransactionSetting{}, ""); err != nil {
-		return nil, err
-	}
-	traceID := sub.TraceID
-	if traceID == "" {
-		traceID = store.NewUUID()
-	}
-	resp := ValidationResponse{Meta: Meta{TraceID: traceID, ApplicationMode: sub.Caller.Mode, SenderID: r.local.ISAID},
-		TradingPartnerServiceID: r.payer.ID, Payer: Payer{PayerName: r.payer.Name, PayerID: r.payer.ID, PayerIDCamel: r.payer.ID},
-		Status: "SUCCESS", EditStatus: "SUCCESS", HTTPStatusCode: "200 OK", Errors: []EditError{}, Warnings: []EditWarning{}}
-	body, err := json.Marshal(resp)
-	if err != nil {
-		return nil, err
-	}
-	return &Result{Status: 200, Body: body}, nil
-}
-
-// ValidationResponse is the validation endpoints' 200 body: the
-// submission response's fields that describe the edits, without a claim.
-type ValidationResponse struct {
-	Meta                    Meta          `json:"meta"`
-	TradingPartnerServiceID string        `json:"tradingPartnerServiceId"`
-	Payer                   Payer         `json:"payer"`
-	Status                  string        `json:"status"`
-	EditStatus              string        `json:"editStatus"`
-	HTTPStatusCode          string        `json:"httpStatusCode"`
-	Errors                  []EditError   `json:"errors"`
-	Warnings                []EditWarning `json:"warnings"`
-}
-
-// EditError is one failed edit as the contract's errors[] names it. A
-// failing edit is answered 400 (the API's field list), so the 200 answer's
-// list is empty.
-type EditError struct {
-	Code           string `json:"code"`
-	Description    string `json:"description"`
-	FollowupAction string `json:"followupAction,omitempty"`
-	Location       string `json:"location,omitempty"`
-	Value          string `json:"value,omitempty"`
-}
-
-// EditWarning is a warning of the contract's warnings[] (none are issued).
-type EditWarning struct {
-	Code        string `json:"code"`
-	Description string `json:"description"`
 }
