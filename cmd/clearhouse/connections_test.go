@@ -212,3 +212,30 @@ func TestConnectionsCommand(t *testing.T) {
 		t.Errorf("serve with secrets sealed by another key: %v", err)
 	}
 }
+
+// TestProductionClaimStatusOverCORE: a production key's claim status
+// request goes as a 276 in a CORE envelope (PayloadType
+// X12_276_Request_005010X212) through the payer's CAQH_CORE connection to a
+// separate `mockpayer serve` process, over SOAP and over MIME, and its 277
+// comes back as the contract's JSON. The standalone mock knows no claims:
+// D0:35, claim not found.
+func TestProductionClaimStatusOverCORE(t *testing.T) {
+	payersFile, key := coreSetup(t)
+	data := t.TempDir()
+	liveKey := lastLine(runOK(t, "keys", "create", "--create", "--data", data, "--account", "Acme", "--mode", "production"))
+	base, _ := startServe(t, data, func(c *serveConfig) {
+		c.payersFile, c.secrets.key, c.connections.allowPrivate = payersFile, key, true
+		c.writeTimeout = 20 * time.Second
+	})
+	for _, payer := range []string{"87726", "60054"} { // SOAP, MIME
+		body := `{"tradingPartnerServiceId": "` + payer + `",
+		  "providers": [{"providerType": "BillingProvider", "organizationName": "Provider Name", "npi": "1999999984"}],
+		  "subscriber": {"memberId": "UHC123456", "firstName": "Jane", "lastName": "Doe", "dateOfBirth": "19710101"},
+		  "encounter": {"patientAccountNumber": "PCN-1", "beginningDateOfService": "20250630", "endDateOfService": "20250702"}}`
+		code, answer := post(t, base+"/2024-04-01/change/medicalnetwork/claimstatus/v2", liveKey, body)
+		if code != 200 || !strings.Contains(answer, `"statusCategoryCode":"D0"`) || !strings.Contains(answer, `"statusCode":"35"`) ||
+			!strings.Contains(answer, `ST*277*`) || !strings.Contains(answer, `"applicationMode":"production"`) {
+			t.Errorf("payer %s: HTTP %d %.800s", payer, code, answer)
+		}
+	}
+}
