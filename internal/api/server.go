@@ -125,6 +125,8 @@ type Server struct {
 	keyUse  *keyUse
 	// recorder keeps the access audit of the routes in auditRules.
 	recorder *audit.Recorder
+	// authFailures limits failed authentications per source address.
+	authFailures *authFailures
 	// bodyLimits holds the routes' own body limits, by pattern.
 	bodyLimits map[string]int64
 }
@@ -142,14 +144,15 @@ func New(env Env, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		svc:      svc,
-		mux:      http.NewServeMux(),
-		auth:     auth.Authenticator{Keys: newKeyCache(svc.Store)},
-		gather:   svc.Metrics,
-		maxBody:  opts.MaxBodyBytes,
-		limiter:  newKeyLimiter(opts.RateLimit, opts.RateBurst),
-		keyUse:   &keyUse{keys: svc.Store, logger: svc.Logger},
-		recorder: audit.New(svc.Store, svc.Clock),
+		svc:          svc,
+		mux:          http.NewServeMux(),
+		auth:         auth.Authenticator{Keys: newKeyCache(svc.Store)},
+		gather:       svc.Metrics,
+		maxBody:      opts.MaxBodyBytes,
+		limiter:      newKeyLimiter(opts.RateLimit, opts.RateBurst),
+		keyUse:       &keyUse{keys: svc.Store, logger: svc.Logger},
+		recorder:     audit.New(svc.Store, svc.Clock),
+		authFailures: newAuthFailures(),
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
@@ -208,9 +211,15 @@ func (s *Server) Routes() []RouteInfo { return slices.Clone(s.served) }
 // context, or answers 401.
 func (s *Server) requireKey(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		addr := sourceOf(r)
+		if blocked, wait := s.authFailures.blocked(addr, time.Now()); blocked {
+			tooManyFailures(w, r, wait)
+			return
+		}
 		p, err := s.auth.Authenticate(r.Context(), r.Header.Get("Authorization"))
 		if err != nil {
 			if msg, ok := authMessages[err]; ok {
+				s.authFailures.failed(addr, time.Now())
 				WriteError(w, r, Errorf(http.StatusUnauthorized, CodeUnauthorized, "%s", msg))
 				return
 			}

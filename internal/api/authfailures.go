@@ -1,0 +1,101 @@
+package api
+
+import (
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Failed authentications (a missing, malformed, unknown or revoked key)
+// allowed per source address: a burst, then a steady rate. Past them the
+// address is answered 429 before any key is looked at, so guessing keys,
+// or a flood of made-up ones, costs the server little and gets nowhere.
+const (
+	authFailureBurst = 30
+	authFailureRate  = 2.0 // per second
+	// maxFailureAddresses bounds the table; addresses whose budget has
+	// refilled are dropped first.
+	maxFailureAddresses = 100_000
+)
+
+// authFailures is a token bucket per source address (IPv6 by /64: one
+// host holds a whole /64), spent by failed authentications only.
+type authFailures struct {
+	mu      sync.Mutex
+	buckets map[string]*bucket
+}
+
+func newAuthFailures() *authFailures { return &authFailures{buckets: map[string]*bucket{}} }
+
+// sourceOf is the address a request's failures are counted against: the
+// peer's IP (a proxy's forwarding headers can be forged, so they are not
+// read), an IPv6 one cut to its /64.
+func sourceOf(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip := net.ParseIP(host)
+	if ip == nil {
+		return host
+	}
+	if ip.To4() == nil {
+		return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
+	}
+	return ip.String()
+}
+
+// refill brings b up to now.
+func (b *bucket) refill(now time.Time) {
+	b.tokens = math.Min(authFailureBurst, b.tokens+now.Sub(b.last).Seconds()*authFailureRate)
+	b.last = now
+}
+
+// blocked says whether addr has spent its failures, and for how long.
+func (l *authFailures) blocked(addr string, now time.Time) (bool, time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, ok := l.buckets[addr]
+	if !ok {
+		return false, 0
+	}
+	b.refill(now)
+	if b.tokens >= 1 {
+		return false, 0
+	}
+	return true, time.Duration((1 - b.tokens) / authFailureRate * float64(time.Second))
+}
+
+// failed spends one of addr's failures.
+func (l *authFailures) failed(addr string, now time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, ok := l.buckets[addr]
+	if !ok {
+		if len(l.buckets) >= maxFailureAddresses {
+			for a, old := range l.buckets {
+				if old.refill(now); old.tokens >= authFailureBurst {
+					delete(l.buckets, a)
+				}
+			}
+		}
+		if len(l.buckets) >= maxFailureAddresses {
+			return // full of addresses failing right now: this one goes uncounted
+		}
+		b = &bucket{tokens: authFailureBurst, last: now}
+		l.buckets[addr] = b
+	}
+	b.refill(now)
+	b.tokens = math.Max(b.tokens-1, 0)
+}
+
+// tooManyFailures answers 429 to an address that spent its failures.
+func tooManyFailures(w http.ResponseWriter, r *http.Request, wait time.Duration) {
+	secs := max(int(math.Ceil(wait.Seconds())), 1)
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	WriteError(w, r, Errorf(http.StatusTooManyRequests, CodeTooManyRequests,
+		"Too many requests with a missing, unknown or revoked API key from this address; retry after %d s with a valid key.", secs))
+}
