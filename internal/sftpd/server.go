@@ -114,14 +114,14 @@ func New(cfg Config) (*Server, error) {
 	if cfg.PasswordHash != nil || cfg.Password != nil {
 		sc.PasswordCallback = func(c ssh.ConnMetadata, pw []byte) (*ssh.Permissions, error) {
 			user := c.User()
-			verify := func() (bool, error) { return validUser(user) && cfg.Password(user, string(pw)), nil }
+			verify := func(func() bool) (bool, error) { return validUser(user) && cfg.Password(user, string(pw)), nil }
 			if cfg.PasswordHash != nil {
-				verify = func() (bool, error) {
+				verify = func(locked func() bool) (bool, error) {
 					hash, found := "", false
 					if validUser(user) {
 						hash, found = cfg.PasswordHash(user)
 					}
-					return s.signIn.verifyHash(hash, found, string(pw))
+					return s.signIn.verifyHash(hash, found, string(pw), locked)
 				}
 			}
 			if err := s.signIn.check(user, c.RemoteAddr(), verify); err != nil {

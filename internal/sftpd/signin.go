@@ -103,16 +103,22 @@ func newSignIn(l SignInLimits, log *slog.Logger) *signIn {
 }
 
 // check runs verify unless the user or the address is locked out, and
-// counts a wrong password against both.
-func (g *signIn) check(user string, remote net.Addr, verify func() (bool, error)) error {
+// counts a wrong password against both. verify gets the lock test, to
+// look again once it has waited for a slot: a burst of attempts that all
+// passed the first look is not compared after the lock falls.
+func (g *signIn) check(user string, remote net.Addr, verify func(locked func() bool) (bool, error)) error {
 	if !validUser(user) {
 		user = "\x00invalid" // one key for every malformed name, however long
 	}
 	addr := addressOf(remote)
-	if now := g.now(); g.users.locked(user, now) || g.addresses.locked(addr, now) {
+	locked := func() bool {
+		now := g.now()
+		return g.users.locked(user, now) || g.addresses.locked(addr, now)
+	}
+	if locked() {
 		return errLockedOut
 	}
-	ok, err := verify()
+	ok, err := verify(locked)
 	if err != nil {
 		return err
 	}
@@ -132,7 +138,7 @@ func (g *signIn) check(user string, remote net.Addr, verify func() (bool, error)
 // verifyHash compares password with a bcrypt hash in a free slot; an
 // unknown user (found false) or one without a password (hash "") is
 // compared against dummyHash, and refused, in the same time.
-func (g *signIn) verifyHash(hash string, found bool, password string) (bool, error) {
+func (g *signIn) verifyHash(hash string, found bool, password string, locked func() bool) (bool, error) {
 	if int(g.waiting.Add(1)) > g.limits.MaxWaiting {
 		g.waiting.Add(-1)
 		return false, errBusy
@@ -147,6 +153,9 @@ func (g *signIn) verifyHash(hash string, found bool, password string) (bool, err
 		return false, errBusy
 	}
 	defer func() { <-g.slots }()
+	if locked() {
+		return false, errLockedOut
+	}
 	h := []byte(hash)
 	if !found || hash == "" {
 		h = dummyHash

@@ -28,7 +28,7 @@ func TestSignInLocksAUserOutWithGrowingLocks(t *testing.T) {
 	g, now := fakeSignIn(SignInLimits{UserFailures: 3, AddressFailures: 100, Lockout: time.Second, MaxLockout: 4 * time.Second})
 	verified := 0
 	try := func(right bool) error {
-		return g.check("partner", addr("192.0.2.1"), func() (bool, error) { verified++; return right, nil })
+		return g.check("partner", addr("192.0.2.1"), func(func() bool) (bool, error) { verified++; return right, nil })
 	}
 	steps := []struct {
 		advance  time.Duration
@@ -61,13 +61,13 @@ func TestSignInLocksAUserOutWithGrowingLocks(t *testing.T) {
 
 func TestSignInLocksAnAddressOutAcrossUsers(t *testing.T) {
 	g, now := fakeSignIn(SignInLimits{UserFailures: 100, AddressFailures: 5, Lockout: time.Minute})
-	wrong := func() (bool, error) { return false, nil }
+	wrong := func(func() bool) (bool, error) { return false, nil }
 	for i := range 5 {
 		if err := g.check(fmt.Sprintf("user-%d", i), addr("192.0.2.7"), wrong); !errors.Is(err, errWrongPassword) {
 			t.Fatalf("attempt %d: %v", i, err)
 		}
 	}
-	right := func() (bool, error) { return true, nil }
+	right := func(func() bool) (bool, error) { return true, nil }
 	if err := g.check("someone-else", addr("192.0.2.7"), right); !errors.Is(err, errLockedOut) {
 		t.Errorf("the guessing address, another user: %v", err)
 	}
@@ -87,13 +87,13 @@ func TestSignInLocksAnAddressOutAcrossUsers(t *testing.T) {
 func TestSignInTrackingIsBounded(t *testing.T) {
 	g, _ := fakeSignIn(SignInLimits{MaxTracked: 100})
 	for i := range 1000 {
-		g.check(fmt.Sprintf("guess-%d", i), addr(fmt.Sprintf("10.0.%d.%d", i/256, i%256)), func() (bool, error) { return false, nil })
+		g.check(fmt.Sprintf("guess-%d", i), addr(fmt.Sprintf("10.0.%d.%d", i/256, i%256)), func(func() bool) (bool, error) { return false, nil })
 	}
 	if n, m := len(g.users.entries), len(g.addresses.entries); n > 100 || m > 100 {
 		t.Errorf("tracking %d users and %d addresses, want at most 100 each", n, m)
 	}
 	// A name of any length is one entry, not kept whole.
-	g.check(string(bytes.Repeat([]byte("x"), 100000)), addr("10.9.9.9"), func() (bool, error) { return false, nil })
+	g.check(string(bytes.Repeat([]byte("x"), 100000)), addr("10.9.9.9"), func(func() bool) (bool, error) { return false, nil })
 	for k := range g.users.entries {
 		if len(k) > 64 {
 			t.Errorf("a user name of %d bytes is kept", len(k))
@@ -137,7 +137,7 @@ func TestPasswordComparisonsRunOneAtATime(t *testing.T) {
 	for range 4 {
 		for _, c := range cases {
 			wg.Go(func() {
-				if ok, err := g.verifyHash(c.hash, c.found, c.pw); ok != c.want || err != nil {
+				if ok, err := g.verifyHash(c.hash, c.found, c.pw, func() bool { return false }); ok != c.want || err != nil {
 					t.Errorf("%+v: %v %v", c, ok, err)
 				}
 			})
@@ -156,7 +156,7 @@ func TestPasswordComparisonsRunOneAtATime(t *testing.T) {
 	busy := atomic.Int32{}
 	for range 6 {
 		wg.Go(func() {
-			if _, err := g.verifyHash("$2a$10$known", true, "wrong"); errors.Is(err, errBusy) {
+			if _, err := g.verifyHash("$2a$10$known", true, "wrong", func() bool { return false }); errors.Is(err, errBusy) {
 				busy.Add(1)
 			}
 		})
@@ -170,5 +170,30 @@ func TestPasswordComparisonsRunOneAtATime(t *testing.T) {
 func TestDummyHashCostsWhatAUsersHashCosts(t *testing.T) {
 	if cost, err := bcrypt.Cost(dummyHash); err != nil || cost != bcrypt.DefaultCost {
 		t.Errorf("dummy hash cost %d (%v), want bcrypt.DefaultCost %d, that of `clearhouse sftp users`", cost, err, bcrypt.DefaultCost)
+	}
+}
+
+// TestABurstIsNotComparedPastTheLock: attempts that all passed the first
+// look at the lock, then queued for the comparison slot, are refused
+// without a comparison once the lock falls.
+func TestABurstIsNotComparedPastTheLock(t *testing.T) {
+	g := newSignIn(SignInLimits{UserFailures: 100, AddressFailures: 2, Lockout: time.Minute}, slog.New(slog.DiscardHandler))
+	var compared atomic.Int32
+	g.compare = func(hash, password []byte) error {
+		compared.Add(1)
+		time.Sleep(20 * time.Millisecond)
+		return errors.New("mismatch")
+	}
+	var wg sync.WaitGroup
+	for i := range 10 {
+		wg.Go(func() {
+			g.check(fmt.Sprintf("user-%d", i), addr("192.0.2.9"), func(locked func() bool) (bool, error) {
+				return g.verifyHash("$2a$10$known", true, "wrong", locked)
+			})
+		})
+	}
+	wg.Wait()
+	if n := compared.Load(); n > 3 {
+		t.Errorf("%d comparisons for a burst of 10 from an address locked after 2", n)
 	}
 }
