@@ -86,7 +86,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&cfg.payersFile, "payers", "", "payer directory overrides (JSON, see internal/payers/README.md): connections, aliases, extra payers; empty for the shipped directory")
 	fs.TextVar(&cfg.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error (logs are JSON on stderr)")
 	fs.Int64Var(&cfg.maxBodyBytes, "max-body-bytes", api.DefaultMaxBodyBytes, "largest request body accepted; larger ones get 413")
-	fs.DurationVar(&cfg.readTimeout, "read-timeout", 60*time.Second, "time allowed to read a whole request")
+	fs.DurationVar(&cfg.readTimeout, "read-timeout", 60*time.Second, "time allowed to read a whole request (a file upload gets 60 s plus its size limit at 1 MiB/s instead)")
 	fs.DurationVar(&cfg.writeTimeout, "write-timeout", 120*time.Second, "time allowed to handle a request and write the response (payer calls included)")
 	fs.DurationVar(&cfg.idleTimeout, "idle-timeout", 120*time.Second, "how long an idle keep-alive connection stays open")
 	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGTERM, how long in-flight requests may take to finish")
