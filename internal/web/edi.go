@@ -21,7 +21,7 @@ import (
 
 func init() {
 	pageFiles = append(pageFiles, "files", "file", "file_upload", "transactions", "transaction",
-		"webhooks", "webhook", "webhook_form", "keys")
+		"webhooks", "webhook", "webhook_form", "keys", "confirm")
 	for name, fn := range ediFuncs {
 		templateFuncs[name] = fn
 	}

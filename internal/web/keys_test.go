@@ -56,11 +56,49 @@ func TestKeysPage(t *testing.T) {
 			newID = k.ID
 		}
 	}
+	// Revoking asks first: the first post only shows what will happen.
 	resp = b.post("/keys/"+newID+"/revoke", url.Values{"csrf": {b.csrf(page.Body)}})
+	if resp.StatusCode != 200 || !strings.Contains(visible(resp.Body), "Revoke the test key "+newID) || !strings.Contains(resp.Body, `name="confirm" value="yes"`) {
+		t.Fatalf("revoke without confirmation: %d %s", resp.StatusCode, visible(resp.Body))
+	}
+	if k, _ := srv.Store.GetAPIKey(t.Context(), newID); k.Revoked() {
+		t.Fatalf("the key was revoked before it was confirmed")
+	}
+	resp = b.post("/keys/"+newID+"/revoke", url.Values{"csrf": {b.csrf(page.Body)}, "confirm": {"yes"}})
 	if resp.StatusCode != 200 || !strings.Contains(resp.Body, "revoked") {
 		t.Fatalf("revoke: %d", resp.StatusCode)
 	}
 	if resp := nb.get("/keys"); resp.StatusCode != http.StatusSeeOther {
 		t.Errorf("a revoked key's session still opens pages: %d", resp.StatusCode)
+	}
+}
+
+// TestTestSessionCannotRevokeProductionKeys: a console session signed in
+// with a test key cannot revoke the account's production keys (before, it
+// could, with one click); a production session can.
+func TestTestSessionCannotRevokeProductionKeys(t *testing.T) {
+	srv := newEDIServer(t)
+	testKey, _ := srv.key(t, "Sunrise Family Dental", store.ModeTest)
+	prodKey, prodRec := srv.key(t, "Sunrise Family Dental", store.ModeProduction)
+	b := srv.browser(t)
+	b.signIn(testKey)
+	page := b.get("/keys")
+	if !strings.Contains(page.Body, prodRec.ID) || strings.Contains(page.Body, "/keys/"+prodRec.ID+"/revoke") {
+		t.Errorf("the test session's keys page offers to revoke the production key")
+	}
+	for _, form := range []url.Values{{"csrf": {b.csrf(page.Body)}}, {"csrf": {b.csrf(page.Body)}, "confirm": {"yes"}}} {
+		if resp := b.post("/keys/"+prodRec.ID+"/revoke", form); resp.StatusCode != http.StatusForbidden {
+			t.Errorf("test session revokes the production key (%v): %d", form, resp.StatusCode)
+		}
+	}
+	if k, _ := srv.Store.GetAPIKey(t.Context(), prodRec.ID); k.Revoked() {
+		t.Fatal("a test session revoked a production key")
+	}
+	pb := srv.browser(t)
+	pb.signIn(prodKey)
+	page = pb.get("/keys")
+	_, testRec := srv.key(t, "Sunrise Family Dental", store.ModeTest)
+	if resp := pb.post("/keys/"+testRec.ID+"/revoke", url.Values{"csrf": {pb.csrf(page.Body)}, "confirm": {"yes"}}); resp.StatusCode != 200 {
+		t.Errorf("production session revokes a test key: %d", resp.StatusCode)
 	}
 }

@@ -187,6 +187,14 @@ func (c *Console) setWebhookStatus(w http.ResponseWriter, r *http.Request) {
 		c.showError(w, r, http.StatusBadRequest, "Not changed", "Use the page's Disable or Enable button.")
 		return
 	}
+	if !c.ownWebhook(w, r) {
+		return
+	}
+	if status == store.WebhookDisabled && !c.confirmed(w, r, confirmData{Heading: "Disable this webhook?", Button: "Disable the webhook",
+		Cancel: "/webhooks/" + r.PathValue("id"), Question: "Disable webhook " + r.PathValue("id") + "?",
+		Consequence: "No events are sent to it until it is enabled again."}) {
+		return
+	}
 	hook, err := c.cfg.Webhooks.Update(r.Context(), caller(viewerFrom(r.Context())), r.PathValue("id"), webhooks.Input{Status: &status})
 	if err != nil {
 		c.storeError(w, r, "webhook", err)
@@ -202,6 +210,14 @@ func (c *Console) setWebhookStatus(w http.ResponseWriter, r *http.Request) {
 // rotateWebhookSecret makes a new signing secret and shows it once; the
 // old one keeps signing beside it for a while, so receivers can switch.
 func (c *Console) rotateWebhookSecret(w http.ResponseWriter, r *http.Request) {
+	if !c.ownWebhook(w, r) {
+		return
+	}
+	if !c.confirmed(w, r, confirmData{Heading: "Rotate the signing secret?", Button: "Rotate the secret",
+		Cancel: "/webhooks/" + r.PathValue("id"), Question: "Make a new signing secret for webhook " + r.PathValue("id") + "?",
+		Consequence: "The new secret is shown once; the current one keeps signing beside it for 24 hours, then stops. Your receiver must switch to the new one by then."}) {
+		return
+	}
 	cl := caller(viewerFrom(r.Context()))
 	secret, until, err := c.cfg.Webhooks.RotateSecret(r.Context(), cl, r.PathValue("id"))
 	if err != nil {
@@ -210,6 +226,17 @@ func (c *Console) rotateWebhookSecret(w http.ResponseWriter, r *http.Request) {
 	}
 	c.showWebhookAgain(w, r, webhookData{Secret: secret,
 		SecretNote: "The previous secret also signs until " + until.UTC().Format("Jan 2, 2006 15:04 UTC") + ", so your receiver can switch without missing events."})
+}
+
+// ownWebhook checks that the path's webhook is the caller's before an
+// action is confirmed (answering 404 when not), so the confirmation never
+// shows for another account's webhook.
+func (c *Console) ownWebhook(w http.ResponseWriter, r *http.Request) bool {
+	if _, err := c.cfg.Webhooks.Get(r.Context(), caller(viewerFrom(r.Context())), r.PathValue("id")); err != nil {
+		c.storeError(w, r, "webhook", err)
+		return false
+	}
+	return true
 }
 
 // showWebhookAgain reads the webhook of the path again and shows it.

@@ -47,11 +47,19 @@ func TestWebhookPages(t *testing.T) {
 	edit := b.get(hookPath + "/edit")
 	resp = b.post(hookPath, url.Values{"csrf": {b.csrf(edit.Body)}, "url": {rc.URL}, "description": {"Billing"}, "events": {"file.processed.v2"}})
 	wantContains(t, "edited", visible(resp.Body), "Changes saved", "Description Billing Events File processed")
+	// Disabling and rotating ask first: without confirm=yes nothing changes.
 	resp = b.post(hookPath+"/status", url.Values{"csrf": {b.csrf(edit.Body)}, "status": {store.WebhookDisabled}})
+	if resp.StatusCode != 200 || !strings.Contains(resp.Body, `name="confirm" value="yes"`) || !strings.Contains(resp.Body, `name="status" value="DISABLED"`) {
+		t.Errorf("disable without confirmation: %d", resp.StatusCode)
+	}
+	if resp := b.post(hookPath+"/rotate", url.Values{"csrf": {b.csrf(edit.Body)}}); strings.Contains(resp.Body, "whsec_") {
+		t.Errorf("rotate without confirmation shows a new secret")
+	}
+	resp = b.post(hookPath+"/status", url.Values{"csrf": {b.csrf(edit.Body)}, "status": {store.WebhookDisabled}, "confirm": {"yes"}})
 	wantContains(t, "disabled", visible(resp.Body), "Webhook disabled", "Disabled", "Enable")
 	resp = b.post(hookPath+"/status", url.Values{"csrf": {b.csrf(edit.Body)}, "status": {store.WebhookEnabled}})
 	wantContains(t, "enabled", visible(resp.Body), "Webhook enabled")
-	resp = b.post(hookPath+"/rotate", url.Values{"csrf": {b.csrf(edit.Body)}})
+	resp = b.post(hookPath+"/rotate", url.Values{"csrf": {b.csrf(edit.Body)}, "confirm": {"yes"}})
 	if m2 := secretInput.FindStringSubmatch(resp.Body); m2 == nil || m2[1] == m[1] {
 		t.Errorf("rotate shows no new secret")
 	}
@@ -86,7 +94,7 @@ func TestWebhookPages(t *testing.T) {
 	if api := b.do(req); api.StatusCode != http.StatusAccepted || !strings.Contains(api.Body, `"detailType":"webhook.test.v1"`) {
 		t.Errorf("POST /2023-08-01/webhooks/{id}/test: %d %s", api.StatusCode, api.Body)
 	}
-	b.post(hookPath+"/status", url.Values{"csrf": {b.csrf(edit.Body)}, "status": {store.WebhookDisabled}})
+	b.post(hookPath+"/status", url.Values{"csrf": {b.csrf(edit.Body)}, "status": {store.WebhookDisabled}, "confirm": {"yes"}})
 	if resp := b.post(hookPath+"/test", url.Values{"csrf": {b.csrf(edit.Body)}}); resp.StatusCode != http.StatusConflict {
 		t.Errorf("a test event to a disabled webhook: %d", resp.StatusCode)
 	}
@@ -99,7 +107,7 @@ func TestWebhookPages(t *testing.T) {
 	if resp := ob.get(hookPath); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("another account opens the webhook: %d", resp.StatusCode)
 	}
-	if resp := ob.post(hookPath+"/rotate", url.Values{"csrf": {token}}); resp.StatusCode != http.StatusNotFound {
+	if resp := ob.post(hookPath+"/rotate", url.Values{"csrf": {token}, "confirm": {"yes"}}); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("another account rotates the secret: %d", resp.StatusCode)
 	}
 	if resp := ob.post(hookPath+"/test", url.Values{"csrf": {token}}); resp.StatusCode != http.StatusNotFound {
