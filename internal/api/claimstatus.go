@@ -92,7 +92,7 @@ func storeClaimStates(st store.Store) mockpayer.ClaimStates {
 			}
 		}
 		state := mockpayer.ClaimState{PatientAccountNumber: c.PatientControlNumber, Charge: centsText(c.ChargeCents)}
-		answers, _ := st.ListClaimAnswers(ctx, c.AccountID, c.ID)
+		answers, _ := store.ForTenant(st, store.Scope{AccountID: q.Caller.AccountID, Mode: string(q.Caller.Mode)}).ClaimAnswers(ctx, c.ID)
 		var d claimstatus.Detail
 		var answeredAt string
 		for _, a := range answers { // oldest first: the last of the claim's kind wins
