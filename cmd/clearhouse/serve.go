@@ -28,6 +28,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/sftpconn"
 	"github.com/clearhouse/clearhouse/internal/sftpd"
 	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/sweep"
 	"github.com/clearhouse/clearhouse/internal/web"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
@@ -152,6 +153,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 		return err
 	}
 	defer blobs.Close()
+	go sweepBlobTemporaries(blobs, logger) // in the background: a large store takes a while to walk
 
 	// Refuse to start with a key that cannot open the stored secrets: it
 	// would fail every delivery while looking healthy.
@@ -299,4 +301,17 @@ func publicURL(cfg serveConfig) string {
 		host = "127.0.0.1" + host
 	}
 	return "http://" + host
+}
+
+// sweepBlobTemporaries removes the unfinished writes a crash left in the
+// file store (blob.SweepTemporary), and says how many.
+func sweepBlobTemporaries(blobs blob.Store, logger *slog.Logger) {
+	n, err := blob.SweepTemporary(blobs, sweep.DefaultAge)
+	if err != nil {
+		logger.Warn("file store: sweeping temporary files left by a crash", "error", err.Error())
+		return
+	}
+	if n > 0 {
+		logger.Info("file store: removed temporary files left by a crash", "files", n)
+	}
 }

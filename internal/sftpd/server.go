@@ -31,6 +31,8 @@ import (
 
 	"github.com/pkg/sftp"
 	"golang.org/x/crypto/ssh"
+
+	"github.com/clearhouse/clearhouse/internal/sweep"
 )
 
 // Inbound is called with a complete upload: the user, the file's name in
@@ -101,6 +103,15 @@ func New(cfg Config) (*Server, error) {
 	}
 	if err := os.MkdirAll(cfg.Root, 0o700); err != nil {
 		return nil, err
+	}
+	// Uploads a crash cut short stay in their user's staging folder: a
+	// file there untouched for longer than a connection may idle has no
+	// handle left in any process.
+	staged := func(dir, name string) bool { return dir == stagingDir && strings.HasPrefix(name, "in-") }
+	if n, err := sweep.Files(cfg.Root, staged, cfg.IdleTimeout, time.Now()); err != nil {
+		cfg.Logger.Warn("sftp: sweeping staged uploads left by a crash", "error", err.Error())
+	} else if n > 0 {
+		cfg.Logger.Info("sftp: removed staged uploads left by a crash", "files", n)
 	}
 	signer, err := loadOrCreateHostKey(cfg.HostKeyFile)
 	if err != nil {
