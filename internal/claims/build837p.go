@@ -55,6 +55,32 @@ func (b *professionalBuilder) role(name string) *Provider {
 	return nil
 }
 
+// claimRendering is 2310B: the rendering provider, unless it is the
+// billing provider (same NPI) — X222A1: "required when the Rendering
+// Provider NM1 information is different than that carried in the 2010AA
+// Billing Provider NM1 … if not required by this implementation guide, do
+// not send".
+func (b *professionalBuilder) claimRendering() *Provider {
+	r := b.role("rendering")
+	if r != nil && sameNPI(r, b.role("billing")) {
+		return nil
+	}
+	return r
+}
+
+// lineRenderingDefault is who renders a line that names no one else: the
+// claim's rendering provider, else the billing provider. A line's 2420A
+// is sent only when it differs (X222A1 2420A, the same rule).
+func (b *professionalBuilder) lineRenderingDefault() *Provider {
+	if r := b.role("rendering"); r != nil {
+		return r
+	}
+	return b.role("billing")
+}
+
+// sameNPI reports whether two providers carry the same NPI.
+func sameNPI(a, b *Provider) bool { return a != nil && b != nil && a.NPI != "" && a.NPI == b.NPI }
+
 // relatedCauses is CLM11: up to two causes and the accident's state and
 // country.
 func relatedCauses(codes []string, state, country string) x12.Field {
@@ -163,7 +189,7 @@ func (b *professionalBuilder) claim() {
 		b.fields("HI", hi...)
 	}
 	b.provider("DN", "", "", b.role("referring"))
-	b.provider("82", "PE", "PXC", b.role("rendering"))
+	b.provider("82", "PE", "PXC", b.claimRendering())
 	b.facility(ci.ServiceFacilityLocation, false)
 	b.provider("DQ", "", "", b.role("supervising"))
 	if a := ci.AmbulancePickUpLocation; a != nil {
@@ -275,7 +301,9 @@ func (b *professionalBuilder) line(i int, l *ProfessionalServiceLine) {
 			b.seg("REF", "XZ", d.PharmacyPrescriptionNumber)
 		}
 	}
-	b.provider("82", "PE", "PXC", l.RenderingProvider)
+	if r := l.RenderingProvider; r != nil && !sameNPI(r, b.lineRenderingDefault()) {
+		b.provider("82", "PE", "PXC", r)
+	}
 	if p := l.PurchasedServiceProvider; p != nil {
 		b.seg("NM1", "QB", "2", "", "", "", "", "", "XX", p.NPI)
 	}

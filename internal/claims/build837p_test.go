@@ -44,9 +44,9 @@ func mustBuildProfessional(t testing.TB, r *ProfessionalRequest, payerID string)
 // maps segment for segment onto the 837P of the contract's raw-X12 example
 // (ClaimsRawX12Submission_example1), except where the published X12 leaves
 // out what the request sends (see docs/api/professional-claims.md,
-// "Golden example"): the submitter contact's name (PER02, required in
-// X222A1 1000A), the facility's NPI, the line's rendering provider (2420A),
-// and our clearinghouse trace REF*D9.
+// "Mapping and the contract's example"): the submitter contact's name
+// (PER02, required in X222A1 1000A), the facility's NPI, and our
+// clearinghouse trace REF*D9.
 func TestProfessionalExampleMapsSegmentForSegment(t *testing.T) {
 	b := mustBuildProfessional(t, loadProfessional(t, "example.json"), "6400")
 	published := "BHT*0019*00*01KHCBK84E40QQYJVXA5VVXG54*20260213*2038*CH~NM1*41*2*Test Data Health Services, Inc.*****46*123435~PER*IC**TE*5552223333~NM1*40*2*Cigna*****46*6400~HL*1**20*1~PRV*BI*PXC*2084P0800X~NM1*85*2*Therapy Associates*****XX*1999999984~N3*123 Some St*Floor 1~N4*A City*NY*123450000~REF*EI*123456789~PER*IC*Test Data Health Services, Inc.*TE*5553334444~HL*2*1*22*0~SBR*P*18*3335555******CI~NM1*IL*1*Anon*John****MI*U7777788888~N3*2222 Random St~N4*A City*NY*123450000~DMG*D8*20000101*M~NM1*PR*2*Cigna*****PI*6400~CLM*123456789*109.2***02>B>1*Y*A*Y*Y~HI*ABK>F1111~NM1*77*2*Smith Associates~N3*1234 Other St~N4*A City*NY*123450000~LX*1~SV1*HC>90837>95*109.2*UN*1***1~DTP*472*D8*20240101~REF*6R*111222333"
@@ -59,10 +59,10 @@ func TestProfessionalExampleMapsSegmentForSegment(t *testing.T) {
 	for i, s := range ours {
 		want[i] = s
 	}
-	// After CLM: our clearinghouse trace. After the line's REF*6R: its
-	// rendering provider (2420A), which the request sends.
+	// After CLM: our clearinghouse trace. The line's rendering provider
+	// has the billing provider's NPI, so, like the published X12, we send
+	// no 2420A (X222A1: only when it differs; "do not send" otherwise).
 	want = append(want[:19], append([]string{"REF*D9*01KHCCA4V6K00NFPX588G859SJ"}, want[19:]...)...)
-	want = append(want, "NM1*82*1*Smith*Jane****XX*1999999984", "PRV*PE*PXC*111YP2000X")
 	if diff := cmp.Diff(want, segmentsBetween(b.X12, "BHT", "SE")); diff != "" {
 		t.Errorf("837P body (-want +got):\n%s", diff)
 	}
@@ -93,4 +93,23 @@ func TestFullProfessionalPassesTheGuide(t *testing.T) {
 		t.Errorf("dependent first name not transliterated: %q", req.Dependent.FirstName)
 	}
 	testenv.Golden(t, "testdata/golden/professional-full.837p", b.X12)
+}
+
+// 2310B and 2420A are sent only when the rendering provider differs from
+// who the claim already names (X222A1: "if not required by this
+// implementation guide, do not send"): a claim-level rendering provider
+// with the billing NPI is dropped; a line's with the claim rendering
+// provider's NPI too; another NPI is written.
+func TestRenderingProviderOnlyWhenDifferent(t *testing.T) {
+	count := func(x []byte) int { return strings.Count(string(x), "~NM1*82*") }
+	req := loadProfessional(t, "example.json")
+	req.Rendering = &Provider{LastName: "Same", FirstName: "Billing", NPI: req.Billing.NPI}
+	if n := count(mustBuildProfessional(t, req, "6400").X12); n != 0 {
+		t.Errorf("rendering = billing NPI: %d NM1*82, want 0", n)
+	}
+	req = loadProfessional(t, "example.json")
+	req.ClaimInformation.ServiceLines[0].RenderingProvider.NPI = "1999999976"
+	if n := count(mustBuildProfessional(t, req, "6400").X12); n != 1 {
+		t.Errorf("line rendering with its own NPI: %d NM1*82, want 1", n)
+	}
 }
