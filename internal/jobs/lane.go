@@ -129,6 +129,7 @@ func (q *Queue) runLane(ctx context.Context, l *lane) {
 	ticker := time.NewTicker(q.opts.PollInterval)
 	defer ticker.Stop()
 	var swept time.Time
+	failing := claimFailures{logger: q.opts.Logger.With("worker", q.opts.Worker, "lane", l.name)}
 	for {
 		if free := cap(slots) - len(slots); free > 0 {
 			limit, exclude := l.claimLimit(free)
@@ -141,7 +142,17 @@ func (q *Queue) runLane(ctx context.Context, l *lane) {
 			}
 			claimed, err := q.claim(ctx, store.ClaimParams{Kinds: kinds, Limit: limit, AvailableOnly: !sweep, ExcludeAccounts: exclude})
 			if err != nil && ctx.Err() == nil {
-				q.opts.Logger.Error("jobs: claim failed", "worker", q.opts.Worker, "lane", l.name, "error", err.Error())
+				// The store cannot take a claim (full disk, database
+				// down): wait longer each time, not for the next wake.
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(failing.failed(err, q.opts.PollInterval, time.Now())):
+				}
+				continue
+			}
+			if err == nil {
+				failing.succeeded()
 			}
 			for _, j := range claimed {
 				slots <- struct{}{}

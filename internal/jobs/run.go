@@ -43,7 +43,13 @@ func (q *Queue) claim(ctx context.Context, c store.ClaimParams) ([]store.Job, er
 		claimed, err = tx.ClaimJobs(ctx, c)
 		return err
 	})
-	return claimed, err
+	if err != nil {
+		// The claim's statements may have run and its commit failed (a
+		// full disk): then its jobs are not this worker's, and running
+		// them ran each again at once, tens of thousands of times.
+		return nil, err
+	}
+	return claimed, nil
 }
 
 // grouped runs fn in the store's group commit (store.Store.GroupInTx): on
