@@ -207,7 +207,12 @@ func (b *institutionalBuilder) claim() {
 	b.person("71", "AT", b.role("attending"))
 	b.person("72", "", b.role("operating"))
 	b.person("ZZ", "", b.role("otherOperating"))
-	b.person("82", "", b.role("rendering"))
+	// 2310D: only when the rendering provider is not the attending one
+	// (X223A3: "required when the Rendering Provider NM1 information is
+	// different than that carried in Loop ID-2310A").
+	if r := b.role("rendering"); !sameNPI(r, b.role("attending")) {
+		b.person("82", "", r)
+	}
 	b.person("DN", "", b.role("referring"))
 	for i := range ci.ServiceLines {
 		b.line(i, &ci.ServiceLines[i])
@@ -285,6 +290,14 @@ func (b *institutionalBuilder) line(i int, l *InstitutionalServiceLine) {
 	}
 	b.person("72", "", l.OperatingPhysician)
 	b.person("ZZ", "", l.OtherOperatingPhysician)
-	b.person("82", "", l.RenderingProvider)
+	// 2420C: only when the line's rendering provider is not the claim's
+	// (2310D, else the attending provider).
+	def := b.role("rendering")
+	if def == nil {
+		def = b.role("attending")
+	}
+	if !sameNPI(l.RenderingProvider, def) {
+		b.person("82", "", l.RenderingProvider)
+	}
 	b.person("DN", "", l.ReferringProvider)
 }

@@ -88,3 +88,19 @@ func TestFullInstitutionalPassesTheGuide(t *testing.T) {
 	}
 	testenv.Golden(t, "testdata/golden/institutional-full.837i", b.X12)
 }
+
+// 2310D is sent only when the rendering provider is not the attending one,
+// 2420C only when a line's rendering provider is not the claim's.
+func TestInstitutionalRenderingOnlyWhenDifferent(t *testing.T) {
+	count := func(x []byte) int { return strings.Count(string(x), "~NM1*82*") }
+	req := loadInstitutional(t, "full.json")
+	req.Rendering = &Provider{LastName: "Attend", FirstName: "Alan", NPI: req.Attending.NPI}
+	req.ClaimInformation.ServiceLines[1].RenderingProvider = &Provider{LastName: "Attend", FirstName: "Alan", NPI: req.Attending.NPI}
+	if n := count(mustBuildInstitutional(t, req, "87726").X12); n != 0 {
+		t.Errorf("rendering = attending: %d NM1*82, want 0", n)
+	}
+	req.ClaimInformation.ServiceLines[1].RenderingProvider.NPI = "1999999976"
+	if n := count(mustBuildInstitutional(t, req, "87726").X12); n != 1 {
+		t.Errorf("a line's own rendering provider: %d NM1*82, want 1", n)
+	}
+}
