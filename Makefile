@@ -16,6 +16,7 @@ TESTFLAGS   ?=
 .PHONY: run test vet lint unit race build clean bench-load bench-replicas versitygw chaos chaos-broken
 
 run:
+	@echo "building and starting clearhouse serve (the first build takes a few minutes)"
 	$(GO) run ./cmd/clearhouse serve
 
 # test runs every step even when one fails, so one run shows all problems,
@@ -38,8 +39,11 @@ unit:
 race:
 	$(GO) test $(TESTFLAGS) -race $(RACE_PKGS)
 
+# build prints each package as it compiles (-v): the first build downloads
+# the modules and compiles about 200 packages, which takes minutes.
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o bin/clearhouse ./cmd/clearhouse
+	@echo "building bin/clearhouse (the first build downloads modules and compiles ~200 packages: a few minutes)"
+	CGO_ENABLED=0 $(GO) build -v -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o bin/clearhouse ./cmd/clearhouse
 
 # bench-load: mock eligibility checks over loopback with SQLite persistence
 # (wrk; see bench/load.sh for DURATION, CONNECTIONS and the request mix).
