@@ -21,6 +21,7 @@ var documentedCommands = [][]string{
 	{"partners", "apply"}, {"partners", "export"},
 	{"connections", "test"}, {"connections", "list"}, {"connections", "seal"},
 	{"sftp", "users", "create"}, {"sftp", "users", "list"}, {"sftp", "users", "delete"},
+	{"audit", "verify"}, {"audit", "export"},
 	{"payers"},
 	{"mockpayer", "serve"},
 	{"webhooks", "listen"},

@@ -2,7 +2,11 @@ package main
 
 import (
 	"context"
+	"io/fs"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -66,4 +70,92 @@ func sectionOf(page, heading string) string {
 		rest = rest[:i]
 	}
 	return rest
+}
+
+// TestPackageMap: every package under internal/ and x12/ is in the package
+// map of docs/architecture/README.md.
+func TestPackageMap(t *testing.T) {
+	page, err := os.ReadFile("../../docs/architecture/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range goList(t, "./internal/...", "./x12/...") {
+		if !strings.Contains(string(page), "| `"+pkg+"` |") {
+			t.Errorf("package %s is missing from the package map in docs/architecture/README.md", pkg)
+		}
+	}
+}
+
+// TestDependencyRule: x12/ imports nothing from internal/, and only the
+// binary (and tests) import the API and the console.
+func TestDependencyRule(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "../../internal/...", "../../x12/...").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const mod = "github.com/clearhouse/clearhouse/"
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg, imports := strings.TrimPrefix(fields[0], mod), fields[1:]
+		for _, imp := range imports {
+			imp = strings.TrimPrefix(imp, mod)
+			switch {
+			case strings.HasPrefix(pkg, "x12") && strings.HasPrefix(imp, "internal/"):
+				t.Errorf("%s imports %s: x12/ must stand alone", pkg, imp)
+			case (imp == "internal/api" || imp == "internal/web") && pkg != "internal/api" && pkg != "internal/web" && !strings.HasSuffix(pkg, "test") && pkg != "internal/chaos":
+				t.Errorf("%s imports %s: only cmd/clearhouse wires the API and the console", pkg, imp)
+			}
+		}
+	}
+}
+
+// goList lists the packages matching patterns, relative to the module.
+func goList(t *testing.T, patterns ...string) []string {
+	t.Helper()
+	args := []string{"list"}
+	for _, p := range patterns {
+		args = append(args, "../../"+strings.TrimPrefix(p, "./"))
+	}
+	out, err := exec.Command("go", args...).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkgs []string
+	for _, p := range strings.Fields(string(out)) {
+		pkgs = append(pkgs, strings.TrimPrefix(p, "github.com/clearhouse/clearhouse/"))
+	}
+	return pkgs
+}
+
+// markdownLink is a Markdown link's target.
+var markdownLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// TestDocsLinks: every relative link of README.md and docs/ points at a
+// file of the repository.
+func TestDocsLinks(t *testing.T) {
+	root := "../.."
+	pages := []string{filepath.Join(root, "README.md")}
+	filepath.WalkDir(filepath.Join(root, "docs"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(path, ".md") {
+			pages = append(pages, path)
+		}
+		return nil
+	})
+	for _, page := range pages {
+		raw, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := regexp.MustCompile("(?s)```.*?```").ReplaceAllString(string(raw), "")
+		for _, m := range markdownLink.FindAllStringSubmatch(text, -1) {
+			target := m[1]
+			if strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://") || strings.HasPrefix(target, "#") {
+				continue
+			}
+			target, _, _ = strings.Cut(target, "#")
+			if _, err := os.Stat(filepath.Join(filepath.Dir(page), target)); err != nil {
+				t.Errorf("%s links to %s, which does not exist", strings.TrimPrefix(page, root+"/"), m[1])
+			}
+		}
+	}
 }

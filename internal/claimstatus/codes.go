@@ -9,8 +9,8 @@ import "strings"
 // Sources, and why the lists are short: X12 publishes both code lists
 // (x12.org/codes), but no copy that may be redistributed was available to
 // this project. The category codes A0–A8 (the acknowledgment categories a
-// 277CA uses) are in ../../../shared/reference/x12-standards.md (277CA
-// section) and in the 005010X214 guide's code-list references; the status
+// 277CA uses) are in the 005010X214 guide's code-list references (see
+// docs/references.md); the status
 // codes below are the ones that reference, our own 277CA writer
 // (internal/claims/ack277.go) and the mock payer (internal/mockpayer) use.
 // Any other code is shown as its number, never guessed.

@@ -1,6 +1,6 @@
 // Package core is the EDI core: file executions, their transactions,
 // Guide JSON, fragments, the execution metadata document and the events
-// that report them (../shared/EDI-CORE.md).
+// that report them (docs/api/files.md).
 //
 // Every transport hands a file over through one entry point, Receive: the
 // bytes go to the blob store, then the execution row and its durable

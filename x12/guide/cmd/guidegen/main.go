@@ -1,5 +1,6 @@
-// Command guidegen writes x12/guide/data from the guide sources kept at dev
-// time in ../shared/reference/guide-sources (see package internal/gen).
+// Command guidegen writes x12/guide/data from the community guide maps,
+// which are not shipped with the repository: -src names the folder that
+// holds them (docs/development.md, "Adding a guide"; package internal/gen).
 //
 // Usage (from x12/guide, or through go generate):
 //

@@ -1,7 +1,8 @@
 // Package gen derives Clearhouse's guide files (x12/guide/data/*.json)
-// from the community guide maps kept at dev time in
-// ../shared/reference/guide-sources: the BSD pyx12 and imsweb maps, and the
-// Apache StAEDI 837 schema. It writes facts only, in our own format, and
+// from community guide maps, which are not shipped with the repository
+// (docs/development.md, "Adding a guide"): the BSD pyx12 and imsweb maps
+// (github.com/azoner/pyx12, github.com/imsweb/x12-parser) and the Apache
+// StAEDI 837 schema (github.com/xlate/staedi). It writes facts only, in our own format, and
 // records each file's sources and the fixes applied to them. The OopFactory
 // (CDDL) files in the same folder are never opened.
 //
