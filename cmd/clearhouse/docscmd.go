@@ -22,6 +22,7 @@ var documentedCommands = [][]string{
 	{"connections", "test"}, {"connections", "list"}, {"connections", "seal"},
 	{"sftp", "users", "create"}, {"sftp", "users", "list"}, {"sftp", "users", "delete"},
 	{"audit", "verify"}, {"audit", "export"},
+	{"backup"}, {"restore"},
 	{"payers"},
 	{"mockpayer", "serve"},
 	{"webhooks", "listen"},
