@@ -90,9 +90,20 @@ func (p *Payer) AnswerClaims(ctx context.Context, file []byte) (*ClaimAnswer, er
 		ProviderOrganization: batch.providerOrg, ProviderLast: batch.providerLast, ProviderFirst: batch.providerFirst,
 		ProviderNPI: batch.providerNPI,
 	}
+	set, err := p.scenarioSet(ctx)
+	if err != nil {
+		return nil, err
+	}
 	for i, c := range batch.claims {
 		st := claims.Status{Category: "A2", Code: "20"}
-		if rej, ok := rejectionFor(batch.claimType, c.MemberID); ok {
+		sc := set.Claim(batch.simRequest(i, p.canonical), p.canonical)
+		if sc != nil {
+			p.logScenario(ctx, "277CA", sc)
+		}
+		if rej, ok := scenarioRejection(sc); ok {
+			st = rej
+			ans.Rejected++
+		} else if rej, ok := rejectionFor(batch.claimType, c.MemberID); ok && sc == nil {
 			st = rej
 			ans.Rejected++
 		} else {
@@ -149,6 +160,14 @@ type claimBatch struct {
 	providerOrg, providerLast, providerFirst, providerNPI  string
 	payerName, payerID                                     string
 	claims                                                 []claims.ClaimAck
+	facts                                                  []claimFacts // per claim, for simulator scenarios
+}
+
+// claimFacts are what a simulator scenario may match of a claim beyond
+// its acknowledgment fields.
+type claimFacts struct {
+	dob        string // the subscriber's (2010BA DMG02)
+	procedures []string
 }
 
 // readClaims walks the 837D once, keeping names, ids and each claim's
@@ -156,7 +175,7 @@ type claimBatch struct {
 func readClaims(file []byte) (*claimBatch, error) {
 	r := x12.NewReader(bytes.NewReader(file))
 	b := &claimBatch{}
-	var member, patientLast, patientFirst string
+	var member, patientLast, patientFirst, dob, lastName string
 	var cur *claims.ClaimAck
 	inPatient := false
 	for {
@@ -184,9 +203,24 @@ func readClaims(file []byte) (*claimBatch, error) {
 			cur = nil // a new level: its claims follow its names
 			inPatient = seg.Element(3) == "23"
 			if seg.Element(3) == "22" {
-				member, patientLast, patientFirst = "", "", ""
+				member, patientLast, patientFirst, dob = "", "", "", ""
+			}
+		case "DMG":
+			if cur == nil && lastName == "IL" && seg.Element(1) == "D8" {
+				dob = seg.Element(2)
+			}
+		case "SV1", "SV3":
+			if cur != nil {
+				f := &b.facts[len(b.facts)-1]
+				f.procedures = append(f.procedures, seg.Component(1, 2))
+			}
+		case "SV2":
+			if cur != nil {
+				f := &b.facts[len(b.facts)-1]
+				f.procedures = append(f.procedures, firstNonEmpty(seg.Component(2, 2), seg.Element(1)))
 			}
 		case "NM1":
+			lastName = seg.Element(1)
 			switch seg.Element(1) {
 			case "41":
 				b.submitterName, b.submitterID = seg.Element(3), seg.Element(9)
@@ -213,6 +247,7 @@ func readClaims(file []byte) (*claimBatch, error) {
 		case "CLM":
 			b.claims = append(b.claims, claims.ClaimAck{PatientLast: patientLast, PatientFirst: patientFirst, MemberID: member,
 				PatientControlNumber: seg.Element(1), Charge: seg.Element(2)})
+			b.facts = append(b.facts, claimFacts{dob: dob})
 			cur = &b.claims[len(b.claims)-1]
 		case "DTP":
 			if cur != nil && seg.Element(1) == "472" {

@@ -79,6 +79,10 @@ type scenario struct {
 	dependent, dependentBenefits   []segmentTemplate
 	reject                         *reject
 	rejectAAA                      segmentTemplate
+
+	// simulated names the simulator scenario that built this answer; the
+	// payer's TRN*1 carries it as TRN04, so the check records it.
+	simulated string
 }
 
 // segmentTemplate is one 271 segment line. Most lines are constant; lines

@@ -10,6 +10,7 @@ package mockpayer
 
 import (
 	"context"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -30,6 +31,9 @@ type Payer struct {
 	dates      atomic.Pointer[dateContext] // those lines expanded for the current day
 
 	states ClaimStates // the claims a 276 may ask about (nil: none known)
+
+	scenarios ScenarioSource // the caller's simulator scenarios (nil: none)
+	logger    *slog.Logger   // records which scenario answered (nil: silent)
 }
 
 var _ payers.Connection = (*Payer)(nil)
@@ -97,6 +101,13 @@ func (p *Payer) Exchange(ctx context.Context, request []byte) ([]byte, error) {
 	inq, err := readInquiry(request)
 	if err != nil {
 		return nil, err
+	}
+	// The caller's own scenarios come first; the published mocks answer
+	// what they do not match.
+	if sc, err := p.simulatedEligibility(ctx, inq); err != nil {
+		return nil, err
+	} else if sc != nil {
+		return p.answerSimulated(ctx, inq, sc)
 	}
 	s, err := p.match(inq)
 	if err != nil {

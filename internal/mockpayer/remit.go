@@ -59,6 +59,7 @@ func RemitOutcome(memberID string) string {
 // remitClaim is what an 835 needs of one claim of an 837 (D, P or I).
 type remitClaim struct {
 	pcn, charge, member, last, first, frequency, facility string
+	dob                                                   string // the subscriber's, for simulator scenarios
 	date                                                  string // the claim's date of service, for lines without one
 	lines                                                 []remitLine
 }
@@ -92,10 +93,21 @@ func (p *Payer) Remit(ctx context.Context, file []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	set, err := p.scenarioSet(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var claimsPaid []*remitClaim
+	var plans []remitPlan
 	for _, c := range b.claims {
-		if !strings.EqualFold(c.member, ClaimRejectMemberID) && len(c.lines) > 0 {
+		sc := set.Claim(c.simRequest(p.canonical(b.payerID)), p.canonical)
+		plan, pays := planFor(sc, c.member)
+		if pays && len(c.lines) > 0 {
+			if sc != nil {
+				p.logScenario(ctx, "835", sc)
+			}
 			claimsPaid = append(claimsPaid, c)
+			plans = append(plans, plan)
 		}
 	}
 	if len(claimsPaid) == 0 {
@@ -112,7 +124,7 @@ func (p *Payer) Remit(ctx context.Context, file []byte) ([]byte, error) {
 	var body [][]string
 	var total int64
 	for i, c := range claimsPaid {
-		segs, paid := remitSegments(c, now.Format("20060102"), fmt.Sprintf("%s%s%03d", strings.ToUpper(b.payerID), strings.TrimLeft(b.isaReceiver, " "), i+1), RemitOutcome(c.member))
+		segs, paid := remitSegments(c, now.Format("20060102"), fmt.Sprintf("%s%s%03d", strings.ToUpper(b.payerID), strings.TrimLeft(b.isaReceiver, " "), i+1), plans[i])
 		body = append(body, segs...)
 		total += paid
 	}
@@ -172,35 +184,39 @@ func (w *remitWriter) seg(id string, elems ...string) {
 }
 
 // remitSegments writes one claim's payment (2100 and its 2110 lines) by
-// outcome and returns the amount it pays, in cents.
-func remitSegments(c *remitClaim, received, icn, outcome string) ([][]string, int64) {
+// plan and returns the amount it pays, in cents.
+func remitSegments(c *remitClaim, received, icn string, plan remitPlan) ([][]string, int64) {
 	charge := money(c.charge)
-	switch outcome {
+	switch plan.outcome {
 	case RemitReverse:
-		orig, paid1 := claimPayment(c, received, icn, "1", charge, 1, 0)
-		rev, paid2 := claimPayment(c, received, icn, "22", charge, 1, 0)
+		full := remitPlan{outcome: RemitPaid, allowed: 100}
+		orig, paid1 := claimPayment(c, received, icn, "1", charge, full)
+		rev, paid2 := claimPayment(c, received, icn, "22", charge, full)
 		neg(rev)
-		corr, paid3 := claimPayment(c, received, icn+"R", "1", charge, 0.8, 0)
+		corr, paid3 := claimPayment(c, received, icn+"R", "1", charge, plan)
 		return append(append(orig, rev...), corr...), paid1 - paid2 + paid3
-	case RemitPartial:
-		return claimPayment(c, received, icn, "1", charge, 0.8, 0.1)
 	case RemitDenied:
-		return claimPayment(c, received, icn, "4", charge, 0, 0)
+		return claimPayment(c, received, icn, "4", charge, plan)
 	default:
-		return claimPayment(c, received, icn, "1", charge, 1, 0)
+		return claimPayment(c, received, icn, "1", charge, plan)
 	}
 }
 
-// claimPayment pays each line share of its charge (the rest CO-45, or
-// CO-16 when nothing is paid) and leaves patientShare of it to the patient
-// as a deductible (PR-1), which comes out of the payment.
-func claimPayment(c *remitClaim, received, icn, status string, charge int64, share, patientShare float64) ([][]string, int64) {
+// claimPayment pays each line plan.allowed percent of its charge (the rest
+// adjusted with the plan's group and CARC; the whole charge when the claim
+// is denied) and leaves plan.patient percent of it to the patient (PR
+// group), which comes out of the payment. The plan's remark codes follow
+// each line (LQ*HE).
+func claimPayment(c *remitClaim, received, icn, status string, charge int64, plan remitPlan) ([][]string, int64) {
 	var lines [][]string
 	var paid, patient int64
 	for _, l := range c.lines {
 		lc := money(l.charge)
-		allowed := int64(math.Round(float64(lc) * share))
-		ded := int64(math.Round(float64(lc) * patientShare))
+		allowed := int64(math.Round(float64(lc) * float64(plan.allowed) / 100))
+		ded := int64(math.Round(float64(lc) * float64(plan.patient) / 100))
+		if status == "4" {
+			allowed, ded = 0, 0
+		}
 		pay := allowed - ded
 		paid += pay
 		patient += ded
@@ -213,21 +229,20 @@ func claimPayment(c *remitClaim, received, icn, status string, charge int64, sha
 			}
 		}
 		lines = append(lines, svc, []string{"DTM", "472", firstNonEmpty(l.date, c.date, "20240101")})
-		if status == "4" {
-			lines = append(lines, []string{"CAS", "CO", "16", cents(lc)})
-		} else if lc-allowed != 0 {
-			lines = append(lines, []string{"CAS", "CO", "45", cents(lc - allowed)})
+		if lc-allowed != 0 {
+			lines = append(lines, []string{"CAS", plan.group, plan.carc, cents(lc - allowed)})
 		}
 		if ded != 0 {
-			lines = append(lines, []string{"CAS", "PR", "1", cents(ded)})
+			lines = append(lines, []string{"CAS", "PR", plan.patientCarc, cents(ded)})
 		}
 		if l.control != "" {
 			lines = append(lines, []string{"REF", "6R", l.control})
 		}
 		if status != "4" {
 			lines = append(lines, []string{"AMT", "B6", cents(allowed)})
-		} else {
-			lines = append(lines, []string{"LQ", "HE", "N290"})
+		}
+		for _, r := range plan.rarc {
+			lines = append(lines, []string{"LQ", "HE", r})
 		}
 	}
 	// The claim's charge is what the 837 billed; a claim whose lines do not
@@ -324,7 +339,7 @@ func cents(c int64) string {
 func readRemitBatch(file []byte) (*remitBatch, error) {
 	r := x12.NewReader(bytes.NewReader(file))
 	b := &remitBatch{}
-	var member, last, first string
+	var member, last, first, dob, lastName string
 	var cur *remitClaim
 	var line *remitLine
 	for {
@@ -348,9 +363,14 @@ func readRemitBatch(file []byte) (*remitBatch, error) {
 		case "HL":
 			cur, line = nil, nil
 			if seg.Element(3) == "22" {
-				member, last, first = "", "", ""
+				member, last, first, dob = "", "", "", ""
+			}
+		case "DMG":
+			if cur == nil && lastName == "IL" && seg.Element(1) == "D8" {
+				dob = seg.Element(2)
 			}
 		case "NM1":
+			lastName = seg.Element(1)
 			switch seg.Element(1) {
 			case "85":
 				b.providerName, b.providerNPI = strings.TrimSpace(seg.Element(3)+" "+seg.Element(4)), seg.Element(9)
@@ -368,7 +388,7 @@ func readRemitBatch(file []byte) (*remitBatch, error) {
 				}
 			}
 		case "CLM":
-			cur = &remitClaim{pcn: seg.Element(1), charge: seg.Element(2), member: member, last: last, first: first,
+			cur = &remitClaim{pcn: seg.Element(1), charge: seg.Element(2), member: member, last: last, first: first, dob: dob,
 				facility: seg.Component(5, 1), frequency: seg.Component(5, 3)}
 			b.claims = append(b.claims, cur)
 			line = nil

@@ -74,7 +74,7 @@ func (p *Payer) respond(inq *inquiry, s *scenario) ([]byte, error) {
 		// the dependent's trace comes back there too.
 		traces = append(append([]trace(nil), traces...), inq.dependent.traces...)
 	}
-	rw.traces(traces, !patientAsDependent, isa13, s.payer.TraceOriginator)
+	rw.traces(traces, !patientAsDependent, isa13, s.payer.TraceOriginator, s.simulated)
 	if loop == "2100C" {
 		rw.echo(inq.subscriber.nm1)
 		rw.template(s.rejectAAA)
@@ -89,7 +89,7 @@ func (p *Payer) respond(inq *inquiry, s *scenario) ([]byte, error) {
 	// 2000D/2100D/2110D: the dependent, for payers that answer there.
 	if patientAsDependent {
 		rw.segment("HL", "4", "3", "23", "0")
-		rw.traces(inq.dependent.traces, true, isa13, s.payer.TraceOriginator)
+		rw.traces(inq.dependent.traces, true, isa13, s.payer.TraceOriginator, s.simulated)
 		rw.templates(s.dependent)
 		rw.templates(s.dependentBenefits)
 	}
@@ -177,15 +177,18 @@ func (rw *responseWriter) templates(ts []segmentTemplate) {
 
 // traces writes the request's traces back as TRN*2 (at most two, so the
 // payer's own TRN*1 still fits the three the guide allows), and the payer's
-// trace when payerTrace is set.
-func (rw *responseWriter) traces(ts []trace, payerTrace bool, number, originator string) {
+// trace when payerTrace is set (with the simulator scenario's name as
+// TRN04 when one answered).
+func (rw *responseWriter) traces(ts []trace, payerTrace bool, number, originator, scenarioName string) {
 	for i, t := range ts {
 		if i == 2 {
 			break
 		}
 		rw.segment("TRN", "2", t.number, t.originator, t.supplemental)
 	}
-	if payerTrace {
+	if payerTrace && scenarioName != "" {
+		rw.segment("TRN", "1", number, originator, scenarioName)
+	} else if payerTrace {
 		rw.segment("TRN", "1", number, originator)
 	}
 }
