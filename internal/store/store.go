@@ -121,6 +121,7 @@ type Queries interface {
 	Webhooks
 	SFTPUsers
 	AuditLog
+	MockPayerScenarios
 }
 
 // Store is an open database.

@@ -63,6 +63,7 @@ func Run(t *testing.T, open Opener) {
 		{"WebhookSlots", testWebhookSlots},
 		{"WebhookDispatchConcurrent", testWebhookDispatchConcurrent},
 		{"SFTPUsers", testSFTPUsers},
+		{"MockScenarios", testMockScenarios},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
