@@ -104,7 +104,8 @@ func (env Env) services() (Services, error) {
 // claimsService builds outbound delivery (with the MOCK connection), hooks
 // it to the core's outbound files, and builds the claims service on it.
 func claimsService(env Env) (*claims.Service, error) {
-	mock, err := delivery.NewMock(delivery.MockOptions{Payer: mockpayer.New(mockpayer.WithClock(env.Clock.Now)), Core: env.Core,
+	mock, err := delivery.NewMock(delivery.MockOptions{Payer: mockpayer.New(mockpayer.WithClock(env.Clock.Now),
+		mockpayer.WithScenarios(storeScenarios(env.Store)), mockpayer.WithLogger(env.Logger)), Core: env.Core,
 		Store: env.Store, Blob: env.Blob, Jobs: env.Jobs, Logger: env.Logger, Now: env.Clock.Now})
 	if err != nil {
 		return nil, err

@@ -23,8 +23,10 @@ func NewEligibilityService(env Env, dir *payers.Directory, production map[string
 	if dir == nil {
 		dir = payers.Default()
 	}
-	// The mock answers 276s about the caller's own test claims too.
-	mockOpts := []mockpayer.Option{mockpayer.WithDirectory(dir), mockpayer.WithClaimStates(storeClaimStates(env.Store))}
+	// The mock answers 276s about the caller's own test claims too, and
+	// tries the caller's simulator scenarios before the published mocks.
+	mockOpts := []mockpayer.Option{mockpayer.WithDirectory(dir), mockpayer.WithClaimStates(storeClaimStates(env.Store)),
+		mockpayer.WithScenarios(storeScenarios(env.Store)), mockpayer.WithLogger(env.Logger)}
 	if env.Clock != nil {
 		mockOpts = append(mockOpts, mockpayer.WithClock(env.Clock.Now))
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/clearhouse/clearhouse/internal/core"
+	"github.com/clearhouse/clearhouse/internal/mockpayer/scenario"
 	"github.com/clearhouse/clearhouse/internal/partners"
 	"github.com/clearhouse/clearhouse/internal/reports"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -24,6 +25,7 @@ func (s *Server) routes() []Route {
 	events := eventHandlers{store: svc.Store}
 	hooks := webhookHandlers{svc: svc.Webhooks}
 	usage := usageHandler{store: svc.Store}
+	simulator := mockScenarioHandlers{store: svc.Store, clock: svc.Clock}
 	status := statusHandlers{svc: svc.StatusInquiry}
 	auditLog := auditHandlers{store: svc.Store}
 	report := reportHandlers{store: svc.Store, blobs: svc.Core.Blob()}
@@ -51,6 +53,12 @@ func (s *Server) routes() []Route {
 		{Pattern: "GET /2024-04-01/eligibility-checks/{id}", Handler: http.HandlerFunc(eligibility.get)},
 		{Pattern: "GET /2024-04-01/eligibility-checks/{id}/pdf", Handler: http.HandlerFunc(pdf.get)},
 		{Pattern: "GET /2024-04-01/usage", Handler: http.HandlerFunc(usage.get)},
+
+		// The payer simulator's scenario file of the key's account (test
+		// mode; docs/guides/payer-simulator.md).
+		{Pattern: "GET /2024-04-01/mock-payer/scenarios", Handler: http.HandlerFunc(simulator.get)},
+		{Pattern: "PUT /2024-04-01/mock-payer/scenarios", Handler: http.HandlerFunc(simulator.put), MaxBodyBytes: scenario.MaxFileBytes},
+		{Pattern: "DELETE /2024-04-01/mock-payer/scenarios", Handler: http.HandlerFunc(simulator.delete)},
 
 		// Dental claims (api-contract.md §4).
 		{Pattern: "POST /2024-04-01/dental-claims/submission", Handler: http.HandlerFunc(claims.submit)},

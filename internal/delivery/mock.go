@@ -14,6 +14,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
+	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/x12"
 )
@@ -118,6 +119,8 @@ func (m *Mock) answerJob(ctx context.Context, job store.Job) error {
 	if err != nil {
 		return err
 	}
+	// The payer answers as the account's simulator scenarios say.
+	ctx = payers.WithCaller(ctx, payers.Caller{AccountID: e.AccountID, Mode: payers.Mode(e.Mode)})
 	ans, err := m.payer.AnswerClaims(ctx, body)
 	if err != nil {
 		return jobs.Permanent(fmt.Errorf("mock payer: %w", err))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/jobs"
+	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -55,6 +56,7 @@ func (m *Mock) remitJob(ctx context.Context, job store.Job) error {
 	if err != nil {
 		return err
 	}
+	ctx = payers.WithCaller(ctx, payers.Caller{AccountID: e.AccountID, Mode: payers.Mode(e.Mode)})
 	era, err := m.payer.Remit(ctx, body)
 	if err != nil {
 		return jobs.Permanent(fmt.Errorf("mock payer: %w", err))

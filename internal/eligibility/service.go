@@ -259,6 +259,11 @@ func (s *Service) exchange(ctx context.Context, caller Caller, route payers.Rout
 	defer s.calls.release(slot)
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
+	if caller.Mode == payers.ModeTest {
+		// The in-process mock answers with the account's own simulator
+		// scenarios; real connections never see the caller.
+		ctx = payers.WithCaller(ctx, payers.Caller{AccountID: caller.AccountID, Mode: caller.Mode})
+	}
 	answer, err := route.Connection.Exchange(ctx, res.X12Request)
 	if err != nil {
 		s.exchangeFailed(ctx, caller, route, res, err)

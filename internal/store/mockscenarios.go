@@ -55,3 +55,19 @@ func (q *queries) DeleteMockScenarios(ctx context.Context, accountID, mode strin
 	}
 	return nil
 }
+
+// MockScenarios is the tenant's simulator scenario file (ErrNotFound when
+// none was uploaded).
+func (t Tenant) MockScenarios(ctx context.Context) (MockScenarios, error) {
+	return t.q.GetMockScenarios(ctx, t.scope.AccountID, t.scope.Mode)
+}
+
+// PutMockScenarios replaces the tenant's simulator scenario file.
+func (t Tenant) PutMockScenarios(ctx context.Context, body []byte, now time.Time) error {
+	return t.q.PutMockScenarios(ctx, MockScenarios{AccountID: t.scope.AccountID, Mode: t.scope.Mode, Body: body, UpdatedAt: now})
+}
+
+// DeleteMockScenarios removes the tenant's simulator scenario file.
+func (t Tenant) DeleteMockScenarios(ctx context.Context) error {
+	return t.q.DeleteMockScenarios(ctx, t.scope.AccountID, t.scope.Mode)
+}

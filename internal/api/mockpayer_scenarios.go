@@ -1,0 +1,183 @@
+package api
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/mockpayer"
+	"github.com/clearhouse/clearhouse/internal/mockpayer/scenario"
+	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// mockScenarioHandlers serve the account's payer simulator scenario file
+// (GET/PUT/DELETE /2024-04-01/mock-payer/scenarios). The file belongs to
+// the key's account and mode; only test mode has one, since only test mode
+// reaches the mock payer.
+type mockScenarioHandlers struct {
+	store store.Queries
+	clock clock.Clock
+}
+
+func (h mockScenarioHandlers) testModeOnly(r *http.Request, status int) error {
+	if PrincipalFrom(r.Context()).Mode == store.ModeTest {
+		return nil
+	}
+	if status == http.StatusNotFound {
+		return Errorf(status, CodeNotFound, "Production mode has no payer simulator scenarios: the simulator answers test API keys only.")
+	}
+	return Errorf(status, CodeForbidden, "The payer simulator answers test mode only; upload scenarios with a test API key.")
+}
+
+// get is GET …/mock-payer/scenarios: the file as uploaded.
+func (h mockScenarioHandlers) get(w http.ResponseWriter, r *http.Request) {
+	if err := h.testModeOnly(r, http.StatusNotFound); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	f, err := tenant(r, h.store).MockScenarios(r.Context())
+	if errors.Is(err, store.ErrNotFound) {
+		WriteError(w, r, Errorf(http.StatusNotFound, CodeNotFound, "No scenario file was uploaded for this account in test mode; PUT one to this path."))
+		return
+	}
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Last-Modified", f.UpdatedAt.UTC().Format(http.TimeFormat))
+	w.WriteHeader(http.StatusOK)
+	w.Write(f.Body)
+}
+
+// put is PUT …/mock-payer/scenarios: validate the whole file, then
+// replace the stored one. A file with a problem changes nothing.
+func (h mockScenarioHandlers) put(w http.ResponseWriter, r *http.Request) {
+	if err := h.testModeOnly(r, http.StatusForbidden); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	body, err := readBody(r)
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			WriteError(w, r, tooLarge(mb.Limit))
+			return
+		}
+		WriteError(w, r, err)
+		return
+	}
+	set, err := scenario.Parse(body)
+	var se *scenario.Error
+	if errors.As(err, &se) {
+		WriteError(w, r, scenarioProblem(se))
+		return
+	}
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	if err := tenant(r, h.store).PutMockScenarios(r.Context(), body, h.clock.Now()); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	type item struct {
+		Name string `json:"name"`
+		Line int    `json:"line"`
+	}
+	items := []item{}
+	for _, s := range set.Scenarios {
+		items = append(items, item{s.Name, s.Line})
+	}
+	WriteJSON(w, http.StatusOK, map[string]any{"scenarios": items})
+}
+
+// delete is DELETE …/mock-payer/scenarios: back to the published mocks.
+func (h mockScenarioHandlers) delete(w http.ResponseWriter, r *http.Request) {
+	if err := h.testModeOnly(r, http.StatusNotFound); err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	if err := tenant(r, h.store).DeleteMockScenarios(r.Context()); errors.Is(err, store.ErrNotFound) {
+		WriteError(w, r, Errorf(http.StatusNotFound, CodeNotFound, "No scenario file was uploaded for this account in test mode."))
+		return
+	} else if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+var scenarioIndex = regexp.MustCompile(`\[(\d+)\]`)
+
+// scenarioProblem is a scenario file error in the contract's format: the
+// field as a JSON Pointer, the line in the message.
+func scenarioProblem(e *scenario.Error) *Error {
+	path := "/"
+	if e.Field != "" {
+		path = "/" + strings.ReplaceAll(scenarioIndex.ReplaceAllString(e.Field, ".$1"), ".", "/")
+	}
+	msg := e.Message
+	if e.Line > 0 {
+		msg = "line " + itoa(e.Line) + ": " + msg
+	}
+	v := Validation(FieldError{Path: path, Message: msg})
+	v.Message = "The scenario file is not valid: " + e.Error() + " (schema: internal/mockpayer/scenario/schema.json)."
+	return v
+}
+
+func itoa(n int) string {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			return string(b[i:])
+		}
+	}
+}
+
+// storeScenarios is where the in-process mock payer finds the scenarios
+// of an exchange's caller: the account's test-mode file. Production
+// callers and calls without a caller get none. Parsed files are kept by
+// content, so an unchanged file is parsed once.
+func storeScenarios(st store.Queries) mockpayer.ScenarioSource {
+	var mu sync.Mutex
+	parsed := map[[32]byte]*scenario.Set{}
+	return func(ctx context.Context) (*scenario.Set, error) {
+		c, ok := payers.CallerFrom(ctx)
+		if !ok || c.AccountID == "" || c.Mode != payers.ModeTest {
+			return nil, nil
+		}
+		f, err := st.GetMockScenarios(ctx, c.AccountID, string(c.Mode))
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(f.Body)
+		mu.Lock()
+		defer mu.Unlock()
+		if set, ok := parsed[sum]; ok {
+			return set, nil
+		}
+		set, err := scenario.Parse(f.Body)
+		if err != nil {
+			return nil, err // validated on upload: only a schema change gets here
+		}
+		if len(parsed) >= 256 {
+			clear(parsed)
+		}
+		parsed[sum] = set
+		return set, nil
+	}
+}
