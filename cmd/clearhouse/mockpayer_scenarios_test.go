@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/connections"
+	"github.com/clearhouse/clearhouse/internal/eligibility"
+	"github.com/clearhouse/clearhouse/internal/netguard"
+	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/reports"
+	"github.com/clearhouse/clearhouse/internal/secrets"
+	"github.com/clearhouse/clearhouse/x12"
+)
+
+// simulatorScenarios is the issue's "done when" file for the standalone
+// mock payer: the test's own member, a $2,500 deductible with $1,000 met,
+// claims denied CO-197.
+const simulatorScenarios = `{"scenarios": [{
+  "name": "hdhp-denied-197",
+  "match": {"memberId": "SIM0001"},
+  "eligibility": {"benefits": {"planName": "SIMULATED PPO",
+    "deductibles": [{"amount": "2500", "remaining": "1500"}]}},
+  "claim": {"remittance": {"outcome": "denied", "carc": "197"}}
+}]}`
+
+// TestMockpayerServeScenarios: `mockpayer serve --scenarios FILE` answers
+// the file's member over CAQH CORE SOAP with its benefits, and over SFTP
+// with a 999, a 277CA and an 835 denying the claim CO-197; the published
+// mocks still answer.
+func TestMockpayerServeScenarios(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "scenarios.json")
+	if err := os.WriteFile(file, []byte(simulatorScenarios), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	core, side := startMockpayerLogs(t, "--username", "clearhouse", "--password", "mock-pw", "--sftp-listen", "127.0.0.1:0",
+		"--scenarios", file)
+	key, _ := secrets.ParseKey(secrets.NewKey())
+	box, _ := secrets.New(key)
+	seal := func(id string) string {
+		v, _ := box.SealString("mock-pw", connections.SealContext(id, connections.FieldPassword))
+		return v
+	}
+	host, port, _ := net.SplitHostPort(side.addr)
+	portN, _ := strconv.Atoi(port)
+	set, err := connections.NewSet([]connections.Definition{
+		{ID: "core", Type: connections.CAQHCore, URL: core, Envelope: "SOAP", SenderID: "CLEARHOUSE", ReceiverID: "MOCKPAYER",
+			Username: "clearhouse", Password: seal("core")},
+		{ID: "sftp", Type: connections.SFTP, Host: host, Port: portN, Username: "clearhouse", Password: seal("sftp"),
+			HostKey: side.hostKey, OutboundDir: "inbound", InboundDir: "outbound"},
+	}, box)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := connections.Options{Guard: netguard.New(netguard.Options{AllowPrivate: true})}
+	ctx := context.Background()
+
+	// CORE SOAP: the member's benefits.
+	client, err := set.CAQHClient(mustGet(t, set, "core"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(body string) []byte {
+		t.Helper()
+		req := &eligibility.Request{}
+		if err := json.Unmarshal([]byte(body), req); err != nil {
+			t.Fatal(err)
+		}
+		payer, _ := payers.Default().Lookup(req.TradingPartnerServiceID)
+		built, err := eligibility.Build270(req, payer, eligibility.Build270Options{Numbers: &x12.SequentialControlNumbers{},
+			TraceID: "01JTESTTRACE0000000000000A", Now: time.Now(), Test: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer, err := client.Exchange(ctx, built.X12)
+		if err != nil {
+			t.Fatalf("CORE exchange: %v", err)
+		}
+		return answer
+	}
+	answer := check(strings.Replace(uhcSubscriber, "UHC123456", "SIM0001", 1))
+	res, err := eligibility.Map271(answer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(res.BenefitsInformation)
+	var benefits []struct{ Code, CoverageLevelCode, TimeQualifierCode, BenefitAmount string }
+	if err := json.Unmarshal(raw, &benefits); err != nil {
+		t.Fatal(err)
+	}
+	var deductibles []string
+	for _, b := range benefits {
+		if b.Code == "C" {
+			deductibles = append(deductibles, b.CoverageLevelCode+"/"+b.TimeQualifierCode+"/"+b.BenefitAmount)
+		}
+	}
+	if len(benefits) != 3 || strings.Join(deductibles, " ") != "IND/23/2500 IND/29/1500" {
+		t.Errorf("benefits %s", raw)
+	}
+	if !bytes.Contains(answer, []byte("*hdhp-denied-197~")) {
+		t.Errorf("the 271 does not name its scenario: %s", answer)
+	}
+	if pub := check(uhcSubscriber); !bytes.Contains(pub, []byte("EB*1*")) {
+		t.Errorf("published mock: %s", pub)
+	}
+
+	// SFTP: 999, 277CA and an 835 denying the claim CO-197.
+	remote, err := set.SFTPClient(mustGet(t, set, "sftp"), opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := remote.Deliver(ctx, "claims-1.x12", dental837(t, "SIM0001")); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]byte{}
+	if _, err := remote.Poll(ctx, func(_ context.Context, name, _ string, body io.Reader) error {
+		got[name], _ = io.ReadAll(body)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	era := got["claims-1-835.x12"]
+	if len(got) != 3 || !bytes.Contains(got["claims-1-277CA.x12"], []byte("STC*A2:20")) || !bytes.Contains(era, []byte("CAS*CO*197*")) {
+		t.Fatalf("answers %d files; 835:\n%s", len(got), era)
+	}
+	var report bytes.Buffer
+	if err := reports.Convert835(bytes.NewReader(era), &report, reports.Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"claimStatusCode":"4"`, `"adjustmentReasonCode1":"197"`} {
+		if !strings.Contains(report.String(), want) {
+			t.Errorf("835 report lacks %s: %s", want, report.String())
+		}
+	}
+}
+
+// A scenario file with a problem stops the start, naming line and field.
+func TestMockpayerServeRefusesABadScenarioFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "scenarios.json")
+	if err := os.WriteFile(file, []byte(strings.Replace(simulatorScenarios, `"197"`, `"1977"`, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	code := run(context.Background(), []string{"mockpayer", "serve", "--listen", "127.0.0.1:0", "--data", t.TempDir(), "--scenarios", file}, io.Discard, &stderr)
+	if code != 2 || !strings.Contains(stderr.String(), "line 6: scenarios[0].claim.remittance.carc: must be a claim adjustment reason code") {
+		t.Errorf("exit %d: %s", code, stderr.String())
+	}
+}
