@@ -70,6 +70,13 @@ func TestClientMistakesAreNotOutages(t *testing.T) {
 			{"claim with NUL", "POST", "/2024-04-01/dental-claims/submission", `{"tradingPartnerServiceId":"A` + nul + `"}`, nil},
 			{"fragment index out of range", "GET", "/2023-08-01/transactions/x/fragments/99999999999999999999/output", "", nil}, // 404: no transaction x
 			{"page size out of range", "GET", "/2023-08-01/executions?pageSize=99999999999999999999", "", nil},
+			{"upload name over-long", "POST", "/2023-08-01/files/inbound?name=" + strings.Repeat("n", 300) + ".x12", "ISA*00", nil},
+			{"upload dirname over-long", "POST", "/2023-08-01/files/inbound?name=a.x12&dirname=" + strings.Repeat("d", 3000), "ISA*00", nil},
+			{"claim idempotency key over-long", "POST", "/2024-04-01/dental-claims/submission", `{}`, map[string]string{"Idempotency-Key": strings.Repeat("k", 3000)}},
+			{"webhook description over-long", "POST", "/2023-08-01/webhooks", `{"url":"https://example.com/h","description":"` + strings.Repeat("d", 5000) + `"}`, nil},
+			{"webhook header name over-long", "POST", "/2023-08-01/webhooks", `{"url":"https://example.com/h","authentication":{"type":"API_KEY","headerName":"` + strings.Repeat("h", 5000) + `","value":"v"}}`, nil},
+			{"connection name over-long", "POST", "/2023-08-01/x12/connections", `{"connectionId":"c2","connectionType":"MOCK","name":"` + strings.Repeat("n", 5000) + `"}`, nil},
+			{"execution id over-long", "GET", "/2023-08-01/executions/" + strings.Repeat("e", 5000), "", nil}, // 404
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				var body io.Reader
@@ -87,7 +94,7 @@ func TestClientMistakesAreNotOutages(t *testing.T) {
 				w := httptest.NewRecorder()
 				srv.ServeHTTP(w, req)
 				want := http.StatusBadRequest
-				if strings.Contains(tc.name, "fragment index") {
+				if strings.Contains(tc.name, "fragment index") || tc.name == "execution id over-long" {
 					want = http.StatusNotFound
 				}
 				if w.Code != want {
