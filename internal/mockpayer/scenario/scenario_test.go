@@ -165,3 +165,26 @@ func TestSchemaMatchesTypes(t *testing.T) {
 		}
 	}
 }
+
+// Every scenario file in the guide loads: the cookbook is not prose that
+// drifted from the loader.
+func TestGuideScenariosLoad(t *testing.T) {
+	guide, err := os.ReadFile("../../../docs/guides/payer-simulator.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := 0
+	for _, part := range strings.Split(string(guide), "```json\n")[1:] {
+		block, _, _ := strings.Cut(part, "```")
+		if !strings.Contains(block, `"scenarios"`) || strings.Contains(block, `"code":"VALIDATION_ERROR"`) {
+			continue
+		}
+		blocks++
+		if _, err := Parse([]byte(block)); err != nil {
+			t.Errorf("guide block %d: %v\n%s", blocks, err, block)
+		}
+	}
+	if blocks < 8 {
+		t.Errorf("only %d scenario files in the guide", blocks)
+	}
+}
