@@ -25,6 +25,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/partners"
+	"github.com/clearhouse/clearhouse/internal/retention"
 	"github.com/clearhouse/clearhouse/internal/sftpconn"
 	"github.com/clearhouse/clearhouse/internal/sftpd"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -241,6 +242,10 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 		pollDone := make(chan struct{})
 		go func() { sftpPoller.Run(pollCtx); close(pollDone) }()
 		defer func() { stopPoll(); <-pollDone }()
+		// Retention policies are enforced hourly (docs/operations/retention.md).
+		retentionDone := make(chan struct{})
+		go func() { retention.Run(pollCtx, st, blobs, time.Hour, logger); close(retentionDone) }()
+		defer func() { stopPoll(); <-retentionDone }()
 	}
 	ln, err := net.Listen("tcp", cfg.listen)
 	if err != nil {

@@ -122,6 +122,7 @@ type Queries interface {
 	SFTPUsers
 	AuditLog
 	MockPayerScenarios
+	Retention
 }
 
 // Store is an open database.

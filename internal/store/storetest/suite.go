@@ -42,6 +42,7 @@ func Run(t *testing.T, open Opener) {
 		{"EventsListFiltersAndPages", testEventsListFiltersAndPages},
 		{"EventsInTx", testEventsInTx},
 		{"AuditChains", testAuditChains},
+		{"RetentionPurge", testRetentionPurge},
 		{"PartnersRoundTrip", testPartnersRoundTrip},
 		{"PartnersReferences", testPartnersReferences},
 		{"PartnersIsolation", testPartnersIsolation},

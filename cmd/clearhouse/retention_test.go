@@ -1,0 +1,97 @@
+package main
+
+import (
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/store"
+)
+
+// TestPurge: checks, uploads (processed into transactions) and a claim
+// made through the real server are aged 40 days; with a 30-day policy
+// `purge --dry-run` names what would go and removes nothing, and `purge`
+// removes the records and their documents from disk, keeping the audit.
+func TestPurge(t *testing.T) {
+	data := t.TempDir()
+	key := lastLine(runOK(t, "keys", "create", "--create", "--data", data, "--account", "Acme", "--mode", "test"))
+	base, stop := startServe(t, data)
+	reqs := newTracedRequests(t, base, key)
+	answers := reqs.sendAll(t, []string{"check", "check", "upload", "claim"}, 1)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		code, body := get(t, base+"/2023-08-01/executions/"+answers[2].id, key)
+		if code == 200 && (strings.Contains(body, `"COMPLETED"`) || strings.Contains(body, `"FAILED"`)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the upload was not processed: %s", body)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	stop()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(data, store.SQLiteFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	aged := time.Now().Add(-40 * 24 * time.Hour).UnixMicro()
+	for _, q := range []string{`UPDATE eligibility_checks SET created_at = $1`, `UPDATE executions SET created_at = $1`, `UPDATE events SET time = $1`} {
+		if _, err := db.Exec(q, aged); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var keys []string
+	const finished = `status IN ('COMPLETED', 'FAILED', 'DELIVERED')` // files still in work are kept
+	rows, err := db.Query(`SELECT input_key FROM executions WHERE ` + finished + ` UNION SELECT t.output_key FROM transactions t
+		JOIN executions e ON e.id = t.execution_id WHERE e.` + finished)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var k string
+		rows.Scan(&k)
+		keys = append(keys, k)
+	}
+	rows.Close()
+	var audited int
+	db.QueryRow(`SELECT count(*) FROM audit_events`).Scan(&audited)
+	db.Close()
+
+	runOK(t, "retention", "set", "--data", data, "--account", "Acme", "--eligibility-days", "30", "--file-days", "30", "--event-days", "30")
+	if out := runOK(t, "retention", "show", "--data", data); !strings.Contains(out, "eligibility checks 30 days, files 30 days, events 30 days, audit forever") {
+		t.Errorf("show: %s", out)
+	}
+	dry := runOK(t, "purge", "--dry-run", "--data", data)
+	if !strings.Contains(dry, "would remove 2 eligibility checks") || !strings.Contains(dry, "1 claims") {
+		t.Errorf("dry run: %s", dry)
+	}
+	for _, k := range keys {
+		if _, err := os.Stat(filepath.Join(data, "blobs", k)); err != nil {
+			t.Errorf("the dry run removed %s: %v", k, err)
+		}
+	}
+	out := runOK(t, "purge", "--data", data)
+	if !strings.Contains(out, "removed 2 eligibility checks") || strings.Replace(out, "removed", "would remove", 1) != dry {
+		t.Errorf("purge: %s (dry run said %s)", out, dry)
+	}
+	for _, k := range keys {
+		if _, err := os.Stat(filepath.Join(data, "blobs", k)); err == nil {
+			t.Errorf("%s is still on disk", k)
+		}
+	}
+	if again := runOK(t, "purge", "--dry-run", "--data", data); !strings.Contains(again, "would remove 0 eligibility checks, 0 files") {
+		t.Errorf("after the purge: %s", again)
+	}
+	db, _ = sql.Open("sqlite", "file:"+filepath.Join(data, store.SQLiteFile))
+	defer db.Close()
+	var left, runs int
+	db.QueryRow(`SELECT count(*) FROM audit_events`).Scan(&left)
+	db.QueryRow(`SELECT count(*) FROM retention_runs`).Scan(&runs)
+	if left != audited || audited == 0 || runs == 0 {
+		t.Errorf("audit events %d → %d, retention runs %d", audited, left, runs)
+	}
+	t.Logf("%s", out)
+}
