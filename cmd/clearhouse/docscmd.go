@@ -18,6 +18,9 @@ func init() {
 var documentedCommands = [][]string{
 	{"serve"},
 	{"keys", "create"}, {"keys", "list"}, {"keys", "revoke"},
+	{"audit", "verify"}, {"audit", "export"},
+	{"retention", "set"}, {"retention", "show"}, {"purge"},
+	{"backup"}, {"restore"},
 	{"partners", "apply"}, {"partners", "export"},
 	{"connections", "test"}, {"connections", "list"}, {"connections", "seal"},
 	{"sftp", "users", "create"}, {"sftp", "users", "list"}, {"sftp", "users", "delete"},

@@ -82,6 +82,9 @@ func Parse(r io.Reader) ([]Call, error) {
 		switch {
 		case strings.HasPrefix(rest, "+++") || strings.HasPrefix(rest, "---"):
 			continue
+		case strings.HasSuffix(rest, "<detached ...>"):
+			delete(open, pid) // strace let the thread go mid-call (at exit)
+			continue
 		case strings.HasSuffix(rest, " <unfinished ...>"):
 			open[pid] = pending{head: strings.TrimSuffix(rest, " <unfinished ...>"), entry: line}
 			continue
