@@ -90,6 +90,17 @@ func (s *server) createEverything() []resource {
 		{method: "GET", path: "/2024-04-01/eligibility-checks", want: 200},
 		{method: "GET", path: "/2024-04-01/eligibility-checks?payerId=87726", want: 200},
 	}})
+	// The payer simulator's scenario file of the owner's test mode.
+	const scenarios = `{"scenarios":[{"name":"tenancy-owner","match":{"memberId":"TENANCY01"},"eligibility":{"timeout":true}}]}`
+	s.owned("PUT", "/2024-04-01/mock-payer/scenarios", scenarios, nil, 200)
+	add(resource{name: "payer simulator scenarios", probes: []probe{
+		{method: "GET", path: "/2024-04-01/mock-payer/scenarios", want: 404},
+		{method: "DELETE", path: "/2024-04-01/mock-payer/scenarios", want: 404},
+	}, check: func(t *testing.T) {
+		if status, body := s.call("GET", "/2024-04-01/mock-payer/scenarios", s.owner.key, ""); status != 200 || string(body) != scenarios {
+			t.Errorf("owner's scenarios: %d %s", status, body)
+		}
+	}})
 	add(resource{name: "API key", id: s.owner.keyID, probes: []probe{
 		{method: "GET", path: "/2024-04-01/usage", want: 200},
 	}, check: func(t *testing.T) {
