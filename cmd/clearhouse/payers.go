@@ -6,9 +6,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/connections"
-	"github.com/clearhouse/clearhouse/internal/eligibility"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 )
@@ -43,29 +41,4 @@ func productionConnections(cfg serveConfig, box *secrets.Box, logger *slog.Logge
 		logger.Info("payer connections", "ids", slices.Sorted(maps.Keys(conns)))
 	}
 	return conns, nil
-}
-
-// eligibilityService builds the process's eligibility service over dir and
-// warns about directory entries naming a connection this server lacks: their
-// production checks answer "not configured".
-func eligibilityService(env api.Env, dir *payers.Directory, cfg serveConfig, logger *slog.Logger) (*eligibility.Service, error) {
-	conns, err := productionConnections(cfg, env.Secrets, logger)
-	if err != nil {
-		return nil, err
-	}
-	var missing []string
-	for _, p := range dir.List() {
-		if _, ok := conns[p.Connection]; p.Connection != "" && !ok {
-			missing = append(missing, p.ID+"→"+p.Connection)
-		}
-	}
-	if len(missing) > 0 {
-		logger.Warn("payers name connections this server does not have; their production checks answer not configured",
-			"payers", missing)
-	}
-	calls := cfg.payerCallsPerKey
-	if calls == 0 {
-		calls = -1 // the flag's 0 turns the cap off
-	}
-	return api.NewEligibilityService(env, dir, conns, calls)
 }

@@ -2,35 +2,21 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/clearhouse/clearhouse/internal/api"
-	"github.com/clearhouse/clearhouse/internal/blob"
-	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/app"
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/delivery"
 	"github.com/clearhouse/clearhouse/internal/eligibility"
 	"github.com/clearhouse/clearhouse/internal/events"
-	"github.com/clearhouse/clearhouse/internal/jobs"
-	"github.com/clearhouse/clearhouse/internal/partners"
-	"github.com/clearhouse/clearhouse/internal/retention"
-	"github.com/clearhouse/clearhouse/internal/sftpconn"
-	"github.com/clearhouse/clearhouse/internal/sftpd"
 	"github.com/clearhouse/clearhouse/internal/store"
-	"github.com/clearhouse/clearhouse/internal/sweep"
-	"github.com/clearhouse/clearhouse/internal/web"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
 
@@ -131,8 +117,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // serve runs until ctx is cancelled, then shuts down gracefully. If ready is
 // not nil it receives the listening address once requests are accepted.
+// The whole process is built by app.New; this is only its configuration.
 func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan<- string) error {
-	start := time.Now()
 	dir, err := payerDirectory(cfg.payersFile)
 	if err != nil {
 		return err
@@ -144,122 +130,43 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, cfg.dataDir, cfg.databaseURL, cfg.pgTimeouts)
+	schedule, err := cfg.webhooks.schedule()
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	blobs, err := blob.Open(ctx, cfg.blobURL, cfg.dataDir)
+	conns, err := productionConnections(cfg, box, logger)
 	if err != nil {
 		return err
 	}
-	defer blobs.Close()
-	go sweepBlobTemporaries(blobs, logger) // in the background: a large store takes a while to walk
-
-	// Refuse to start with a key that cannot open the stored secrets: it
-	// would fail every delivery while looking healthy.
-	if err := webhooks.CheckSecrets(ctx, st, box); err != nil {
+	dirs, err := openDirectoryRoot(cfg, logger)
+	if err != nil {
 		return err
 	}
-	// Every account's test-mode partners; refuse secrets we cannot open.
-	if _, err := partners.Startup(ctx, st, box, time.Now()); err != nil {
-		return err
+	if dirs != nil {
+		defer dirs.Close()
 	}
 	events.Configure(events.Options{Region: cfg.region, PublicURL: publicURL(cfg)})
-	clk := clock.System{}
-	metrics := prometheus.NewRegistry()
-	queue := jobs.New(st, jobs.Options{Clock: clk, Logger: logger, Concurrency: max(cfg.workers, 1), Metrics: metrics,
-		Lanes: cfg.lanes.lanes()})
-	env := api.Env{Store: st, Blob: blobs, Clock: clk, Logger: logger, Jobs: queue, Metrics: metrics, Secrets: box}
-	if env.Directories, err = openDirectoryRoot(cfg, logger); err != nil {
-		return err
-	}
-	if env.Directories != nil {
-		defer env.Directories.Close()
-	}
-	env.ConnectionGuard = cfg.connections.guard(nil)
-	env.DeliveryAttempts, env.DeliveryRetryInterval = cfg.deliveryTries, cfg.deliveryRetry
-	downloadSecret, err := web.LoadOrCreateSecret(filepath.Join(cfg.dataDir, "download-secret"))
+	a, err := app.New(ctx, app.Config{
+		DataDir: cfg.dataDir, DatabaseURL: cfg.databaseURL, BlobURL: cfg.blobURL, Postgres: cfg.pgTimeouts,
+		Logger: logger, Secrets: box, Directories: dirs, Version: buildVersion(),
+		Payers: dir, PayerConnections: conns, PayerCallsPerKey: cfg.payerCallsPerKey,
+		AllowPrivateConnections: cfg.connections.allowPrivate,
+		HTTP: app.HTTP{Listen: cfg.listen, MaxBodyBytes: cfg.maxBodyBytes, ReadTimeout: cfg.readTimeout,
+			WriteTimeout: cfg.writeTimeout, IdleTimeout: cfg.idleTimeout, ShutdownTimeout: cfg.shutdownTimeout,
+			RateLimit: cfg.rateLimit, RateBurst: cfg.rateBurst},
+		Workers:          cfg.workers,
+		JobLanes:         cfg.lanes.lanes(),
+		MaxFileBytes:     cfg.maxFileBytes,
+		ProcessTimeout:   cfg.processTimeout,
+		DeliveryAttempts: cfg.deliveryTries, DeliveryRetryInterval: cfg.deliveryRetry,
+		Webhooks:             webhooks.Config{Schedule: schedule, DisableAfter: cfg.webhooks.disableAfter},
+		WebhooksAllowPrivate: cfg.webhooks.allowPrivate,
+		SFTPListen:           cfg.sftpListen, SFTPPoll: cfg.sftpPoll,
+	})
 	if err != nil {
 		return err
 	}
-	if env.Core, err = core.New(core.Options{Store: st, Blob: blobs, Jobs: queue, Clock: clk, Logger: logger,
-		MaxFileBytes: cfg.maxFileBytes, ProcessTimeout: cfg.processTimeout, DownloadSecret: downloadSecret}); err != nil {
-		return err
-	}
-	if env.Webhooks, err = webhooksService(env, cfg, logger); err != nil {
-		return err
-	}
-	var sftpServer *sftpd.Server
-	if cfg.sftpListen != "" {
-		if sftpServer, err = newSFTPServer(cfg.dataDir, st, env.Core, logger); err != nil {
-			return err
-		}
-	}
-	var sftpPoller *sftpconn.Poller
-	env.Transports, sftpPoller = sftpTransports(env, sftpServer, cfg, logger)
-	env.Transports[store.ConnectionDirectory] = &delivery.Directory{Dirs: env.Directories}
-	sftpPoller.Interval = cfg.sftpPoll
-	// One eligibility service for the API and the console: one set of
-	// control-number blocks, one mock payer, one router.
-	if env.Eligibility, err = eligibilityService(env, dir, cfg, logger); err != nil {
-		return err
-	}
-	env.EligibilityPDF = web.SummaryPDF(dir) // the console's layout, for GET …/eligibility-checks/{id}/pdf
-	console, err := consoleRoutes(st, env.Eligibility, dir, cfg.dataDir, logger, &env)
-	if err != nil {
-		return err
-	}
-	handler, err := api.New(env, api.Options{MaxBodyBytes: cfg.maxBodyBytes, RateLimit: cfg.rateLimit, RateBurst: cfg.rateBurst, Version: buildVersion(), ExtraRoutes: console})
-	if err != nil {
-		return err
-	}
-	// Workers start after api.New: building the modules registers job kinds.
-	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
-	jobsDone := make(chan struct{})
-	if cfg.workers > 0 {
-		// The DIRECTORY connections' folders are polled with the workers.
-		go func() {
-			done := make(chan struct{})
-			go func() { env.Core.NewDirectoryPoller(env.Directories).Run(jobsCtx); close(done) }()
-			queue.Run(jobsCtx)
-			<-done
-			close(jobsDone)
-		}()
-	} else {
-		close(jobsDone)
-	}
-	defer func() { stopJobs(); <-jobsDone }()
-	if sftpServer != nil {
-		stopSFTP, err := serveSFTP(sftpServer, cfg.sftpListen, logger)
-		if err != nil {
-			return err
-		}
-		defer stopSFTP()
-	}
-	if cfg.workers > 0 {
-		pollCtx, stopPoll := context.WithCancel(jobsCtx)
-		pollDone := make(chan struct{})
-		go func() { sftpPoller.Run(pollCtx); close(pollDone) }()
-		defer func() { stopPoll(); <-pollDone }()
-		// Retention policies are enforced hourly (docs/operations/retention.md).
-		retentionDone := make(chan struct{})
-		go func() { retention.Run(pollCtx, st, blobs, time.Hour, logger); close(retentionDone) }()
-		defer func() { stopPoll(); <-retentionDone }()
-	}
-	ln, err := net.Listen("tcp", cfg.listen)
-	if err != nil {
-		return err
-	}
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       cfg.readTimeout,
-		WriteTimeout:      cfg.writeTimeout,
-		IdleTimeout:       cfg.idleTimeout,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-	}
+	defer a.Close()
 	if cfg.pprofListen != "" {
 		stopProfiler, err := serveProfiler(cfg.pprofListen, logger)
 		if err != nil {
@@ -267,33 +174,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 		}
 		defer stopProfiler()
 	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	logger.Info("listening", "addr", ln.Addr().String(), "database", st.Engine(), "data", cfg.dataDir,
-		"version", buildVersion(), "startup_ms", time.Since(start).Milliseconds())
-	if ready != nil {
-		ready <- ln.Addr().String()
-	}
-
-	select {
-	case err := <-served:
-		return err
-	case <-ctx.Done():
-	}
-	logger.Info("shutting down", "timeout", cfg.shutdownTimeout.String())
-	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
-	defer cancel()
-	err = srv.Shutdown(sctx)
-	stopJobs() // jobs in hand finish (each within its kind's timeout)
-	<-jobsDone
-	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) {
-		err = errors.Join(err, serveErr)
-	}
-	if err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	logger.Info("stopped")
-	return nil
+	return a.Run(ctx, ready)
 }
 
 // publicURL is --public-url, or the listen address as a URL.
@@ -306,17 +187,4 @@ func publicURL(cfg serveConfig) string {
 		host = "127.0.0.1" + host
 	}
 	return "http://" + host
-}
-
-// sweepBlobTemporaries removes the unfinished writes a crash left in the
-// file store (blob.SweepTemporary), and says how many.
-func sweepBlobTemporaries(blobs blob.Store, logger *slog.Logger) {
-	n, err := blob.SweepTemporary(blobs, sweep.DefaultAge)
-	if err != nil {
-		logger.Warn("file store: sweeping temporary files left by a crash", "error", err.Error())
-		return
-	}
-	if n > 0 {
-		logger.Info("file store: removed temporary files left by a crash", "files", n)
-	}
 }

@@ -3,11 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
-	"log/slog"
 	"time"
 
-	"github.com/clearhouse/clearhouse/internal/api"
-	"github.com/clearhouse/clearhouse/internal/netguard"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
 
@@ -27,25 +24,14 @@ func (f *webhookFlags) register(fs *flag.FlagSet) {
 		"disable a webhook, with the reason, once every attempt to it has failed for this long")
 }
 
-// webhooksService builds the webhook delivery of serve: its secrets key,
-// SSRF guard and retry schedule. It registers the job kinds on env.Jobs.
-func webhooksService(env api.Env, cfg serveConfig, logger *slog.Logger) (*webhooks.Service, error) {
-	schedule := webhooks.DefaultSchedule
-	if cfg.webhooks.retrySchedule != "" {
-		var err error
-		if schedule, err = webhooks.ParseSchedule(cfg.webhooks.retrySchedule); err != nil {
-			return nil, &exitError{code: 2, err: fmt.Errorf("--webhooks-retry-schedule: %v", err)}
-		}
+// schedule is --webhooks-retry-schedule, parsed.
+func (f *webhookFlags) schedule() ([]time.Duration, error) {
+	if f.retrySchedule == "" {
+		return webhooks.DefaultSchedule, nil
 	}
-	if env.Secrets == nil {
-		logger.Warn("no --secrets-key: webhooks cannot be created (their signing secrets are stored encrypted)")
+	schedule, err := webhooks.ParseSchedule(f.retrySchedule)
+	if err != nil {
+		return nil, &exitError{code: 2, err: fmt.Errorf("--webhooks-retry-schedule: %v", err)}
 	}
-	if cfg.webhooks.allowPrivate {
-		logger.Warn("webhooks may reach loopback and private addresses (--webhooks-allow-private): for local development and tests only")
-	}
-	return webhooks.New(webhooks.Config{
-		Store: env.Store, Queue: env.Jobs, Events: webhooks.StoreEvents(env.Store), Secrets: env.Secrets,
-		Guard: netguard.New(netguard.Options{AllowPrivate: cfg.webhooks.allowPrivate}), Clock: env.Clock,
-		Logger: logger, Schedule: schedule, DisableAfter: cfg.webhooks.disableAfter,
-	})
+	return schedule, nil
 }

@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/app/apptest"
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
@@ -33,12 +31,7 @@ func BenchmarkEligibilityCheckOverHTTP(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv, err := api.New(api.Env{Store: st, Logger: slog.New(slog.DiscardHandler)}, api.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	defer hs.Close()
+	hs := apptest.New(b, apptest.Options{Store: st})
 	var bodies [][]byte
 	for _, m := range mockpayer.Requests() {
 		for _, name := range benchMocks {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/app/apptest"
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/netguard"
 	"github.com/clearhouse/clearhouse/internal/secrets"
@@ -43,11 +43,8 @@ func TestConnectionsNameNoServerPath(t *testing.T) {
 	must(t, os.MkdirAll(tenantDir, 0o700))
 	must(t, os.Symlink(data, filepath.Join(tenantDir, "stolen")))
 
-	quiet := slog.New(slog.DiscardHandler)
-	withRoot, err := api.New(api.Env{Store: st, Directories: dirs, Logger: quiet}, api.Options{})
-	must(t, err)
-	withoutRoot, err := api.New(api.Env{Store: st, Logger: quiet}, api.Options{})
-	must(t, err)
+	withRoot := apptest.New(t, apptest.Options{Store: st, Directories: dirs}).API
+	withoutRoot := apptest.New(t, apptest.Options{Store: st}).API
 
 	for _, tc := range []struct {
 		name        string
@@ -100,8 +97,7 @@ func TestSFTPServerConnectionNamesOwnUser(t *testing.T) {
 		u.PublicKeys, u.CreatedAt = "ssh-ed25519 AAAA", time.Now()
 		must(t, st.CreateSFTPUser(ctx, u))
 	}
-	srv, err := api.New(api.Env{Store: st, Logger: slog.New(slog.DiscardHandler)}, api.Options{})
-	must(t, err)
+	srv := apptest.New(t, apptest.Options{Store: st}).API
 	for _, tc := range []struct {
 		name, settings string
 		status         int

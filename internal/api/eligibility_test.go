@@ -5,15 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/app/apptest"
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
@@ -43,6 +41,7 @@ func newEligibilityServerOn(t *testing.T, st store.Store) *eligibilityServer {
 	now := time.Date(2024, 8, 1, 9, 30, 0, 0, time.UTC)
 	ctx := context.Background()
 	s := &eligibilityServer{t: t}
+	s.url = apptest.New(t, apptest.Options{Store: st, Clock: clock.NewFake(now)}).URL
 	var err error
 	if s.testKey, _, err = auth.CreateKey(ctx, st, "Acme", auth.ModeTest, "", now); err != nil {
 		t.Fatal(err)
@@ -53,13 +52,6 @@ func newEligibilityServerOn(t *testing.T, st store.Store) *eligibilityServer {
 	if s.otherKey, _, err = auth.CreateKey(ctx, st, "Beta", auth.ModeTest, "", now); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := api.New(api.Env{Store: st, Clock: clock.NewFake(now), Logger: slog.New(slog.DiscardHandler)}, api.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	s.url = hs.URL
 	return s
 }
 

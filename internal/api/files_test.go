@@ -4,19 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/app/apptest"
 	"github.com/clearhouse/clearhouse/internal/auth"
-	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/core/coretest"
 	"github.com/clearhouse/clearhouse/internal/events"
-	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 )
@@ -35,27 +31,12 @@ func newFilesServer(t *testing.T) *filesServer {
 	t.Helper()
 	ctx := context.Background()
 	st := storetest.SQLite(t)
-	blobs, err := blob.Open(ctx, "", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { blobs.Close() })
-	quiet := slog.New(slog.DiscardHandler)
-	q := jobs.New(st, jobs.Options{PollInterval: 10 * time.Millisecond, Logger: quiet})
-	srv, err := api.New(api.Env{Store: st, Blob: blobs, Jobs: q, Logger: quiet}, api.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
+	hs := apptest.New(t, apptest.Options{Store: st, Workers: true})
 	events.Configure(events.Options{PublicURL: hs.URL})
 	t.Cleanup(func() { events.Configure(events.Options{}) })
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { q.Run(runCtx); close(done) }()
-	t.Cleanup(func() { stop(); <-done })
 	f := &filesServer{t: t, url: hs.URL, store: st}
 	var rec store.APIKey
+	var err error
 	if f.key, rec, err = auth.CreateKey(ctx, st, "Clinic", auth.ModeTest, "", time.Now()); err != nil {
 		t.Fatal(err)
 	}

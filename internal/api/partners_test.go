@@ -4,16 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/app/apptest"
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/partners"
-	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 )
@@ -24,6 +22,7 @@ import (
 func TestPartnersAPI(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.SQLite(t)
+	srv := apptest.New(t, apptest.Options{Store: st, Secrets: true}).API
 	testKey, testRec, err := auth.CreateKey(ctx, st, "Acme", auth.ModeTest, "", time.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -37,12 +36,6 @@ func TestPartnersAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := partners.Seed(ctx, st, testRec.AccountID, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	key, _ := secrets.ParseKey(secrets.NewKey())
-	box, _ := secrets.New(key)
-	srv, err := api.New(api.Env{Store: st, Secrets: box, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}, api.Options{})
-	if err != nil {
 		t.Fatal(err)
 	}
 	call := func(method, path, key, body string, wantStatus int) map[string]any {

@@ -9,6 +9,7 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -20,43 +21,32 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/audit"
 	"github.com/clearhouse/clearhouse/internal/auth"
-	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/claims"
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/core"
-	"github.com/clearhouse/clearhouse/internal/delivery"
 	"github.com/clearhouse/clearhouse/internal/eligibility"
-	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/netguard"
 	"github.com/clearhouse/clearhouse/internal/secrets"
+	"github.com/clearhouse/clearhouse/internal/statusinquiry"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/tenantdir"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
 
-// Env is what modules build their handlers from. Fields are added as the
-// system grows; a module uses only what it needs.
-type Env struct {
-	Store  store.Store
-	Blob   blob.Store
-	Clock  clock.Clock
-	Logger *slog.Logger
-	// Jobs enqueues durable background work. Modules Register their job
-	// kinds on it when they are built; serve starts the workers after.
-	Jobs *jobs.Queue
-	// Metrics is the registry served at /metrics; modules register their
-	// own collectors on it. New makes one when nil.
-	Metrics *prometheus.Registry
-	// Eligibility runs the eligibility checks. A process builds one (see
-	// NewEligibilityService) and shares it with the console; when nil the
-	// eligibility module builds one over the default payer directory.
+// Services are the finished services the routes serve; app.New builds
+// them (the composition root). All are required but Secrets (nil: no
+// secrets key, so storing one is refused), Directories and EligibilityPDF
+// (nil: the PDF endpoint answers 404).
+type Services struct {
+	Store       store.Store
+	Clock       clock.Clock
+	Logger      *slog.Logger
+	Metrics     *prometheus.Registry // served at /metrics
+	Secrets     *secrets.Box
+	Core        *core.Service
 	Eligibility *eligibility.Service
-	// EligibilityPDF renders a check's one-page printable summary (the
-	// console's, web.SummaryPDF); when nil the PDF endpoint answers 404.
+	// EligibilityPDF renders a check's one-page printable summary.
 	EligibilityPDF func(store.EligibilityCheck) ([]byte, error)
-	// Secrets seals and opens stored secrets (connection credentials);
-	// nil when no --secrets-key is set, and then storing one is refused.
-	Secrets *secrets.Box
 	// Directories is the operator's directory root (serve
 	// --directory-root) DIRECTORY connections' folders live under; nil
 	// refuses DIRECTORY connections.
@@ -65,22 +55,10 @@ type Env struct {
 	// --allow-private-connections); a stored SFTP host it refuses is a
 	// 400 when the connection is created. Nil: checked only when dialled.
 	ConnectionGuard *netguard.Guard
-	// Core is the EDI core (files, transactions, events); New builds one
-	// when nil. Transports hand files to Core.Receive.
-	Core *core.Service
-	// Webhooks delivers events to webhooks (serve builds it with its
-	// secrets key, SSRF guard and retry schedule); when nil the webhooks
-	// module builds one with Secrets, the default guard and schedule.
-	Webhooks *webhooks.Service
-	// DeliveryAttempts and DeliveryRetryInterval schedule outbound file
-	// delivery (0: 3 attempts, 6 minutes apart); Transports adds delivery
-	// transports by connection type to the MOCK one (see package delivery).
-	DeliveryAttempts      int
-	DeliveryRetryInterval time.Duration
-	Transports            map[string]delivery.Transport
-	// OnClaims, when set, receives the claims service the module builds
-	// (the console's claim form submits through it).
-	OnClaims func(*claims.Service)
+	Claims          *claims.Service
+	// StatusInquiry answers real-time claim status (276/277).
+	StatusInquiry *statusinquiry.Service
+	Webhooks      *webhooks.Service
 }
 
 // Route is one endpoint. Pattern is a ServeMux pattern with a method:
@@ -138,10 +116,10 @@ type RouteInfo struct {
 }
 
 // New builds the server: the route table (routes.go), then opts.ExtraRoutes.
-func New(env Env, opts Options) (*Server, error) {
-	svc, err := env.services()
-	if err != nil {
-		return nil, err
+func New(svc Services, opts Options) (*Server, error) {
+	if svc.Store == nil || svc.Clock == nil || svc.Logger == nil || svc.Metrics == nil || svc.Core == nil ||
+		svc.Eligibility == nil || svc.Claims == nil || svc.StatusInquiry == nil || svc.Webhooks == nil {
+		return nil, errors.New("api: Services need Store, Clock, Logger, Metrics, Core, Eligibility, Claims, StatusInquiry and Webhooks (see app.New)")
 	}
 	s := &Server{
 		svc:          svc,
@@ -157,6 +135,7 @@ func New(env Env, opts Options) (*Server, error) {
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
 	}
+	var err error
 	if s.metrics, err = newHTTPMetrics(svc.Metrics, opts.Version); err != nil {
 		return nil, err
 	}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/app"
+	"github.com/clearhouse/clearhouse/internal/app/apptest"
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
@@ -34,6 +36,7 @@ func newFixture(t *testing.T, opts api.Options) *fixture {
 	t.Helper()
 	f := &fixture{t: t, store: storetest.SQLite(t), logs: &bytes.Buffer{}}
 	ctx := context.Background()
+	f.server = apptest.New(t, apptest.Options{Store: f.store, Logger: slog.New(slog.NewJSONHandler(f.logs, nil)), API: opts}).API
 	var recA, recB store.APIKey
 	var err error
 	if f.keyA, recA, err = auth.CreateKey(ctx, f.store, "Acme", auth.ModeTest, "", time.Now()); err != nil {
@@ -43,11 +46,6 @@ func newFixture(t *testing.T, opts api.Options) *fixture {
 		t.Fatal(err)
 	}
 	f.acctA, f.acctB = recA.AccountID, recB.AccountID
-	logger := slog.New(slog.NewJSONHandler(f.logs, nil))
-	f.server, err = api.New(api.Env{Store: f.store, Logger: logger}, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
 	return f
 }
 
@@ -308,14 +306,14 @@ func TestMetrics(t *testing.T) {
 }
 
 func TestRouteRegistrationErrors(t *testing.T) {
-	s := storetest.SQLite(t)
+	services := app.APIServices(apptest.New(t, apptest.Options{}).Services)
 	h := http.NotFoundHandler()
 	for _, routes := range [][]api.Route{
 		{{Pattern: "/no-method", Handler: h}},
 		{{Pattern: "GET /healthz", Handler: h}},
 		{{Pattern: "GET /x/{a}", Handler: h}, {Pattern: "GET /x/{b}", Handler: h}},
 	} {
-		if _, err := api.New(api.Env{Store: s}, api.Options{ExtraRoutes: routes}); err == nil {
+		if _, err := api.New(services, api.Options{ExtraRoutes: routes}); err == nil {
 			t.Errorf("routes %v accepted", routes)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -15,13 +14,10 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/app/apptest"
 	"github.com/clearhouse/clearhouse/internal/auth"
-	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/core/coretest"
 	"github.com/clearhouse/clearhouse/internal/events"
-	"github.com/clearhouse/clearhouse/internal/jobs"
-	"github.com/clearhouse/clearhouse/internal/netguard"
-	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
@@ -71,35 +67,13 @@ func newWebhooksServer(t *testing.T) *filesServer {
 	t.Helper()
 	ctx := context.Background()
 	st := storetest.SQLite(t)
-	blobs, err := blob.Open(ctx, "", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { blobs.Close() })
-	quiet := slog.New(slog.DiscardHandler)
-	q := jobs.New(st, jobs.Options{PollInterval: 10 * time.Millisecond, Logger: quiet})
-	key, _ := secrets.ParseKey(secrets.NewKey())
-	box, _ := secrets.New(key)
-	hooks, err := webhooks.New(webhooks.Config{Store: st, Queue: q, Events: webhooks.StoreEvents(st), Secrets: box,
-		Guard: netguard.New(netguard.Options{AllowPrivate: true}), Logger: quiet,
-		Schedule: []time.Duration{0, 50 * time.Millisecond, time.Hour}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := api.New(api.Env{Store: st, Blob: blobs, Jobs: q, Logger: quiet, Secrets: box, Webhooks: hooks}, api.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
+	hs := apptest.New(t, apptest.Options{Store: st, Workers: true, Secrets: true,
+		Webhooks: webhooks.Config{Schedule: []time.Duration{0, 50 * time.Millisecond, time.Hour}}})
 	events.Configure(events.Options{PublicURL: hs.URL})
 	t.Cleanup(func() { events.Configure(events.Options{}) })
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { q.Run(runCtx); close(done) }()
-	t.Cleanup(func() { stop(); <-done })
 	f := &filesServer{t: t, url: hs.URL, store: st}
 	var rec store.APIKey
+	var err error
 	if f.key, rec, err = auth.CreateKey(ctx, st, "Clinic", auth.ModeTest, "", time.Now()); err != nil {
 		t.Fatal(err)
 	}

@@ -23,10 +23,6 @@ type ackFile struct {
 // can enqueue its delivery in the same transaction.
 type OutboundHook func(ctx context.Context, tx store.Queries, e store.Execution) error
 
-// OnOutbound sets the hook called for every outbound execution the core
-// records. Set it before jobs run.
-func (s *Service) OnOutbound(h OutboundHook) { s.outbound = h }
-
 // buildAck renders the acknowledgment of a pass when a transaction setting
 // of the file asks for a 999; TA1s are included when a setting asks for
 // them and ISA14 requests one.
@@ -73,7 +69,7 @@ func (s *Service) recordAck(ctx context.Context, tx store.Queries, ack *ackFile)
 	if err := s.opts.Blob.Put(ctx, ack.execution.Output.Key, bytes.NewReader(ack.body), "application/edi-x12"); err != nil {
 		return err
 	}
-	return RecordOutbound(ctx, tx, OutboundFile{Execution: ack.execution}, s.outbound)
+	return RecordOutbound(ctx, tx, OutboundFile{Execution: ack.execution}, s.opts.Outbound)
 }
 
 // ackNumbers takes the acknowledgment's ISA13 and GS06 from the

@@ -70,14 +70,20 @@ type Options struct {
 	DownloadSecret []byte
 	// DownloadTTL is how long a signed download link works (default 60 min).
 	DownloadTTL time.Duration
+	// Outbound is called for every outbound execution the core records (a
+	// 999 back to a sender), inside the transaction that records it, so its
+	// delivery is enqueued with it (delivery.EnqueueOn); nil: none.
+	Outbound OutboundHook
+	// Inbound is called for every inbound transaction inside the
+	// transaction that records it (the claims a 999, 277CA or 835 answers:
+	// claimstatus.Linker); nil: none.
+	Inbound InboundHook
 }
 
 // Service is the EDI core of one process.
 type Service struct {
-	opts     Options
-	numbers  *store.PartnershipControlNumbers
-	outbound OutboundHook
-	inbound  InboundHook
+	opts    Options
+	numbers *store.PartnershipControlNumbers
 }
 
 // New builds the service and registers its job kinds on opts.Jobs.

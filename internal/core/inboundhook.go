@@ -12,6 +12,3 @@ import (
 // answers) commits or rolls back with it. The set's enveloped X12 is
 // already in the blob store under t.Input.Key.
 type InboundHook func(ctx context.Context, tx store.Queries, t store.Transaction) error
-
-// OnInbound sets the hook called for every inbound transaction.
-func (s *Service) OnInbound(h InboundHook) { s.inbound = h }

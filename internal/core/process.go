@@ -403,8 +403,8 @@ func (s *Service) recordSet(ctx context.Context, tx store.Queries, e store.Execu
 	if err := tx.InsertTransaction(ctx, t); err != nil {
 		return err
 	}
-	if s.inbound != nil {
-		if err := s.inbound(ctx, tx, t); err != nil {
+	if s.opts.Inbound != nil {
+		if err := s.opts.Inbound(ctx, tx, t); err != nil {
 			return err
 		}
 	}

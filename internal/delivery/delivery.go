@@ -130,9 +130,19 @@ type payload struct {
 // transaction that records the execution. It has the signature of
 // core.OutboundHook.
 func (s *Service) Enqueue(ctx context.Context, tx store.Queries, e store.Execution) error {
-	_, err := s.opts.Jobs.Enqueue(ctx, tx, Kind, payload{ExecutionID: e.ID, AccountID: e.AccountID}, jobs.ForAccount(e.AccountID),
-		jobs.WithID(JobID(e.ID)))
-	return err
+	return EnqueueOn(s.opts.Jobs)(ctx, tx, e)
+}
+
+// EnqueueOn is Enqueue on queue q, before any Service exists: the hook the
+// core and the claims service are built with, while the Service (whose MOCK
+// transport answers through the core) is built after them. The job it
+// enqueues runs once New has registered Kind on q.
+func EnqueueOn(q *jobs.Queue) core.OutboundHook {
+	return func(ctx context.Context, tx store.Queries, e store.Execution) error {
+		_, err := q.Enqueue(ctx, tx, Kind, payload{ExecutionID: e.ID, AccountID: e.AccountID}, jobs.ForAccount(e.AccountID),
+			jobs.WithID(JobID(e.ID)))
+		return err
+	}
 }
 
 // JobID is the id of the job that delivers execution id: its attempts and

@@ -67,7 +67,7 @@ func newWorld(t *testing.T) *world {
 	fake := clock.NewFake(time.Date(2026, 11, 23, 14, 0, 0, 0, time.UTC))
 	quiet := slogDiscard()
 	q := jobs.New(st, jobs.Options{Clock: fake, Logger: quiet, PollInterval: 5 * time.Millisecond, Concurrency: 2})
-	c, err := core.New(core.Options{Store: st, Blob: blobs, Jobs: q, Clock: fake, Logger: quiet})
+	c, err := core.New(core.Options{Store: st, Blob: blobs, Jobs: q, Clock: fake, Logger: quiet, Outbound: delivery.EnqueueOn(q)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,6 @@ func newWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.OnOutbound(d.Enqueue)
 	svc, err := claims.NewService(claims.Options{Store: st, Blob: blobs, Clock: fake, Logger: quiet, Outbound: d.Enqueue,
 		TestOnlyPayers: []string{mockpayer.UnreachablePayerID}})
 	if err != nil {

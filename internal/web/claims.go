@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/claims"
@@ -31,23 +30,12 @@ type ClaimSubmitter interface {
 	Submit(ctx context.Context, sub claims.Submission) (*claims.Result, error)
 }
 
-// claimsRef holds the claims service, which the API's claims module builds
-// after the console's routes exist (api.Env.OnClaims = Console.UseClaims).
-type claimsRef struct {
-	p atomic.Pointer[ClaimSubmitter]
-}
-
-// UseClaims opens the claim form on s.
-func (c *Console) UseClaims(s *claims.Service) {
-	var cs ClaimSubmitter = s
-	c.claimsSvc.p.Store(&cs)
-}
-
+// claimsService is the service behind the claim form; nil closes it.
 func (c *Console) claimsService() ClaimSubmitter {
-	if p := c.claimsSvc.p.Load(); p != nil {
-		return *p
+	if c.cfg.Claims == nil {
+		return nil
 	}
-	return nil
+	return c.cfg.Claims
 }
 
 type claimNewData struct {

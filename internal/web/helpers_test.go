@@ -17,11 +17,15 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/auth"
+	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/clock"
-	"github.com/clearhouse/clearhouse/internal/eligibility"
+	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
-	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/netguard"
+	"github.com/clearhouse/clearhouse/internal/secrets"
+	"github.com/clearhouse/clearhouse/internal/services"
 	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
 
 // testServer is the real API server with the console mounted, on a
@@ -34,37 +38,63 @@ type testServer struct {
 }
 
 func newTestServer(t testing.TB) *testServer {
+	s, _ := newServer(t, false)
+	return s
+}
+
+// newServer is 'clearhouse serve' in small, built as app.New builds it (the
+// console cannot import app): the services over SQLite and a blob
+// directory, the console beside the API. With edi the console opens its
+// files, transactions, webhooks and claims pages and the job queue runs.
+func newServer(t testing.TB, edi bool) (*testServer, *services.Set) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.OpenSQLite(ctx, filepath.Join(t.TempDir(), "clearhouse.db"))
+	dir := t.TempDir()
+	st, err := store.OpenSQLite(ctx, filepath.Join(dir, "clearhouse.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	dir := payers.Default()
-	router, err := payers.NewRouter(dir, mockpayer.New(mockpayer.WithDirectory(dir)), nil)
+	blobs, err := blob.Open(ctx, "", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { blobs.Close() })
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	checks, err := eligibility.NewService(eligibility.Config{Router: router, History: st, Logger: logger})
+	key, _ := secrets.ParseKey(secrets.NewKey())
+	box, _ := secrets.New(key)
+	svc, err := services.New(services.Config{Store: st, Blob: blobs, Secrets: box, Logger: logger,
+		Jobs: jobs.Options{PollInterval: 20 * time.Millisecond, Concurrency: 4},
+		Webhooks: webhooks.Config{Guard: netguard.New(netguard.Options{AllowPrivate: true}),
+			Schedule: []time.Duration{0, time.Hour}, Jitter: -1}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	secret := make([]byte, 32)
 	rand.Read(secret)
 	fake := clock.NewFake(time.Now())
-	console, err := New(Config{Store: st, Eligibility: checks, Payers: dir, Secret: secret, Clock: fake, Logger: logger})
+	cfg := Config{Store: st, Eligibility: svc.Eligibility, Payers: svc.Payers, MockRequests: mockpayer.Requests(),
+		Secret: secret, Clock: fake, Logger: logger}
+	if edi {
+		cfg.Core, cfg.Webhooks, cfg.Claims = svc.Core, svc.Webhooks, svc.Claims
+	}
+	console, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := api.New(api.Env{Store: st, Logger: logger, EligibilityPDF: SummaryPDF(dir)}, api.Options{ExtraRoutes: console.Routes()})
+	srv, err := api.New(svc.API(SummaryPDF(svc.Payers)), api.Options{ExtraRoutes: console.Routes()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
-	return &testServer{URL: ts.URL, Store: st, Clock: fake}
+	if edi {
+		runCtx, stop := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { svc.Jobs.Run(runCtx); close(done) }()
+		t.Cleanup(func() { stop(); <-done })
+	}
+	return &testServer{URL: ts.URL, Store: st, Clock: fake}, svc
 }
 
 // key issues a real API key through the auth package.

@@ -22,7 +22,7 @@ import (
 // file), so the PDF looks the same on every host.
 
 // SummaryPDF returns the renderer of the summary, for the API's
-// GET /2024-04-01/eligibility-checks/{id}/pdf (api.Env.EligibilityPDF).
+// GET /2024-04-01/eligibility-checks/{id}/pdf (api.Services.EligibilityPDF).
 func SummaryPDF(dir *payers.Directory) func(store.EligibilityCheck) ([]byte, error) {
 	if dir == nil {
 		dir = payers.Default()

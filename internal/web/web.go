@@ -63,6 +63,8 @@ type Config struct {
 	Core *core.Service
 	// Webhooks, when set, opens the webhook pages and the events' Retry.
 	Webhooks *webhooks.Service
+	// Claims, when set, opens the claim form (the API's claims service).
+	Claims ClaimSubmitter
 }
 
 // DefaultSessionTTL is how long a sign-in lasts unless Config says otherwise.
@@ -75,8 +77,6 @@ type Console struct {
 	sessions *sessions
 	mocks    []mockpayer.MockRequest
 	origin   *http.CrossOriginProtection
-	// claimsSvc opens the claim form once the API's claims module is built.
-	claimsSvc claimsRef
 	// recorder keeps the access audit of the pages in consoleAuditRules.
 	recorder *audit.Recorder
 }
