@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -15,8 +14,8 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/app/apptest"
 	"github.com/clearhouse/clearhouse/internal/auth"
-	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 )
 
@@ -86,12 +85,7 @@ func TestErrorBodiesAreBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sk, _ := secrets.ParseKey(secrets.NewKey())
-	box, _ := secrets.New(sk)
-	srv, err := api.New(api.Env{Store: st, Secrets: box, Logger: slog.New(slog.DiscardHandler)}, api.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := apptest.New(t, apptest.Options{Store: st, Secrets: true}).API
 	fields := manyFields(600_000)
 	for _, tc := range []struct {
 		name, method, path, body string
