@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -16,10 +15,8 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/app/apptest"
 	"github.com/clearhouse/clearhouse/internal/auth"
-	"github.com/clearhouse/clearhouse/internal/blob"
-	"github.com/clearhouse/clearhouse/internal/core"
-	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 )
 
@@ -31,21 +28,8 @@ func uploadServer(t *testing.T, base time.Duration) (url, key string) {
 	t.Cleanup(api.SetUploadPace(base, 1<<20))
 	ctx := context.Background()
 	st := storetest.SQLite(t)
-	blobs, err := blob.Open(ctx, "", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { blobs.Close() })
-	quiet := slog.New(slog.DiscardHandler)
-	q := jobs.New(st, jobs.Options{Logger: quiet})
-	edi, err := core.New(core.Options{Store: st, Blob: blobs, Jobs: q, Logger: quiet, MaxFileBytes: 4 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := api.New(api.Env{Store: st, Blob: blobs, Jobs: q, Logger: quiet, Core: edi}, api.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := apptest.New(t, apptest.Options{Store: st, MaxFileBytes: 4 << 20}).API
+	var err error
 	hs := httptest.NewUnstartedServer(srv)
 	hs.Config.ReadTimeout, hs.Config.WriteTimeout = time.Second, 2*time.Second
 	hs.Start()

@@ -37,6 +37,8 @@ type Options struct {
 	// loopback and private addresses, as serve does by default (tests
 	// reach loopback servers otherwise).
 	RefusePrivateConnections bool
+	// MaxFileBytes bounds inbound files (default core.DefaultMaxFileBytes).
+	MaxFileBytes int64
 	// Directories is the directory root of DIRECTORY connections.
 	Directories *tenantdir.Root
 	// Console mounts the console beside the API.
@@ -81,8 +83,8 @@ func New(t testing.TB, opts Options) *Server {
 	dir := t.TempDir()
 	a, err := app.New(context.Background(), app.Config{
 		DataDir: dir, Store: opts.Store, Clock: opts.Clock, Logger: opts.Logger, Secrets: box,
-		Directories: opts.Directories,
-		Version:     opts.API.Version, Workers: workers, JobPollInterval: 10 * time.Millisecond,
+		Directories: opts.Directories, MaxFileBytes: opts.MaxFileBytes,
+		Version: opts.API.Version, Workers: workers, JobPollInterval: 10 * time.Millisecond,
 		HTTP:                    app.HTTP{MaxBodyBytes: opts.API.MaxBodyBytes, RateLimit: opts.API.RateLimit, RateBurst: opts.API.RateBurst},
 		Webhooks:                opts.Webhooks,
 		WebhooksAllowPrivate:    true,
