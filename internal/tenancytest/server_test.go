@@ -4,20 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/app/apptest"
 	"github.com/clearhouse/clearhouse/internal/auth"
-	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/core/coretest"
-	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/partners"
-	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 )
@@ -39,29 +34,11 @@ func newServer(t *testing.T, open storetest.Opener) *server {
 	t.Helper()
 	ctx := context.Background()
 	st := open(t)
-	blobs, err := blob.Open(ctx, "", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { blobs.Close() })
-	key, _ := secrets.ParseKey(secrets.NewKey())
-	box, _ := secrets.New(key)
-	quiet := slog.New(slog.DiscardHandler)
-	q := jobs.New(st, jobs.Options{PollInterval: 10 * time.Millisecond, Logger: quiet})
-	pdf := func(c store.EligibilityCheck) ([]byte, error) { return []byte("%PDF-1.4 " + c.ID), nil }
-	srv, err := api.New(api.Env{Store: st, Blob: blobs, Jobs: q, Logger: quiet, Secrets: box, EligibilityPDF: pdf}, api.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { q.Run(runCtx); close(done) }()
-	t.Cleanup(func() { stop(); <-done })
+	hs := apptest.New(t, apptest.Options{Store: st, Secrets: true, Workers: true})
 
 	s := &server{t: t, url: hs.URL, store: st}
 	var rec store.APIKey
+	var err error
 	if s.owner.key, rec, err = auth.CreateKey(ctx, st, "Owner Clinic", auth.ModeTest, "", time.Now()); err != nil {
 		t.Fatal(err)
 	}
