@@ -4,17 +4,15 @@ import (
 	"context"
 	"errors"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/app/apptest"
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/partners"
-	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 )
@@ -35,12 +33,7 @@ func TestClientMistakesAreNotOutages(t *testing.T) {
 		if _, err := partners.Seed(ctx, st, rec.AccountID, time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		sk, _ := secrets.ParseKey(secrets.NewKey())
-		box, _ := secrets.New(sk)
-		srv, err := api.New(api.Env{Store: st, Secrets: box, Logger: slog.New(slog.DiscardHandler)}, api.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		srv := apptest.New(t, apptest.Options{Store: st, Secrets: true}).API
 		const nul = `\u0000`
 		for _, tc := range []struct {
 			name, method, target, body string
