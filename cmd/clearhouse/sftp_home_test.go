@@ -12,6 +12,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/jobs"
+	"github.com/clearhouse/clearhouse/internal/services"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 )
@@ -34,7 +35,7 @@ func TestSFTPUserNameReusedStartsEmpty(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := newSFTPServer(data, st, edi, quiet)
+	srv, err := services.NewSFTPServer(services.SFTPConfig(data), st, edi, quiet)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -168,7 +168,8 @@ func New(ctx context.Context, cfg Config) (a *App, err error) {
 	hooks.Guard = netguard.New(netguard.Options{AllowPrivate: cfg.WebhooksAllowPrivate})
 	var sftp *sftpd.Config
 	if cfg.SFTPListen != "" {
-		sftp = &sftpd.Config{HostKeyFile: filepath.Join(cfg.DataDir, "sftp_host_ed25519_key"), Root: filepath.Join(cfg.DataDir, "sftp")}
+		c := services.SFTPConfig(cfg.DataDir)
+		sftp = &c
 	}
 	calls := cfg.PayerCallsPerKey
 	if calls == 0 {

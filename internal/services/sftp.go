@@ -16,6 +16,12 @@ import (
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
+// SFTPConfig is the embedded SFTP server's place in the data directory:
+// its host key (made on first start) and its users' folders.
+func SFTPConfig(dataDir string) sftpd.Config {
+	return sftpd.Config{HostKeyFile: filepath.Join(dataDir, "sftp_host_ed25519_key"), Root: filepath.Join(dataDir, "sftp")}
+}
+
 // NewSFTPServer builds the embedded SFTP server for partners on cfg (its
 // HostKeyFile and Root): logins from `clearhouse sftp users`, each confined
 // to its inbound/ and outbound/, and every complete upload to inbound/
