@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,9 +15,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/audit"
 	"github.com/clearhouse/clearhouse/internal/auth"
-	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/claims/claimstest"
-	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
@@ -49,16 +46,8 @@ func newAuditServer(t *testing.T) *auditServer {
 	t.Helper()
 	ctx := context.Background()
 	st := storetest.SQLite(t)
-	blobs, err := blob.Open(ctx, "", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { blobs.Close() })
-	quiet := slog.New(slog.DiscardHandler)
-	srv, err := New(Env{Store: st, Blob: blobs, Jobs: jobs.New(st, jobs.Options{Logger: quiet}), Logger: quiet}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := newInternalServer(t, st)
+	var err error
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
 	a := &auditServer{t: t, srv: srv, url: hs.URL, store: st}

@@ -15,8 +15,6 @@ import (
 	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/app/apptest"
 	"github.com/clearhouse/clearhouse/internal/auth"
-	"github.com/clearhouse/clearhouse/internal/netguard"
-	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 	"github.com/clearhouse/clearhouse/internal/tenantdir"
@@ -173,11 +171,7 @@ func TestSFTPHostPassesTheGuard(t *testing.T) {
 	st := storetest.SQLite(t)
 	key, _, err := auth.CreateKey(ctx, st, "Acme", auth.ModeProduction, "", time.Now())
 	must(t, err)
-	sk, _ := secrets.ParseKey(secrets.NewKey())
-	box, _ := secrets.New(sk)
-	srv, err := api.New(api.Env{Store: st, Secrets: box, ConnectionGuard: netguard.New(netguard.Options{}),
-		Logger: slog.New(slog.DiscardHandler)}, api.Options{})
-	must(t, err)
+	srv := apptest.New(t, apptest.Options{Store: st, Secrets: true, RefusePrivateConnections: true}).API
 	for _, tc := range []struct {
 		host   string
 		status int

@@ -218,7 +218,11 @@ func New(ctx context.Context, cfg Config) (a *App, err error) {
 }
 
 // APIServices are the services of s the API serves.
-func APIServices(s *services.Set) api.Services { return s.API(web.SummaryPDF(s.Payers)) }
+func APIServices(s *services.Set) api.Services {
+	return api.Services{Store: s.Store, Clock: s.Clock, Logger: s.Logger, Metrics: s.Metrics, Secrets: s.Secrets,
+		Directories: s.Directories, ConnectionGuard: s.ConnectionGuard, Core: s.Core, Eligibility: s.Eligibility,
+		EligibilityPDF: web.SummaryPDF(s.Payers), Claims: s.Claims, StatusInquiry: s.StatusInquiry, Webhooks: s.Webhooks}
+}
 
 // sweepBlobTemporaries removes the unfinished writes a crash left in the
 // file store (blob.SweepTemporary), and says how many.

@@ -15,7 +15,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/claims"
 	"github.com/clearhouse/clearhouse/internal/claimstatus"
@@ -222,12 +221,4 @@ func New(cfg Config) (*Set, error) {
 		return nil, err
 	}
 	return s, nil
-}
-
-// API are the services the API serves; pdf renders an eligibility check's
-// printable summary.
-func (s *Set) API(pdf func(store.EligibilityCheck) ([]byte, error)) api.Services {
-	return api.Services{Store: s.Store, Clock: s.Clock, Logger: s.Logger, Metrics: s.Metrics, Secrets: s.Secrets,
-		Directories: s.Directories, ConnectionGuard: s.ConnectionGuard, Core: s.Core, Eligibility: s.Eligibility, EligibilityPDF: pdf, Claims: s.Claims,
-		StatusInquiry: s.StatusInquiry, Webhooks: s.Webhooks}
 }

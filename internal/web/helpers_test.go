@@ -82,7 +82,9 @@ func newServer(t testing.TB, edi bool) (*testServer, *services.Set) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := api.New(svc.API(SummaryPDF(svc.Payers)), api.Options{ExtraRoutes: console.Routes()})
+	srv, err := api.New(api.Services{Store: st, Clock: svc.Clock, Logger: logger, Metrics: svc.Metrics, Secrets: box,
+		Core: svc.Core, Eligibility: svc.Eligibility, EligibilityPDF: SummaryPDF(svc.Payers), Claims: svc.Claims,
+		StatusInquiry: svc.StatusInquiry, Webhooks: svc.Webhooks}, api.Options{ExtraRoutes: console.Routes()})
 	if err != nil {
 		t.Fatal(err)
 	}
