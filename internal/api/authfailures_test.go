@@ -2,13 +2,12 @@ package api_test
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
 
-	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/app/apptest"
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 )
@@ -23,10 +22,7 @@ func TestUnknownKeysAreRateLimitedPerAddress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := api.New(api.Env{Store: st, Logger: slog.New(slog.DiscardHandler)}, api.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := apptest.New(t, apptest.Options{Store: st}).API
 	call := func(addr, key string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest("GET", "/2023-08-01/executions", nil)
 		req.RemoteAddr = addr
