@@ -19,6 +19,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/reports"
 	"github.com/clearhouse/clearhouse/internal/secrets"
+	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/x12"
 )
 
@@ -153,5 +154,47 @@ func TestMockpayerServeRefusesABadScenarioFile(t *testing.T) {
 	code := run(context.Background(), []string{"mockpayer", "serve", "--listen", "127.0.0.1:0", "--data", t.TempDir(), "--scenarios", file}, io.Discard, &stderr)
 	if code != 2 || !strings.Contains(stderr.String(), "line 6: scenarios[0].claim.remittance.carc: must be a claim adjustment reason code") {
 		t.Errorf("exit %d: %s", code, stderr.String())
+	}
+}
+
+// `mockpayer scenarios apply` stores the account's test-mode file (what
+// PUT /2024-04-01/mock-payer/scenarios stores); a bad file changes nothing.
+func TestMockpayerScenariosApply(t *testing.T) {
+	data := t.TempDir()
+	db := []string{"--data", data}
+	runOK(t, append([]string{"keys", "create", "--create", "--account", "Acme", "--mode", "test"}, db...)...)
+	file := filepath.Join(t.TempDir(), "scenarios.json")
+	if err := os.WriteFile(file, []byte(simulatorScenarios), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := runOK(t, append([]string{"mockpayer", "scenarios", "apply", "-f", file, "--account", "Acme"}, db...)...)
+	if !strings.Contains(out, "scenario hdhp-denied-197 (line 1)") || !strings.Contains(out, "applied 1 scenarios to Acme (test mode)") {
+		t.Errorf("apply: %q", out)
+	}
+	if err := os.WriteFile(file, []byte(strings.Replace(simulatorScenarios, `"2500"`, `"lots"`, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCmd(append([]string{"mockpayer", "scenarios", "apply", "-f", file, "--account", "Acme"}, db...)...)
+	if code == 0 || !strings.Contains(stderr, "line 5: scenarios[0].eligibility.benefits.deductibles[0].amount") {
+		t.Errorf("bad file: exit %d %s", code, stderr)
+	}
+	if code, _, stderr := runCmd(append([]string{"mockpayer", "scenarios", "apply", "-f", file, "--account", "Nobody"}, db...)...); code == 0 {
+		t.Errorf("unknown account: exit 0 %s", stderr)
+	}
+	st, err := store.Open(context.Background(), data, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	acct, err := st.GetAccountByName(context.Background(), "Acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.GetMockScenarios(context.Background(), acct.ID, store.ModeTest)
+	if err != nil || string(got.Body) != simulatorScenarios {
+		t.Errorf("stored %s, %v", got.Body, err)
+	}
+	if _, err := st.GetMockScenarios(context.Background(), acct.ID, store.ModeProduction); err == nil {
+		t.Error("production mode got the file too")
 	}
 }
