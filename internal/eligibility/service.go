@@ -14,7 +14,6 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/findings"
-	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/x12"
@@ -299,9 +298,9 @@ func (s *Service) exchange(ctx context.Context, caller Caller, route payers.Rout
 func (s *Service) exchangeFailed(ctx context.Context, caller Caller, route payers.Route, res *Result, err error) {
 	var coded payers.ExchangeError
 	switch {
-	case caller.Mode == payers.ModeTest && errors.Is(err, mockpayer.ErrNoMockMatch):
+	case caller.Mode == payers.ModeTest && errors.Is(err, payers.ErrNoMockMatch):
 		res.fail(http.StatusForbidden, StatusError, &Problem{Code: CodeForbidden, Message: "This is a test API key: " + err.Error()})
-	case errors.Is(err, mockpayer.ErrInvalidInquiry):
+	case errors.Is(err, payers.ErrInvalidInquiry):
 		res.fail(http.StatusBadRequest, StatusError, &Problem{Code: CodeBadRequest, Message: "The payer could not read the 270: " + err.Error()})
 	case caller.Mode == payers.ModeProduction && errors.As(err, &coded) && coded.ErrorCode() == caqhPayloadIllegal:
 		// The payer read the 270 and refused its data (the mock payer

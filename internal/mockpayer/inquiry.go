@@ -2,17 +2,17 @@ package mockpayer
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/x12"
 )
 
 // ErrInvalidInquiry: the request is not a 270 the mock payer can answer
 // (not X12, not a 270, a level missing, more than one subscriber).
-var ErrInvalidInquiry = errors.New("mockpayer: not an answerable 270")
+var ErrInvalidInquiry = payers.ErrInvalidInquiry
 
 // inquiry is what the mock payer reads from a 270.
 type inquiry struct {

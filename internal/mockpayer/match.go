@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/clearhouse/clearhouse/internal/payers"
 )
 
 // ErrNoMockMatch: the 270 matches no published mock request. Test mode
 // answers only those.
-var ErrNoMockMatch = errors.New("no mock request matches")
+var ErrNoMockMatch = payers.ErrNoMockMatch
 
 // ErrUnsupportedServiceType: the 270 asks for a service type other than 30
 // (health benefit plan coverage) or 35 (dental care). Errors carrying it

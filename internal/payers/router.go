@@ -23,6 +23,16 @@ const MockConnectionName = "mock"
 // reaches it. Errors returned by Router.Route wrap it with the payer id.
 var ErrNotConfigured = errors.New("payer is not configured")
 
+// ErrNoMockMatch is a test-mode payer's refusal of a 270 that matches none
+// of its published mock requests (test mode answers only those; callers
+// answer 403). Package mockpayer returns it; it lives here, with the
+// connection contract, so callers need not import the mock.
+var ErrNoMockMatch = errors.New("no mock request matches")
+
+// ErrInvalidInquiry is a test-mode payer's refusal of a request that is
+// not a 270 it can answer (callers answer 400).
+var ErrInvalidInquiry = errors.New("mockpayer: not an answerable 270")
+
 // ErrTransactionNotSupported: the payer is known but does not exchange the
 // requested transaction electronically.
 var ErrTransactionNotSupported = errors.New("payer connection does not support the transaction")
