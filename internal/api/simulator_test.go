@@ -286,3 +286,14 @@ func TestPayerSimulatorTenancyAndErrors(t *testing.T) {
 		t.Errorf("after DELETE the member is outside the mock set again: %d", resp.StatusCode)
 	}
 }
+
+// A payer whose connection drops answers as an unreachable payer (503),
+// not as a mistake of the caller.
+func TestPayerSimulatorDroppedConnection(t *testing.T) {
+	f, _ := claimServer(t)
+	f.json("PUT", scenarioPath, `{"scenarios": [{"name": "drops", "match": {"memberId": "SIM0001"}, "eligibility": {"drop": true}}]}`, 200, nil)
+	resp, body := f.post(eligibilityPath, f.key, simulatorEligibility)
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "could not be reached") {
+		t.Errorf("dropped connection: %d %s", resp.StatusCode, body)
+	}
+}

@@ -37,6 +37,10 @@ func WithLogger(l *slog.Logger) Option { return func(p *Payer) { p.logger = l } 
 // own deadline (the standalone mock): the payer never answered.
 var ErrSimulatedTimeout = errors.New("mockpayer: the payer did not answer (scenario timeout)")
 
+// ErrSimulatedDrop is a scenario's dropped connection: the payer's
+// connection broke before it answered.
+var ErrSimulatedDrop = errors.New("mockpayer: the payer's connection was dropped before it answered (scenario drop)")
+
 // maxSimulatedTimeout bounds how long a timeout scenario holds a call that
 // has no deadline of its own.
 const maxSimulatedTimeout = 2 * time.Minute
@@ -87,6 +91,9 @@ func (p *Payer) answerSimulated(ctx context.Context, inq *inquiry, sc *sim.Scena
 	el := sc.Eligibility
 	if err := sleep(ctx, time.Duration(el.DelayMs)*time.Millisecond); err != nil {
 		return nil, err
+	}
+	if el.Drop {
+		return nil, ErrSimulatedDrop
 	}
 	if el.Timeout {
 		if err := sleep(ctx, maxSimulatedTimeout); err != nil {

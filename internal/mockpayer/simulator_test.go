@@ -165,6 +165,12 @@ func TestScenarioTimeout(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("timeout scenario: %v", err)
 	}
+	// A dropped connection is an error that is neither a timeout nor a
+	// refusal of the request.
+	_, err = m.Exchange(context.Background(), build270(t, request("87726", "ANY1", "Drop", "30")))
+	if !errors.Is(err, mockpayer.ErrSimulatedDrop) || errors.Is(err, mockpayer.ErrNoMockMatch) {
+		t.Errorf("drop scenario: %v", err)
+	}
 	// Without a scenario set the same member is outside the mock set.
 	_, err = newMock().Exchange(context.Background(), build270(t, request("87726", "ANY1", "Slow", "30")))
 	if !errors.Is(err, mockpayer.ErrNoMockMatch) || strings.Contains(err.Error(), "scenario") {

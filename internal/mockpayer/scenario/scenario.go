@@ -72,12 +72,14 @@ type AmountRange struct {
 }
 
 // Eligibility is the payer's answer to a 270: exactly one of Benefits,
-// Reject or Timeout; DelayMs delays any of them.
+// Reject, Timeout or Drop; DelayMs delays any of them.
 type Eligibility struct {
 	Benefits *Benefits `json:"benefits,omitempty"`
 	Reject   *Reject   `json:"reject,omitempty"`
 	Timeout  bool      `json:"timeout,omitempty"`
-	DelayMs  int       `json:"delayMs,omitempty"`
+	// Drop: the payer's connection breaks before it answers.
+	Drop    bool `json:"drop,omitempty"`
+	DelayMs int  `json:"delayMs,omitempty"`
 }
 
 // Reject is a payer rejection: AAA03 Code in Loop.

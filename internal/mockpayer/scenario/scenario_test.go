@@ -17,7 +17,7 @@ func TestCookbookLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(set.Scenarios) != 8 || set.Scenarios[0].Line != 4 {
+	if len(set.Scenarios) != 9 || set.Scenarios[0].Line != 4 {
 		t.Fatalf("%d scenarios, first at line %d", len(set.Scenarios), set.Scenarios[0].Line)
 	}
 	el := set.Eligibility(EligibilityRequest{PayerID: "60054", MemberID: "hdhp0001", ServiceTypeCodes: []string{"30"}}, nil)

@@ -120,13 +120,13 @@ func (e *Eligibility) validate(at string) *Error {
 		return &Error{Field: at + field, Message: fmt.Sprintf(format, args...)}
 	}
 	n := 0
-	for _, set := range []bool{e.Benefits != nil, e.Reject != nil, e.Timeout} {
+	for _, set := range []bool{e.Benefits != nil, e.Reject != nil, e.Timeout, e.Drop} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		return bad("", "needs exactly one of benefits, reject or timeout")
+		return bad("", "needs exactly one of benefits, reject, timeout or drop")
 	}
 	if e.DelayMs < 0 || e.DelayMs > MaxDelayMs {
 		return bad(".delayMs", "must be between 0 and %d", MaxDelayMs)
