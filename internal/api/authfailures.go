@@ -21,19 +21,21 @@ const (
 	maxFailureAddresses = 100_000
 )
 
-// authFailures is a token bucket per source address (IPv6 by /64: one
-// host holds a whole /64), spent by failed authentications only.
-type authFailures struct {
+// AuthFailures is a token bucket per source address (IPv6 by /64: one
+// host holds a whole /64), spent by failed authentications only. The API
+// has one; the console's sign-in form another.
+type AuthFailures struct {
 	mu      sync.Mutex
 	buckets map[string]*bucket
 }
 
-func newAuthFailures() *authFailures { return &authFailures{buckets: map[string]*bucket{}} }
+// NewAuthFailures makes an empty table.
+func NewAuthFailures() *AuthFailures { return &AuthFailures{buckets: map[string]*bucket{}} }
 
-// sourceOf is the address a request's failures are counted against: the
+// SourceOf is the address a request's failures are counted against: the
 // peer's IP (a proxy's forwarding headers can be forged, so they are not
 // read), an IPv6 one cut to its /64.
-func sourceOf(r *http.Request) string {
+func SourceOf(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		host = r.RemoteAddr
@@ -54,8 +56,8 @@ func (b *bucket) refill(now time.Time) {
 	b.last = now
 }
 
-// blocked says whether addr has spent its failures, and for how long.
-func (l *authFailures) blocked(addr string, now time.Time) (bool, time.Duration) {
+// Blocked says whether addr has spent its failures, and for how long.
+func (l *AuthFailures) Blocked(addr string, now time.Time) (bool, time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b, ok := l.buckets[addr]
@@ -69,8 +71,8 @@ func (l *authFailures) blocked(addr string, now time.Time) (bool, time.Duration)
 	return true, time.Duration((1 - b.tokens) / authFailureRate * float64(time.Second))
 }
 
-// failed spends one of addr's failures.
-func (l *authFailures) failed(addr string, now time.Time) {
+// Failed spends one of addr's failures.
+func (l *AuthFailures) Failed(addr string, now time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b, ok := l.buckets[addr]

@@ -104,7 +104,7 @@ type Server struct {
 	// recorder keeps the access audit of the routes in auditRules.
 	recorder *audit.Recorder
 	// authFailures limits failed authentications per source address.
-	authFailures *authFailures
+	authFailures *AuthFailures
 	// bodyLimits holds the routes' own body limits, by pattern.
 	bodyLimits map[string]int64
 }
@@ -130,7 +130,7 @@ func New(svc Services, opts Options) (*Server, error) {
 		limiter:      newKeyLimiter(opts.RateLimit, opts.RateBurst),
 		keyUse:       &keyUse{keys: svc.Store, logger: svc.Logger},
 		recorder:     audit.New(svc.Store, svc.Clock),
-		authFailures: newAuthFailures(),
+		authFailures: NewAuthFailures(),
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
@@ -190,15 +190,15 @@ func (s *Server) Routes() []RouteInfo { return slices.Clone(s.served) }
 // context, or answers 401.
 func (s *Server) requireKey(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		addr := sourceOf(r)
-		if blocked, wait := s.authFailures.blocked(addr, time.Now()); blocked {
+		addr := SourceOf(r)
+		if blocked, wait := s.authFailures.Blocked(addr, time.Now()); blocked {
 			tooManyFailures(w, r, wait)
 			return
 		}
 		p, err := s.auth.Authenticate(r.Context(), r.Header.Get("Authorization"))
 		if err != nil {
 			if msg, ok := authMessages[err]; ok {
-				s.authFailures.failed(addr, time.Now())
+				s.authFailures.Failed(addr, time.Now())
 				WriteError(w, r, Errorf(http.StatusUnauthorized, CodeUnauthorized, "%s", msg))
 				return
 			}

@@ -486,3 +486,26 @@ func TestSignInNextIsASamePath(t *testing.T) {
 		t.Errorf("a clean destination is lost: Location %q", loc)
 	}
 }
+
+// TestSignInGuessesAreLimited: the sign-in form is no faster way to guess
+// keys than the API: after a burst of keys that were not accepted from one
+// address, even the right key waits (429 with Retry-After).
+func TestSignInGuessesAreLimited(t *testing.T) {
+	srv := newTestServer(t)
+	good, _ := srv.key(t, "Acme Dental", "test")
+	wrong := good[:len(good)-4] + "aaaa"
+	b := srv.browser(t)
+	page := b.get("/signin")
+	statuses := map[int]int{}
+	for range 40 {
+		statuses[b.post("/signin", url.Values{"csrf": {b.csrf(page.Body)}, "key": {wrong}}).StatusCode]++
+	}
+	// A burst of 30, refilled at 2 a second while the test runs.
+	if n := statuses[http.StatusUnauthorized]; n < 30 || n > 34 || statuses[http.StatusTooManyRequests] < 6 {
+		t.Fatalf("40 wrong keys: %v; want about 30 refused, then the rest told to wait", statuses)
+	}
+	resp := b.post("/signin", url.Values{"csrf": {b.csrf(page.Body)}, "key": {good}})
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || !strings.Contains(resp.Body, "Wait") {
+		t.Errorf("the right key from the same address: %d %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+}

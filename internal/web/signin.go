@@ -2,11 +2,15 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
+	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/auth"
 )
 
@@ -55,8 +59,20 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	form := signInForm{CSRF: c.sessions.csrfToken(anon), Next: safeNext(r.PostFormValue("next"))}
+	// Keys tried from one address are limited as the API's are: the form
+	// must not be a faster way to guess them.
+	addr := api.SourceOf(r)
+	if blocked, wait := c.signInFailures.Blocked(addr, time.Now()); blocked {
+		w.Header().Set("Retry-After", strconv.Itoa(max(int(wait.Seconds()+0.999), 1)))
+		form.Error = fmt.Sprintf("Too many keys that were not accepted were tried from your network. Wait %d seconds, then paste your key again.", max(int(wait.Seconds()+0.999), 1))
+		c.renderPage(w, r, http.StatusTooManyRequests, "signin", page{Title: "Sign in", Data: form})
+		return
+	}
 	key := strings.TrimSpace(r.PostFormValue("key"))
 	p, err := auth.Authenticator{Keys: c.cfg.Store}.Authenticate(r.Context(), key)
+	if err != nil && !errors.Is(err, auth.ErrMissingKey) {
+		c.signInFailures.Failed(addr, time.Now())
+	}
 	if err != nil {
 		status := http.StatusUnauthorized
 		switch {

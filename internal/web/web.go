@@ -77,6 +77,8 @@ type Console struct {
 	sessions *sessions
 	mocks    []mockpayer.MockRequest
 	origin   *http.CrossOriginProtection
+	// signInFailures limits the keys that were not accepted, per address.
+	signInFailures *api.AuthFailures
 	// recorder keeps the access audit of the pages in consoleAuditRules.
 	recorder *audit.Recorder
 }
@@ -109,12 +111,13 @@ func New(cfg Config) (*Console, error) {
 		return nil, err
 	}
 	return &Console{
-		cfg:      cfg,
-		pages:    pages,
-		sessions: newSessions(cfg.Secret, cfg.Clock),
-		mocks:    cfg.MockRequests,
-		origin:   http.NewCrossOriginProtection(),
-		recorder: audit.New(cfg.Store, cfg.Clock),
+		cfg:            cfg,
+		pages:          pages,
+		sessions:       newSessions(cfg.Secret, cfg.Clock),
+		mocks:          cfg.MockRequests,
+		origin:         http.NewCrossOriginProtection(),
+		signInFailures: api.NewAuthFailures(),
+		recorder:       audit.New(cfg.Store, cfg.Clock),
 	}, nil
 }
 
