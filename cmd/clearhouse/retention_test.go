@@ -2,6 +2,7 @@ package main
 
 import (
 	"database/sql"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,15 +21,29 @@ func TestPurge(t *testing.T) {
 	key := lastLine(runOK(t, "keys", "create", "--create", "--data", data, "--account", "Acme", "--mode", "test"))
 	base, stop := startServe(t, data)
 	reqs := newTracedRequests(t, base, key)
-	answers := reqs.sendAll(t, []string{"check", "check", "upload", "claim"}, 1)
-	deadline := time.Now().Add(20 * time.Second)
+	reqs.sendAll(t, []string{"check", "check", "upload", "claim"}, 1)
+	// Wait until the upload is processed and the claim delivered, with the
+	// mock payer's answers to it processed too: only finished files go.
+	deadline := time.Now().Add(30 * time.Second)
 	for {
-		code, body := get(t, base+"/2023-08-01/executions/"+answers[2].id, key)
-		if code == 200 && (strings.Contains(body, `"COMPLETED"`) || strings.Contains(body, `"FAILED"`)) {
+		_, body := get(t, base+"/2023-08-01/executions?pageSize=500", key)
+		var page struct{ Items []struct{ Status string } }
+		json.Unmarshal([]byte(body), &page)
+		finished, delivered := 0, 0
+		for _, e := range page.Items {
+			switch e.Status {
+			case "DELIVERED":
+				delivered++
+				finished++
+			case "COMPLETED", "FAILED":
+				finished++
+			}
+		}
+		if delivered == 1 && finished == len(page.Items) && finished >= 3 {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the upload was not processed: %s", body)
+			t.Fatalf("files not finished in 30 s: %s", body)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
