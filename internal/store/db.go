@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -178,15 +179,19 @@ func newSQLStore(engine string, writer, reader *sql.DB) *sqlStore {
 }
 
 // inTxStatements only run inside transactions, where a statement cannot be
-// prepared on the SQLite pool: they are prepared when the store opens.
-var inTxStatements = []string{insertEligibilitySQL, insertUsageSQL}
+// prepared on the SQLite pool: they are prepared when the store opens. The
+// families declare theirs beside their queries (recordStatements,
+// webhookDeliveryStatements); this is where they are gathered.
+func inTxStatements() []string {
+	return slices.Concat([]string{insertEligibilitySQL, insertUsageSQL}, recordStatements, webhookDeliveryStatements)
+}
 
 // warm prepares the SQLite writer's transaction-only statements.
 func (s *sqlStore) warm(ctx context.Context) error {
 	if s.writerStmts == nil {
 		return nil
 	}
-	if err := s.writerStmts.warm(ctx, s.queries.w.rebind, inTxStatements...); err != nil {
+	if err := s.writerStmts.warm(ctx, s.queries.w.rebind, inTxStatements()...); err != nil {
 		return fmt.Errorf("store: prepare statements: %w", err)
 	}
 	return nil

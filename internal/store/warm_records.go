@@ -4,7 +4,5 @@ package store
 // claim's) run only inside transactions: prepared when the store opens,
 // they are parsed once instead of once per claim (SQLite's parser was a
 // tenth of a claim submission's CPU).
-func init() {
-	inTxStatements = append(inTxStatements, insertExecutionSQL, insertTransactionSQL, insertFragmentSQL,
-		insertIdentifiersSQLite, insertDentalClaimSQL, completeIdempotentSQL, insertEventSQL, insertJobSQL)
-}
+var recordStatements = []string{insertExecutionSQL, insertTransactionSQL, insertFragmentSQL,
+	insertIdentifiersSQLite, insertDentalClaimSQL, completeIdempotentSQL, insertEventSQL, insertJobSQL}

@@ -39,10 +39,8 @@ const insertAttemptSQL = `INSERT INTO webhook_attempts (delivery_id, attempt, at
 
 // The delivery path runs these inside transactions: prepare them when the
 // store opens (see stmtCache).
-func init() {
-	inTxStatements = append(inTxStatements, insertDeliverySQL, updateDeliverySQL, countInflightSQL,
-		wakeWaitingSQL, insertAttemptSQL, lockWebhookSQL, setFailingSinceSQL, getDeliverySQL)
-}
+var webhookDeliveryStatements = []string{insertDeliverySQL, updateDeliverySQL, countInflightSQL,
+	wakeWaitingSQL, insertAttemptSQL, lockWebhookSQL, setFailingSinceSQL, getDeliverySQL}
 
 func (q *queries) InsertWebhookDelivery(ctx context.Context, d WebhookDelivery) (bool, error) {
 	res, err := q.w.exec(ctx, insertDeliverySQL, deliveryArgs(d)...)

@@ -1,16 +1,19 @@
 package web
 
 import (
+	"html/template"
 	"net/http"
 
 	"github.com/clearhouse/clearhouse/internal/audit"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
-func init() {
-	pageFiles = append(pageFiles, "audit")
-	templateFuncs["auditResourceTypes"] = func() []string { return audit.ResourceTypes }
-}
+// auditPages and auditFuncs are the access audit page and its template
+// functions (templates.go gathers every family's).
+var (
+	auditPages = []string{"audit"}
+	auditFuncs = template.FuncMap{"auditResourceTypes": func() []string { return audit.ResourceTypes }}
+)
 
 // consoleAuditRules are the console's pages and forms that touch PHI, by
 // route pattern, and what each records in the access audit (package

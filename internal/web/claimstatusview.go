@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"html/template"
 	"strconv"
 	"time"
 
@@ -129,20 +130,24 @@ func answerWords(outcome string, d claimstatus.Detail) []string {
 	return out
 }
 
-func init() {
-	pageFiles = append(pageFiles, "claims", "claim", "claim_new")
-	templateFuncs["cents"] = func(c int64) string { return "$" + formatCents(c) }
-	templateFuncs["outcomeLabel"] = outcomeLabel
-	templateFuncs["answerClass"] = func(outcome string) string {
-		switch outcome {
-		case claimstatus.Rejected, claimstatus.Denied:
-			return "bad"
-		case claimstatus.Reversed:
-			return "warn"
-		}
-		return "ok"
+// claimPages and claimFuncs are the claims pages and their template
+// functions (templates.go gathers every family's).
+var (
+	claimPages = []string{"claims", "claim", "claim_new"}
+	claimFuncs = template.FuncMap{
+		"cents":        func(c int64) string { return "$" + formatCents(c) },
+		"outcomeLabel": outcomeLabel,
+		"answerClass": func(outcome string) string {
+			switch outcome {
+			case claimstatus.Rejected, claimstatus.Denied:
+				return "bad"
+			case claimstatus.Reversed:
+				return "warn"
+			}
+			return "ok"
+		},
 	}
-}
+)
 
 // outcomeLabel names an answer's outcome.
 func outcomeLabel(outcome string) string {

@@ -19,13 +19,10 @@ import (
 // pages and share their session, CSRF and layout; they are wired only when
 // Config.Core is set (the keys page always is).
 
-func init() {
-	pageFiles = append(pageFiles, "files", "file", "file_upload", "transactions", "transaction",
-		"webhooks", "webhook", "webhook_form", "keys", "confirm")
-	for name, fn := range ediFuncs {
-		templateFuncs[name] = fn
-	}
-}
+// ediPages are the EDI pages; ediFuncs their template functions
+// (templates.go gathers every family's).
+var ediPages = []string{"files", "file", "file_upload", "transactions", "transaction",
+	"webhooks", "webhook", "webhook_form", "keys", "confirm"}
 
 var ediFuncs = template.FuncMap{
 	"bytes":      formatBytes,

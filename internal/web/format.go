@@ -9,7 +9,8 @@ import (
 	"time"
 )
 
-var templateFuncs = template.FuncMap{
+// formatFuncs are the template functions every page uses.
+var formatFuncs = template.FuncMap{
 	"asset":       assetURL,
 	"payerLabel":  payerLabel,
 	"lower":       strings.ToLower,

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/clearhouse/clearhouse/internal/api"
@@ -16,19 +18,33 @@ import (
 //go:embed templates
 var templateFiles embed.FS
 
-// pageFiles are the full pages; each is parsed with the layout and every
-// partial into its own template set, so their "content" blocks never clash.
-var pageFiles = []string{"signin", "check_new", "check_result", "history", "error"}
+// checkPages are the eligibility pages.
+var checkPages = []string{"signin", "check_new", "check_result", "history", "error"}
+
+// pageFiles are the full pages of every family; each is parsed with the
+// layout and every partial into its own template set, so their "content"
+// blocks never clash. Families declare theirs beside their handlers; this
+// is the one place they are gathered (no init() appends to a table).
+func pageFiles() []string { return slices.Concat(checkPages, ediPages, claimPages, auditPages) }
+
+// templateFuncs are the template functions of every family.
+func templateFuncs() template.FuncMap {
+	all := template.FuncMap{}
+	for _, family := range []template.FuncMap{formatFuncs, ediFuncs, claimFuncs, auditFuncs} {
+		maps.Copy(all, family)
+	}
+	return all
+}
 
 // parsePages parses every page. The fragments htmx asks for ("check_form",
 // "result", "payer_options", ...) are reachable from any page's set.
 func parsePages() (map[string]*template.Template, error) {
-	base, err := template.New("").Funcs(templateFuncs).ParseFS(templateFiles, "templates/partials/*.html")
+	base, err := template.New("").Funcs(templateFuncs()).ParseFS(templateFiles, "templates/partials/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("web: templates: %w", err)
 	}
-	pages := make(map[string]*template.Template, len(pageFiles))
-	for _, name := range pageFiles {
+	pages := make(map[string]*template.Template)
+	for _, name := range pageFiles() {
 		t, err := base.Clone()
 		if err == nil {
 			t, err = t.ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html")

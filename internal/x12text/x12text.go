@@ -126,21 +126,25 @@ func isDelimiter(c byte, delimiters string) bool {
 // letters and Latin Extended-A); "" for the two signs among them (× ÷).
 const latinFirst = 0xc0
 
-var latin = strings.Fields(strings.ReplaceAll(`
+var latin = latinTable(`
 A A A A A A AE C E E E E I I I I D N O O O O O - O U U U U Y TH ss
 a a a a a a ae c e e e e i i i i d n o o o o o - o u u u u y th y
 A a A a A a C c C c C c C c D d D d E e E e E e E e E e G g G g G g G g H h H h
 I i I i I i I i I i IJ ij J j K k k L l L l L l L l L l N n N n N n n N n
 O o O o O o OE oe R r R r R r S s S s S s S s T t T t T t U u U u U u U u U u U u
-W w Y y Y Z z Z z Z z s`, "-", "_"))
+W w Y y Y Z z Z z Z z s`)
 
-func init() {
-	if len(latin) != 0x180-latinFirst {
-		panic(fmt.Sprintf("x12text: %d transliterations for %d letters", len(latin), 0x180-latinFirst))
+// latinTable splits the transliterations, "-" standing for a sign (""),
+// and checks there is one per letter of the range.
+func latinTable(fields string) []string {
+	out := strings.Fields(fields)
+	if len(out) != 0x180-latinFirst {
+		panic(fmt.Sprintf("x12text: %d transliterations for %d letters", len(out), 0x180-latinFirst))
 	}
-	for i, s := range latin {
-		if s == "_" {
-			latin[i] = ""
+	for i, s := range out {
+		if s == "-" {
+			out[i] = ""
 		}
 	}
+	return out
 }
