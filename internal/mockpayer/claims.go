@@ -39,7 +39,7 @@ var ErrNotAClaim = errors.New("mockpayer: not an X12 interchange")
 // and, when the 999 accepts it, a 277CA acknowledging each claim.
 type ClaimAnswer struct {
 	Ack999   []byte
-	Ack277CA []byte // nil when the 999 rejects the file
+	Ack277CA []byte // nil when the 999 rejects the file, or a scenario keeps the payer silent about every claim
 	// Rejected counts the claims the 277CA rejects.
 	Rejected int
 }
@@ -100,6 +100,9 @@ func (p *Payer) AnswerClaims(ctx context.Context, file []byte) (*ClaimAnswer, er
 		if sc != nil {
 			p.logScenario(ctx, "277CA", sc)
 		}
+		if unacknowledged(sc) {
+			continue // the payer stays silent about this claim
+		}
 		if rej, ok := scenarioRejection(sc); ok {
 			st = rej
 			ans.Rejected++
@@ -111,6 +114,9 @@ func (p *Payer) AnswerClaims(ctx context.Context, file []byte) (*ClaimAnswer, er
 		}
 		c.Status = st
 		a.Claims = append(a.Claims, c)
+	}
+	if len(a.Claims) == 0 {
+		return ans, nil // silence: no 277CA at all
 	}
 	env := claims.Envelope{SenderQualifier: batch.isaReceiverQual, SenderID: batch.isaReceiver,
 		ReceiverQualifier: batch.isaSenderQual, ReceiverID: batch.isaSender, SenderCode: batch.gsReceiver, ReceiverCode: batch.gsSender}

@@ -199,3 +199,9 @@ func scenarioRejection(sc *sim.Scenario) (claims.Status, bool) {
 	a := sc.Claim.Acknowledgment
 	return claims.Status{Category: firstNonEmpty(a.Category, "A7"), Code: firstNonEmpty(a.Code, "21"), Entity: a.Entity}, true
 }
+
+// unacknowledged reports whether a scenario keeps the payer silent about a
+// claim: no 277CA status, and so no payment.
+func unacknowledged(sc *sim.Scenario) bool {
+	return sc != nil && sc.Claim.Acknowledgment != nil && sc.Claim.Acknowledgment.Status == "none"
+}

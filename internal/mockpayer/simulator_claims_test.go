@@ -47,6 +47,7 @@ func TestScenarioClaimOutcomes(t *testing.T) {
 			"STC*A2:20", []string{"CAS*CO*45*", "CAS*PR*2*", "LQ*HE*N381"}, nil},
 		{"rejected by pattern, never paid", func(r *claims.Request) { r.ClaimInformation.PatientControlNumber = "REJ-77" },
 			"STC*A7:21:IL", nil, nil},
+		{"silence: no 277CA, no 835", func(r *claims.Request) { r.Subscriber.MemberID = "QUIET0001" }, "", nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := claim837(t, tc.edit)
@@ -54,7 +55,13 @@ func TestScenarioClaimOutcomes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			validClean(t, "277CA", ans.Ack277CA)
+			if tc.ack == "" {
+				if ans.Ack277CA != nil || ans.Ack999 == nil {
+					t.Errorf("silence: 999 %t, 277CA:\n%s", ans.Ack999 != nil, ans.Ack277CA)
+				}
+			} else {
+				validClean(t, "277CA", ans.Ack277CA)
+			}
 			if !strings.Contains(string(ans.Ack277CA), tc.ack) {
 				t.Errorf("277CA lacks %q:\n%s", tc.ack, ans.Ack277CA)
 			}

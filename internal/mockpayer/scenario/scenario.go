@@ -148,7 +148,7 @@ type Claim struct {
 
 // Acknowledgment is the claim's 277CA status.
 type Acknowledgment struct {
-	Status   string `json:"status"`             // accepted or rejected
+	Status   string `json:"status"`             // accepted, rejected, or none (the payer never acknowledges the claim)
 	Category string `json:"category,omitempty"` // STC01-1, rejected: default A7
 	Code     string `json:"code,omitempty"`     // STC01-2, rejected: default 21
 	Entity   string `json:"entity,omitempty"`   // STC01-3

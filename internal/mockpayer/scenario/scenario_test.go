@@ -17,7 +17,7 @@ func TestCookbookLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(set.Scenarios) != 9 || set.Scenarios[0].Line != 4 {
+	if len(set.Scenarios) != 10 || set.Scenarios[0].Line != 4 {
 		t.Fatalf("%d scenarios, first at line %d", len(set.Scenarios), set.Scenarios[0].Line)
 	}
 	el := set.Eligibility(EligibilityRequest{PayerID: "60054", MemberID: "hdhp0001", ServiceTypeCodes: []string{"30"}}, nil)
@@ -71,7 +71,7 @@ func TestParseErrorsNameLineAndField(t *testing.T) {
 		{"bad regexp", "{\"scenarios\": [\n {\"name\": \"a\", \"match\": {\"patientControlNumber\": \"(\"}, \"claim\": {\"remittance\": {\"outcome\": \"paid\"}}}]}",
 			"scenarios[0].match.patientControlNumber: is not a valid regular expression"},
 		{"rejected but paid", "{\"scenarios\": [\n {\"name\": \"a\", \"match\": {\"memberId\": \"X\"}, \"claim\": {\"acknowledgment\": {\"status\": \"rejected\"}, \"remittance\": {\"outcome\": \"paid\"}}}]}",
-			"a claim the 277CA rejects is never paid"},
+			"a claim the 277CA rejects or never acknowledges is never paid"},
 		{"delimiter in plan name", "{\"scenarios\": [\n {\"name\": \"a\", \"match\": {\"memberId\": \"X\"}, \"eligibility\": {\"benefits\": {\"planName\": \"P*LAN~\"}}}]}",
 			"benefits.planName: is required: 1-60 letters"},
 	}

@@ -264,8 +264,11 @@ func (c *Claim) validate(at string) *Error {
 		return bad("", "needs an acknowledgment, a remittance or both")
 	}
 	if a := c.Acknowledgment; a != nil {
-		if a.Status != "accepted" && a.Status != "rejected" {
-			return bad(".acknowledgment.status", "must be accepted or rejected")
+		if a.Status != "accepted" && a.Status != "rejected" && a.Status != "none" {
+			return bad(".acknowledgment.status", "must be accepted, rejected or none")
+		}
+		if a.Status == "none" && (a.Category != "" || a.Code != "" || a.Entity != "") {
+			return bad(".acknowledgment", "a claim the payer never acknowledges has no status codes")
 		}
 		if a.Status == "accepted" && (a.Category != "" || a.Code != "") {
 			return bad(".acknowledgment", "an accepted claim answers STC A2:20; category and code are for rejections")
@@ -279,8 +282,8 @@ func (c *Claim) validate(at string) *Error {
 		if a.Entity != "" && !regexp.MustCompile(`^[A-Z0-9]{2,3}$`).MatchString(a.Entity) {
 			return bad(".acknowledgment.entity", "must be an entity identifier code such as IL or 85")
 		}
-		if a.Status == "rejected" && c.Remittance != nil && c.Remittance.Outcome != "none" {
-			return bad(".remittance", "a claim the 277CA rejects is never paid; drop the remittance or use outcome none")
+		if a.Status != "accepted" && c.Remittance != nil && c.Remittance.Outcome != "none" {
+			return bad(".remittance", "a claim the 277CA rejects or never acknowledges is never paid; drop the remittance or use outcome none")
 		}
 	}
 	r := c.Remittance
