@@ -205,3 +205,24 @@ func scenarioRejection(sc *sim.Scenario) (claims.Status, bool) {
 func unacknowledged(sc *sim.Scenario) bool {
 	return sc != nil && sc.Claim.Acknowledgment != nil && sc.Claim.Acknowledgment.Status == "none"
 }
+
+// simulatedStatus is the caller's scenario with a claim status for the
+// claim a 276 asks about, or nil.
+func (p *Payer) simulatedStatus(ctx context.Context, q *statusRequest) (*sim.Scenario, error) {
+	set, err := p.scenarioSet(ctx)
+	if err != nil || set == nil {
+		return nil, err
+	}
+	req := sim.ClaimRequest{PayerID: p.canonical(q.payerID), MemberID: q.memberID, FirstName: q.subscriberFirst,
+		LastName: q.subscriberLast, ChargeCents: money(q.amount), PatientControlNumber: q.ej}
+	for _, sc := range set.Scenarios {
+		if sc.Claim == nil || sc.Claim.Status == nil {
+			continue
+		}
+		if one := (&sim.Set{Scenarios: []*sim.Scenario{sc}}); one.Claim(req, p.canonical) != nil {
+			p.logScenario(ctx, "277", sc)
+			return sc, nil
+		}
+	}
+	return nil, nil
+}

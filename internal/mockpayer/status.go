@@ -77,7 +77,13 @@ func (p *Payer) answerStatus(ctx context.Context, request []byte) ([]byte, error
 		return nil, err
 	}
 	st := ClaimState{Category: "D0", Code: "35"}
-	if p.states != nil {
+	if sc, err := p.simulatedStatus(ctx, q); err != nil {
+		return nil, err
+	} else if sc != nil {
+		cs := sc.Claim.Status
+		st = ClaimState{Category: cs.Category, Code: cs.Code, Entity: cs.Entity, Paid: cs.Paid, PaidDate: cs.PaidDate,
+			PatientAccountNumber: q.ej}
+	} else if p.states != nil {
 		caller, _ := payers.CallerFrom(ctx)
 		if found, ok := p.states(ctx, ClaimQuery{Caller: caller, PatientAccountNumber: q.ej, PayerClaimNumber: q.k1,
 			ClearinghouseClaimID: q.d9, MemberID: q.memberID}); ok {

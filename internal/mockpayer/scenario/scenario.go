@@ -144,6 +144,17 @@ type Limitation struct {
 type Claim struct {
 	Acknowledgment *Acknowledgment `json:"acknowledgment,omitempty"`
 	Remittance     *Remittance     `json:"remittance,omitempty"`
+	Status         *ClaimStatus    `json:"status,omitempty"`
+}
+
+// ClaimStatus is the 277 the payer answers a claim status request (276)
+// about a matched claim with, whatever it knows of the claim.
+type ClaimStatus struct {
+	Category string `json:"category"`           // STC01-1 such as F1, F2, P1, A4
+	Code     string `json:"code"`               // STC01-2 such as 65, 1, 20
+	Entity   string `json:"entity,omitempty"`   // STC01-3
+	Paid     string `json:"paid,omitempty"`     // STC05, dollars
+	PaidDate string `json:"paidDate,omitempty"` // STC06, YYYYMMDD
 }
 
 // Acknowledgment is the claim's 277CA status.

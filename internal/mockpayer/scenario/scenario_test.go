@@ -142,6 +142,7 @@ func TestSchemaMatchesTypes(t *testing.T) {
 		{reflect.TypeFor[Claim](), []string{"claim"}},
 		{reflect.TypeFor[Acknowledgment](), []string{"claim", "acknowledgment"}},
 		{reflect.TypeFor[Remittance](), []string{"claim", "remittance"}},
+		{reflect.TypeFor[ClaimStatus](), []string{"claim", "status"}},
 	}
 	for _, c := range cases {
 		obj := objectAt(c.path...)

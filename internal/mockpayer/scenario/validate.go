@@ -260,8 +260,25 @@ func (c *Claim) validate(at string) *Error {
 	bad := func(field, format string, args ...any) *Error {
 		return &Error{Field: at + field, Message: fmt.Sprintf(format, args...)}
 	}
-	if c.Acknowledgment == nil && c.Remittance == nil {
-		return bad("", "needs an acknowledgment, a remittance or both")
+	if c.Acknowledgment == nil && c.Remittance == nil && c.Status == nil {
+		return bad("", "needs an acknowledgment, a remittance, a status or some of them")
+	}
+	if st := c.Status; st != nil {
+		if !regexp.MustCompile(`^[A-Z][0-9]$`).MatchString(st.Category) {
+			return bad(".status.category", "is required: a claim status category code such as F1, F2, P1 or A4")
+		}
+		if !regexp.MustCompile(`^[0-9]{1,4}$`).MatchString(st.Code) {
+			return bad(".status.code", "is required: a claim status code (digits) such as 65 or 20")
+		}
+		if st.Entity != "" && !regexp.MustCompile(`^[A-Z0-9]{2,3}$`).MatchString(st.Entity) {
+			return bad(".status.entity", "must be an entity identifier code such as PR or IL")
+		}
+		if st.Paid != "" && !amountRE.MatchString(st.Paid) {
+			return bad(".status.paid", "must be a dollar amount such as 120.50")
+		}
+		if st.PaidDate != "" && !isDate(st.PaidDate) {
+			return bad(".status.paidDate", "must be a date as YYYYMMDD")
+		}
 	}
 	if a := c.Acknowledgment; a != nil {
 		if a.Status != "accepted" && a.Status != "rejected" && a.Status != "none" {
