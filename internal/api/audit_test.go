@@ -97,6 +97,7 @@ func (a *auditServer) events(route string) []store.AuditEvent {
 // that match nothing: the attempt is what must be on record) and finds its
 // entry; every other authenticated route must be listed as without PHI.
 func TestEveryPHIRouteIsAudited(t *testing.T) {
+	t.Parallel()
 	a := newAuditServer(t)
 	placeholder := regexp.MustCompile(`\{[^}]+\}`)
 	for _, ri := range a.srv.Routes() {
@@ -149,6 +150,7 @@ func TestEveryPHIRouteIsAudited(t *testing.T) {
 // list filters, pages, exports JSON lines (an export entry), and shows
 // another account nothing.
 func TestAuditNamesWhatWasCreatedAndRead(t *testing.T) {
+	t.Parallel()
 	a := newAuditServer(t)
 	var check []byte
 	for _, m := range mockpayer.Requests() {
@@ -230,6 +232,7 @@ func TestAuditNamesWhatWasCreatedAndRead(t *testing.T) {
 // TestAnswerWithheldWithoutAudit: when the audit entry cannot be stored,
 // the caller gets a 503 and none of the data.
 func TestAnswerWithheldWithoutAudit(t *testing.T) {
+	t.Parallel()
 	a := newAuditServer(t)
 	storetest.FailWrites(t, a.store, "audit_events")
 	resp, body := a.do("GET", "/2024-04-01/eligibility-checks", a.key, "")

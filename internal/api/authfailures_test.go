@@ -17,6 +17,7 @@ import (
 // (before, every made-up key was answered 401 at full speed, each a
 // database read); other addresses are not affected.
 func TestUnknownKeysAreRateLimitedPerAddress(t *testing.T) {
+	t.Parallel()
 	st := storetest.SQLite(t)
 	key, _, err := auth.CreateKey(context.Background(), st, "Acme", auth.ModeTest, "", time.Now())
 	if err != nil {

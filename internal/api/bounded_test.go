@@ -76,6 +76,7 @@ func peakHeap(fn func()) uint64 {
 // answers a 400 listing the first 100 and counting the rest, in a small
 // body, without holding the mistakes in memory.
 func TestErrorBodiesAreBounded(t *testing.T) {
+	// Not parallel: it measures the heap.
 	if testing.Short() {
 		t.Skip("builds 7 MB bodies")
 	}

@@ -23,6 +23,7 @@ import (
 // never a 503 "retry shortly" (a retry can never succeed) or a 500. Before,
 // a non-UTF-8 upload name answered 202 on SQLite and 503 on PostgreSQL.
 func TestClientMistakesAreNotOutages(t *testing.T) {
+	t.Parallel()
 	storetest.ForEachEngine(t, func(t *testing.T, open storetest.Opener) {
 		ctx := context.Background()
 		st := open(t)

@@ -25,6 +25,7 @@ import (
 // for any folder that is absolute, climbs with "..", or leads out of the
 // account's own folder through a link; a folder inside it is stored.
 func TestConnectionsNameNoServerPath(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := storetest.SQLite(t)
 	base := t.TempDir()
@@ -81,6 +82,7 @@ func TestConnectionsNameNoServerPath(t *testing.T) {
 // TestSFTPServerConnectionNamesOwnUser: an SFTP_SERVER connection may name
 // only an SFTP user of its own account and mode, and names no folder.
 func TestSFTPServerConnectionNamesOwnUser(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := storetest.SQLite(t)
 	keyA, recA, err := auth.CreateKey(ctx, st, "Acme", auth.ModeProduction, "", time.Now())
@@ -167,6 +169,7 @@ func must(t *testing.T, err error) {
 // guard would never dial is refused when the connection is stored (a name
 // is checked when it is resolved and dialled).
 func TestSFTPHostPassesTheGuard(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := storetest.SQLite(t)
 	key, _, err := auth.CreateKey(ctx, st, "Acme", auth.ModeProduction, "", time.Now())

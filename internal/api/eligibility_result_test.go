@@ -11,6 +11,7 @@ import (
 // TestWriteResultRetryAfter: the answers a client should retry (not
 // recorded; too many checks waiting on the payer) say when.
 func TestWriteResultRetryAfter(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		res  eligibility.Result
 		want string

@@ -116,6 +116,7 @@ func golden(t *testing.T, name string, got []byte) {
 // TestEligibilityMockScenariosOverHTTP posts every published mock request
 // with a test key and pins each complete answer.
 func TestEligibilityMockScenariosOverHTTP(t *testing.T) {
+	t.Parallel()
 	for _, m := range mockpayer.Requests() {
 		t.Run(m.Name, func(t *testing.T) {
 			// A server per scenario: the control numbers in the answer then
@@ -143,6 +144,7 @@ func TestEligibilityMockScenariosOverHTTP(t *testing.T) {
 }
 
 func TestEligibilityErrorsOverHTTP(t *testing.T) {
+	t.Parallel()
 	s := newEligibilityServer(t)
 	valid := `{"tradingPartnerServiceId":"87726","provider":{"organizationName":"P","npi":"1999999984"},` +
 		`"subscriber":{"memberId":"UHC123456","firstName":"Jane","lastName":"Doe","dateOfBirth":"19710101"},"encounter":{"serviceTypeCodes":["30"]}}`
@@ -180,6 +182,7 @@ func TestEligibilityErrorsOverHTTP(t *testing.T) {
 }
 
 func TestEligibilityRawX12OverHTTP(t *testing.T) {
+	t.Parallel()
 	s := newEligibilityServer(t)
 	// The published UHC subscriber mock as a caller-built 270.
 	x := "ISA*00*          *00*          *ZZ*CALLER         *ZZ*87726          *240801*0930*^*00501*000000001*0*T*:~" +
@@ -201,6 +204,7 @@ func TestEligibilityRawX12OverHTTP(t *testing.T) {
 }
 
 func TestEligibilityHistoryOverHTTP(t *testing.T) {
+	t.Parallel()
 	s := newEligibilityServer(t)
 	reqs := mockpayer.Requests()
 	var ids []string

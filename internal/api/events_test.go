@@ -27,6 +27,7 @@ func emit(t *testing.T, s store.Store, acct, mode, detailType, executionID strin
 }
 
 func TestEventsEndpoints(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, api.Options{})
 	processed := emit(t, f.store, f.acctA, store.ModeTest, events.FileProcessed, "ex-1")
 	failed := emit(t, f.store, f.acctA, store.ModeTest, events.FileFailed, "ex-2")

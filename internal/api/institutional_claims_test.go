@@ -11,6 +11,7 @@ const institutionalPath = "/2024-04-01/change/medicalnetwork/institutionalclaims
 // The contract's institutional example, as published, answers 200 with a
 // test key; its raw-X12 sibling (005010X223A2, component separator >) too.
 func TestInstitutionalClaimOverHTTP(t *testing.T) {
+	t.Parallel()
 	f, _ := medicalServer(t)
 	resp, body := f.post(institutionalPath+"/submission", "Key "+f.key, medicalClaim(t, "institutional/example.json", nil), "Idempotency-Key", "i-1")
 	if resp.StatusCode != 200 || !strings.Contains(string(body), `"lineItemControlNumber":"111222333"`) || !strings.Contains(string(body), `"payerId":"87726"`) {
@@ -31,6 +32,7 @@ func TestInstitutionalClaimOverHTTP(t *testing.T) {
 
 // Each failed edit is a 400 naming the JSON field and the fix.
 func TestInstitutionalClaimEditsOverHTTP(t *testing.T) {
+	t.Parallel()
 	f, _ := medicalServer(t)
 	line0 := func(m map[string]any) map[string]any {
 		return sub(m, "claimInformation")["serviceLines"].([]any)[0].(map[string]any)

@@ -26,6 +26,7 @@ func (k *countingKeys) GetAPIKey(_ context.Context, id string) (store.APIKey, er
 }
 
 func TestKeyCache(t *testing.T) {
+	t.Parallel()
 	keys := &countingKeys{recs: map[string]store.APIKey{"k1": {ID: "k1", Mode: store.ModeTest}}}
 	c := newKeyCache(keys)
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

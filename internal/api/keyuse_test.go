@@ -25,6 +25,7 @@ func (c *useCountingKeys) NoteAPIKeyUse(ctx context.Context, id string, at time.
 }
 
 func TestKeyUseWritesOncePerMinute(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, err := store.OpenSQLite(ctx, filepath.Join(t.TempDir(), "db"))
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 // path the caller wrote, never with the Go names of embedded structs
 // (/subscriber/Patient/dateOfBirth before).
 func TestTypeErrorPathsUseJSONNames(t *testing.T) {
+	t.Parallel()
 	s := newEligibilityServer(t)
 	for body, want := range map[string]string{
 		`{"subscriber":{"dateOfBirth":19710101}}`:         "/subscriber/dateOfBirth",
@@ -46,6 +47,7 @@ func TestTypeErrorPathsUseJSONNames(t *testing.T) {
 // timeout is answered 408 in the contract's shape, and the message names no
 // socket address (it quoted "read tcp 127.0.0.1:…->127.0.0.1:…" before).
 func TestSlowBodyIs408(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, api.Options{})
 	hs := httptest.NewUnstartedServer(f.server)
 	hs.Config.ReadTimeout = 300 * time.Millisecond
@@ -74,6 +76,7 @@ func TestSlowBodyIs408(t *testing.T) {
 // TestUncleanPathsAnswerJSON: paths ServeMux would redirect with an HTML
 // body (empty or dot segments) answer the contract's JSON 404 instead.
 func TestUncleanPathsAnswerJSON(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, api.Options{})
 	for _, p := range []string{"/2024-04-01//usage", "/2024-04-01/./usage", "//healthz", "/2024-04-01/eligibility-checks/../usage"} {
 		for _, m := range []string{"GET", "POST"} {

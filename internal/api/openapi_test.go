@@ -24,6 +24,7 @@ var httpMethods = []string{"get", "put", "post", "delete", "options", "head", "p
 // openapi.json and every documented operation is a registered route, with
 // the right security (public routes say "security": []).
 func TestOpenAPIMatchesRoutes(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, api.Options{})
 	served := f.do("GET", "/openapi.json", "", nil)
 	onDisk, err := os.ReadFile("openapi.json")

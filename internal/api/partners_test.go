@@ -20,6 +20,7 @@ import (
 // setup, a production setup built record by record, the errors, and that
 // a key sees only its own account's records of its own mode.
 func TestPartnersAPI(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := storetest.SQLite(t)
 	srv := apptest.New(t, apptest.Options{Store: st, Secrets: true}).API

@@ -10,6 +10,7 @@ import (
 // TestRateLimitPerKey: past its burst a key gets 429 TOO_MANY_REQUESTS with
 // Retry-After, while another key is unaffected. Before, nothing limited a key.
 func TestRateLimitPerKey(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, api.Options{RateLimit: 0.5, RateBurst: 2})
 	for i := range 2 {
 		if rec := f.do("GET", "/2024-04-01/usage", f.keyA, nil); rec.Code != 200 {

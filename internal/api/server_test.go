@@ -90,6 +90,7 @@ func wantError(t *testing.T, rec *httptest.ResponseRecorder, status int, code st
 }
 
 func TestAuthFailuresAre401(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, api.Options{})
 	unknown, _ := auth.GenerateKey(auth.ModeTest)
 	revoked, rec, err := auth.CreateKey(context.Background(), f.store, "Acme", auth.ModeTest, "old", time.Now())
@@ -124,6 +125,7 @@ func TestAuthFailuresAre401(t *testing.T) {
 // TestAccountsAreIsolatedOverHTTP: a record created by account A is not
 // visible to account B through the API, and each caller sees its own mode.
 func TestAccountsAreIsolatedOverHTTP(t *testing.T) {
+	t.Parallel()
 	var f *fixture
 	getCheck := api.Route{Pattern: "GET /test/checks/{id}", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := api.PrincipalFrom(r.Context())
@@ -162,6 +164,7 @@ func TestAccountsAreIsolatedOverHTTP(t *testing.T) {
 }
 
 func TestNotFoundAndMethodNotAllowed(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, api.Options{})
 	wantError(t, f.do("GET", "/nope", "", nil), http.StatusNotFound, api.CodeNotFound)
 	r := f.do("POST", "/healthz", "", nil)
@@ -172,6 +175,7 @@ func TestNotFoundAndMethodNotAllowed(t *testing.T) {
 }
 
 func TestHealthAndReady(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, api.Options{})
 	if r := f.do("GET", "/healthz", "", nil); r.Code != 200 || !strings.Contains(r.Body.String(), `"ok"`) {
 		t.Errorf("healthz %d %s", r.Code, r.Body)
@@ -184,6 +188,7 @@ func TestHealthAndReady(t *testing.T) {
 }
 
 func TestRequestIDAndAccessLog(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, api.Options{})
 	r := f.do("GET", "/2024-04-01/usage?secret=phi", f.keyA, nil)
 	id := r.Header().Get("X-Request-Id")
@@ -218,6 +223,7 @@ func TestRequestIDAndAccessLog(t *testing.T) {
 }
 
 func TestBodyLimit(t *testing.T) {
+	t.Parallel()
 	var got []byte
 	echo := api.Route{Pattern: "POST /test/echo", Public: true, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var v any
@@ -254,6 +260,7 @@ func TestBodyLimit(t *testing.T) {
 }
 
 func TestDecodeJSONTypeErrorNamesField(t *testing.T) {
+	t.Parallel()
 	req := httptest.NewRequest("POST", "/", strings.NewReader(`{"provider":{"npi":123}}`))
 	var v struct {
 		Provider struct {
@@ -268,6 +275,7 @@ func TestDecodeJSONTypeErrorNamesField(t *testing.T) {
 }
 
 func TestPanicIs500(t *testing.T) {
+	t.Parallel()
 	boom := api.Route{Pattern: "GET /test/boom", Public: true, Handler: http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 		panic("boom")
 	})}
@@ -279,6 +287,7 @@ func TestPanicIs500(t *testing.T) {
 }
 
 func TestValidationBody(t *testing.T) {
+	t.Parallel()
 	rec := httptest.NewRecorder()
 	api.WriteError(rec, httptest.NewRequest("GET", "/", nil), api.Validation(
 		api.FieldError{Path: "/provider/npi", Message: "must be 10 digits with a valid check digit"}))
@@ -289,6 +298,7 @@ func TestValidationBody(t *testing.T) {
 }
 
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, api.Options{Version: "v9.9.9"})
 	f.do("GET", "/healthz", "", nil)
 	f.do("GET", "/nope", "", nil)
@@ -306,6 +316,7 @@ func TestMetrics(t *testing.T) {
 }
 
 func TestRouteRegistrationErrors(t *testing.T) {
+	t.Parallel()
 	services := app.APIServices(apptest.New(t, apptest.Options{}).Services)
 	h := http.NotFoundHandler()
 	for _, routes := range [][]api.Route{
@@ -320,6 +331,7 @@ func TestRouteRegistrationErrors(t *testing.T) {
 }
 
 func TestRealListener(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, api.Options{})
 	srv := httptest.NewServer(f.server)
 	defer srv.Close()

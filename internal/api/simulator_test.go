@@ -56,6 +56,7 @@ type simBenefit struct {
 }
 
 func TestPayerSimulatorDoneWhen(t *testing.T) {
+	t.Parallel()
 	f, account := claimServer(t)
 	file := filepath.Join(t.TempDir(), "scenarios.json")
 	if err := os.WriteFile(file, []byte(simulatorFile), 0o600); err != nil {
@@ -220,6 +221,7 @@ func waitFor835(t *testing.T, f *filesServer) report835 {
 // the same account has none and cannot upload, and a file with a problem
 // is refused whole, naming the line and field.
 func TestPayerSimulatorTenancyAndErrors(t *testing.T) {
+	t.Parallel()
 	f, _ := claimServer(t)
 	ctx := context.Background()
 	f.json("PUT", scenarioPath, simulatorFile, 200, nil)
@@ -290,6 +292,7 @@ func TestPayerSimulatorTenancyAndErrors(t *testing.T) {
 // A payer whose connection drops answers as an unreachable payer (503),
 // not as a mistake of the caller.
 func TestPayerSimulatorDroppedConnection(t *testing.T) {
+	t.Parallel()
 	f, _ := claimServer(t)
 	f.json("PUT", scenarioPath, `{"scenarios": [{"name": "drops", "match": {"memberId": "SIM0001"}, "eligibility": {"drop": true}}]}`, 200, nil)
 	resp, body := f.post(eligibilityPath, f.key, simulatorEligibility)

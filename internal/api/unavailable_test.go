@@ -19,6 +19,7 @@ import (
 // turns 503 once the database refuses writes. Before, the answer was 200
 // with an X-Eligibility-Check-Id that then answered 404.
 func TestCheckNotRecordedIs503(t *testing.T) {
+	t.Parallel()
 	storetest.ForEachEngine(t, func(t *testing.T, open storetest.Opener) {
 		st := open(t)
 		s := newEligibilityServerOn(t, st)
@@ -69,6 +70,7 @@ func TestCheckNotRecordedIs503(t *testing.T) {
 // a proxy; SQLite closed), every store-backed endpoint answers 503 in the
 // contract's shape, never 500.
 func TestStoreOutageIs503(t *testing.T) {
+	t.Parallel()
 	for _, engine := range []string{store.EngineSQLite, store.EnginePostgres} {
 		t.Run(engine, func(t *testing.T) {
 			var st store.Store
@@ -111,6 +113,7 @@ func TestStoreOutageIs503(t *testing.T) {
 // TestHistoryShowsBothControlNumbers: the caller's controlNumber reaches the
 // 270 as BHT03 and the history shows it beside our ISA13, each labelled.
 func TestHistoryShowsBothControlNumbers(t *testing.T) {
+	t.Parallel()
 	s := newEligibilityServer(t)
 	m := mockpayer.Requests()[0]
 	var req map[string]any

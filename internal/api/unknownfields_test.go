@@ -15,6 +15,7 @@ import (
 // longer silently ignored: a refused request lists it in fieldList with the
 // likely intended name, an answered one carries a warning naming it.
 func TestMisspelledFieldsAreNamed(t *testing.T) {
+	t.Parallel()
 	s := newEligibilityServer(t)
 	var m map[string]any
 	if err := json.Unmarshal(mockpayer.Requests()[0].RequestJSON(), &m); err != nil {
@@ -60,6 +61,7 @@ func TestMisspelledFieldsAreNamed(t *testing.T) {
 
 // TestMisspelledClaimField: the same for a dental claim.
 func TestMisspelledClaimField(t *testing.T) {
+	t.Parallel()
 	f, _ := claimServer(t)
 	resp, out := f.post("/2024-04-01/dental-claims/submission", f.key, exampleClaim(t, func(m map[string]any) {
 		m["claimInformation"].(map[string]any)["claimFilingCod"] = "CI"
@@ -89,6 +91,7 @@ func TestMisspelledClaimField(t *testing.T) {
 // TestJSONSyntaxErrorsSayWhere: a trailing comma is named as such, at its
 // line and column, and only a body that really stops early says so.
 func TestJSONSyntaxErrorsSayWhere(t *testing.T) {
+	t.Parallel()
 	s := newEligibilityServer(t)
 	for body, want := range map[string]string{
 		"{\"tradingPartnerServiceId\": \"87726\",\n \"provider\": {\"npi\": \"1999999984\",}\n}": "line 2, column 35: a trailing comma before '}'",
