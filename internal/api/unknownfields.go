@@ -248,6 +248,10 @@ func withUnknownFields(answer []byte, unknown []unknownField) []byte {
 	key, entries := "warnings", make([]any, 0, len(unknown))
 	if _, ok := obj["fieldList"]; ok {
 		key = "fieldList"
+		var msg string
+		if json.Unmarshal(obj["message"], &msg) == nil {
+			obj["message"], _ = json.Marshal(msg + unknownNote(unknown))
+		}
 		for _, u := range unknown {
 			entries = append(entries, FieldError{Path: u.Pointer, Message: u.problem()})
 		}
@@ -282,5 +286,19 @@ func withUnknownFieldProblems(err error, unknown []unknownField) error {
 	for _, u := range unknown {
 		e.FieldList = append(e.FieldList, FieldError{Path: u.Pointer, Message: u.problem()})
 	}
+	e.Message += unknownNote(unknown)
 	return e
+}
+
+// unknownNote is what a validation error's message adds about the unknown
+// fields listed after its problems.
+func unknownNote(unknown []unknownField) string {
+	n := 0
+	for _, u := range unknown {
+		n += max(u.More, 1)
+	}
+	if n == 1 {
+		return " The request also has a field that is not a field of this request (last in fieldList)."
+	}
+	return fmt.Sprintf(" The request also has %d fields that are not fields of this request (last in fieldList).", n)
 }

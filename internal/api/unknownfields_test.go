@@ -28,7 +28,8 @@ func TestMisspelledFieldsAreNamed(t *testing.T) {
 	status, _, out := s.call("POST", eligibilityPath, s.testKey, mustJSON(t, refused))
 	var e api.Error
 	json.Unmarshal(out, &e)
-	if status != 400 || !hasField(e.FieldList, "/provdier", `did you mean "provider"?`) {
+	if status != 400 || !hasField(e.FieldList, "/provdier", `did you mean "provider"?`) ||
+		!strings.Contains(e.Message, "also has a field that is not a field of this request") {
 		t.Errorf("provdier instead of provider: %d %s", status, out)
 	}
 
