@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/clearhouse/clearhouse/internal/claims"
+	sim "github.com/clearhouse/clearhouse/internal/mockpayer/scenario"
 	"github.com/clearhouse/clearhouse/x12"
 	"github.com/clearhouse/clearhouse/x12/guide"
 )
@@ -72,6 +73,18 @@ func (p *Payer) AnswerClaims(ctx context.Context, file []byte) (*ClaimAnswer, er
 	if err != nil {
 		return nil, fmt.Errorf("mockpayer: read the 837D: %w", err)
 	}
+	set, err := p.scenarioSet(ctx)
+	if err != nil {
+		return nil, err
+	}
+	scs := make([]*sim.Scenario, len(batch.claims))
+	for i := range batch.claims {
+		scs[i] = set.Claim(batch.simRequest(i, p.canonical), p.canonical)
+		if sc := scs[i]; sc != nil && sc.Claim.FunctionalAck != nil {
+			p.logScenario(ctx, "999", sc)
+			injectRejection(rep, batch, i, sc.Claim.FunctionalAck)
+		}
+	}
 	now := p.now().UTC()
 	var ack bytes.Buffer
 	if err := x12.WriteAcks(&ack, rep, x12.AckOptions{Delimiters: claims.Delimiters, Numbers: p.controlNumbers(),
@@ -90,13 +103,9 @@ func (p *Payer) AnswerClaims(ctx context.Context, file []byte) (*ClaimAnswer, er
 		ProviderOrganization: batch.providerOrg, ProviderLast: batch.providerLast, ProviderFirst: batch.providerFirst,
 		ProviderNPI: batch.providerNPI,
 	}
-	set, err := p.scenarioSet(ctx)
-	if err != nil {
-		return nil, err
-	}
 	for i, c := range batch.claims {
 		st := claims.Status{Category: "A2", Code: "20"}
-		sc := set.Claim(batch.simRequest(i, p.canonical), p.canonical)
+		sc := scs[i]
 		if sc != nil {
 			p.logScenario(ctx, "277CA", sc)
 		}
@@ -174,6 +183,9 @@ type claimBatch struct {
 type claimFacts struct {
 	dob        string // the subscriber's (2010BA DMG02)
 	procedures []string
+	set        int      // the transaction set holding the claim, 0-based in the file
+	position   int      // the CLM's position in its set (ST = 1)
+	clm        []string // the CLM's elements, for a 999 that names one
 }
 
 // readClaims walks the 837D once, keeping names, ids and each claim's
@@ -184,6 +196,7 @@ func readClaims(file []byte) (*claimBatch, error) {
 	var member, patientLast, patientFirst, dob, lastName string
 	var cur *claims.ClaimAck
 	inPatient := false
+	setIndex, position := -1, 0
 	for {
 		seg, err := r.Next()
 		if err == io.EOF {
@@ -194,6 +207,10 @@ func readClaims(file []byte) (*claimBatch, error) {
 				return nil, fmt.Errorf("%w: %v", ErrNotAClaim, err)
 			}
 			break // the 999 reports it
+		}
+		position++
+		if seg.ID() == "ST" {
+			setIndex, position = setIndex+1, 1
 		}
 		switch seg.ID() {
 		case "ISA":
@@ -253,7 +270,7 @@ func readClaims(file []byte) (*claimBatch, error) {
 		case "CLM":
 			b.claims = append(b.claims, claims.ClaimAck{PatientLast: patientLast, PatientFirst: patientFirst, MemberID: member,
 				PatientControlNumber: seg.Element(1), Charge: seg.Element(2)})
-			b.facts = append(b.facts, claimFacts{dob: dob})
+			b.facts = append(b.facts, claimFacts{dob: dob, set: setIndex, position: position, clm: seg.Elements()})
 			cur = &b.claims[len(b.claims)-1]
 		case "DTP":
 			if cur != nil && seg.Element(1) == "472" {

@@ -40,7 +40,7 @@ func planFor(sc *sim.Scenario, member string) (plan remitPlan, pays bool) {
 		}
 		return builtinPlan(RemitOutcome(member)), true
 	}
-	if _, rejected := scenarioRejection(sc); rejected || unacknowledged(sc) {
+	if _, rejected := scenarioRejection(sc); rejected || unacknowledged(sc) || sc.Claim.FunctionalAck != nil {
 		return remitPlan{}, false
 	}
 	r := sc.Claim.Remittance

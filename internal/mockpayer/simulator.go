@@ -11,6 +11,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/claims"
 	sim "github.com/clearhouse/clearhouse/internal/mockpayer/scenario"
 	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/x12"
 )
 
 // ScenarioSource returns the scenarios that apply to an exchange: the
@@ -225,4 +226,40 @@ func (p *Payer) simulatedStatus(ctx context.Context, q *statusRequest) (*sim.Sce
 		}
 	}
 	return nil, nil
+}
+
+// injectRejection adds the scenario's 999 rejection of claim i to the
+// validation report: an error on the claim's CLM (IK3) and one of its
+// elements (IK4), in the transaction set that holds it, so the 999
+// rejects that set as a payer's front end would.
+func injectRejection(rep *x12.Report, b *claimBatch, i int, fa *sim.FunctionalAck) {
+	f := b.facts[i]
+	var sets []*x12.SetReport
+	for _, ic := range rep.Interchanges {
+		for _, g := range ic.Groups {
+			sets = append(sets, g.Sets...)
+		}
+	}
+	if f.set < 0 || f.set >= len(sets) {
+		return
+	}
+	element := fa.Element
+	if element == 0 {
+		element = 1
+	}
+	value := ""
+	if element <= len(f.clm) {
+		value = f.clm[element-1]
+	}
+	if len(value) > 99 {
+		value = value[:99]
+	}
+	sets[f.set].Findings = append(sets[f.set].Findings, x12.Finding{
+		Severity: x12.Error, Code: "mockpayer.scenario-rejection", Offset: -1,
+		Message:   "the payer's scenario rejects this claim",
+		SegmentID: "CLM", Position: f.position, LoopID: "2300", Element: element, Value: value,
+		ElementRef:  map[int]string{1: "1028", 2: "782", 7: "1359", 8: "1073", 9: "1363"}[element],
+		ContextName: "CLM01", ContextValue: b.claims[i].PatientControlNumber,
+		IK3: firstNonEmpty(fa.SegmentCode, "8"), IK4: firstNonEmpty(fa.ElementCode, "7"),
+	})
 }

@@ -25,6 +25,40 @@ func cookbookPayer(t *testing.T) *Payer {
 	return p
 }
 
+// A scenario's 999 rejection: IK3 on the claim's CLM, IK4 on the element
+// it names, IK5 R; no 277CA and no 835 follow.
+func TestScenario999Rejection(t *testing.T) {
+	set, err := sim.Parse([]byte(`{"scenarios": [{"name": "bad-clm", "match": {"memberId": "IK0001"},
+		"claim": {"functionalAck": {"status": "rejected", "segmentCode": "8", "elementCode": "7", "element": 1}}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := mock()
+	WithScenarioSet(set)(p)
+	file := claim837(t, func(r *claims.Request) { r.Subscriber.MemberID = "IK0001" })
+	ans, err := p.AnswerClaims(context.Background(), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validClean(t, "999", ans.Ack999)
+	ack := string(ans.Ack999)
+	for _, want := range []string{"IK3*CLM*", "*2300*8~", "IK4*1*1028*7*12345~", "CTX*CLM01:12345~", "IK5*R", "AK9*R"} {
+		if !strings.Contains(ack, want) {
+			t.Errorf("999 lacks %q:\n%s", want, strings.ReplaceAll(ack, "~", "~\n"))
+		}
+	}
+	if ans.Ack277CA != nil {
+		t.Errorf("a 277CA after a rejecting 999:\n%s", ans.Ack277CA)
+	}
+	if era, err := p.Remit(context.Background(), file); err != nil || era != nil {
+		t.Errorf("an 835 after a rejecting 999: %v\n%s", err, era)
+	}
+	// Without the scenario the same claim is accepted.
+	if ans, _ := mock().AnswerClaims(context.Background(), file); ans == nil || ans.Ack277CA == nil {
+		t.Error("the published rules reject the claim too: the test proves nothing")
+	}
+}
+
 // Scenarios decide the 277CA and the 835 of the claims they match: the
 // codes they name come back, guide-valid; other claims keep the published
 // rules.

@@ -145,6 +145,16 @@ type Claim struct {
 	Acknowledgment *Acknowledgment `json:"acknowledgment,omitempty"`
 	Remittance     *Remittance     `json:"remittance,omitempty"`
 	Status         *ClaimStatus    `json:"status,omitempty"`
+	FunctionalAck  *FunctionalAck  `json:"functionalAck,omitempty"`
+}
+
+// FunctionalAck makes the payer's 999 reject the transaction set holding
+// the claim, with an IK3 on its CLM and an IK4 on one of its elements.
+type FunctionalAck struct {
+	Status      string `json:"status"`                // rejected
+	SegmentCode string `json:"segmentCode,omitempty"` // IK304, default 8 (segment has data element errors)
+	ElementCode string `json:"elementCode,omitempty"` // IK403, default 7 (invalid code value)
+	Element     int    `json:"element,omitempty"`     // the CLM element at fault (IK401), default 1
 }
 
 // ClaimStatus is the 277 the payer answers a claim status request (276)

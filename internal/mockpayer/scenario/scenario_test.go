@@ -143,6 +143,7 @@ func TestSchemaMatchesTypes(t *testing.T) {
 		{reflect.TypeFor[Acknowledgment](), []string{"claim", "acknowledgment"}},
 		{reflect.TypeFor[Remittance](), []string{"claim", "remittance"}},
 		{reflect.TypeFor[ClaimStatus](), []string{"claim", "status"}},
+		{reflect.TypeFor[FunctionalAck](), []string{"claim", "functionalAck"}},
 	}
 	for _, c := range cases {
 		obj := objectAt(c.path...)

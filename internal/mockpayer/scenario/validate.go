@@ -260,8 +260,25 @@ func (c *Claim) validate(at string) *Error {
 	bad := func(field, format string, args ...any) *Error {
 		return &Error{Field: at + field, Message: fmt.Sprintf(format, args...)}
 	}
-	if c.Acknowledgment == nil && c.Remittance == nil && c.Status == nil {
-		return bad("", "needs an acknowledgment, a remittance, a status or some of them")
+	if c.Acknowledgment == nil && c.Remittance == nil && c.Status == nil && c.FunctionalAck == nil {
+		return bad("", "needs a functionalAck, an acknowledgment, a remittance, a status or some of them")
+	}
+	if f := c.FunctionalAck; f != nil {
+		if f.Status != "rejected" {
+			return bad(".functionalAck.status", "must be rejected (an accepting 999 is the default)")
+		}
+		if f.SegmentCode != "" && !regexp.MustCompile(`^([1-8]|I[4-9])$`).MatchString(f.SegmentCode) {
+			return bad(".functionalAck.segmentCode", "must be an IK304 code: 1-8 or I4-I9")
+		}
+		if f.ElementCode != "" && !regexp.MustCompile(`^([1-9]|1[0-3]|I[6-9]|I1[0-3])$`).MatchString(f.ElementCode) {
+			return bad(".functionalAck.elementCode", "must be an IK403 code: 1-13 or I6-I13")
+		}
+		if f.Element < 0 || f.Element > 20 {
+			return bad(".functionalAck.element", "must be a CLM element position between 1 and 20")
+		}
+		if c.Acknowledgment != nil || c.Remittance != nil {
+			return bad(".functionalAck", "a claim the 999 rejects gets no 277CA and no 835; drop acknowledgment and remittance")
+		}
 	}
 	if st := c.Status; st != nil {
 		if !regexp.MustCompile(`^[A-Z][0-9]$`).MatchString(st.Category) {
