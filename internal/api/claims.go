@@ -85,11 +85,7 @@ func claimError(err error) error {
 	)
 	switch {
 	case errors.As(err, &ve):
-		fields := make([]FieldError, len(ve.Fields))
-		for i, f := range ve.Fields {
-			fields[i] = FieldError{Path: f.Path, Message: f.Message}
-		}
-		return ValidationMore(fields, ve.More)
+		return ValidationMore(ve.Fields, ve.More)
 	case errors.As(err, &fe):
 		return Errorf(http.StatusForbidden, CodeForbidden, "%s", fe.Message)
 	case errors.As(err, &ne):

@@ -46,11 +46,7 @@ func writeStatus(w http.ResponseWriter, r *http.Request, resp *statusinquiry.Res
 	var pe *statusinquiry.Problem
 	switch {
 	case errors.As(err, &ve):
-		fields := make([]FieldError, len(ve.Fields))
-		for i, f := range ve.Fields {
-			fields[i] = FieldError{Path: f.Path, Message: f.Message}
-		}
-		WriteError(w, r, ValidationMore(fields, ve.More))
+		WriteError(w, r, ValidationMore(ve.Fields, ve.More))
 	case errors.As(err, &pe):
 		WriteError(w, r, Errorf(pe.Status, pe.Code, "%s", pe.Message))
 	case err != nil:

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/clearhouse/clearhouse/internal/findings"
+	"github.com/clearhouse/clearhouse/internal/problem"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -39,10 +40,7 @@ const (
 
 // FieldError names one invalid field of a request body by JSON Pointer
 // ("/provider/npi") and says what is wrong and how to fix it.
-type FieldError struct {
-	Path    string `json:"path"`
-	Message string `json:"message"`
-}
+type FieldError = problem.Field
 
 // Error is an error with its HTTP status and the contract's body. Handlers
 // return or write it; any other error becomes a 500 whose text is logged

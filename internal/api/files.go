@@ -230,7 +230,7 @@ func (h fileHandlers) download(w http.ResponseWriter, r *http.Request) {
 	d, err := h.core.OpenDownload(r.Context(), r.PathValue("token"))
 	if err != nil {
 		if errors.Is(err, core.ErrBadDownload) {
-			WriteError(w, r, Errorf(http.StatusForbidden, CodeForbidden, "%s; ask the API for a new link.", err.Error()[len("core: "):]))
+			WriteError(w, r, Errorf(http.StatusForbidden, CodeForbidden, "%s; ask the API for a new link.", core.ErrBadDownload.Message))
 			return
 		}
 		WriteError(w, r, err)

@@ -51,13 +51,9 @@ func (h webhookHandlers) view(w store.Webhook) webhookView {
 // writeWebhookError maps the service's errors to the contract's.
 func writeWebhookError(w http.ResponseWriter, r *http.Request, err error, what string) {
 	if inv, ok := webhooks.IsInvalid(err); ok {
-		fields := make([]FieldError, len(inv.Fields))
-		for i, f := range inv.Fields {
-			fields[i] = FieldError{Path: f.Path, Message: f.Message}
-		}
-		err = ValidationMore(fields, inv.More)
+		err = ValidationMore(inv.Fields, inv.More)
 	} else if errors.Is(err, webhooks.ErrNoSecretsKey) {
-		err = Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable, "%s", err.Error()[len("webhooks: "):])
+		err = Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable, "%s", webhooks.ErrNoSecretsKey.Message)
 	} else if errors.Is(err, store.ErrNotFound) {
 		err = Errorf(http.StatusNotFound, CodeNotFound, "No %s for this API key's account and mode.", what)
 	} else if errors.Is(err, webhooks.ErrDisabled) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/findings"
+	"github.com/clearhouse/clearhouse/internal/problem"
 	"github.com/clearhouse/clearhouse/x12/guide"
 )
 
@@ -14,10 +15,7 @@ import (
 // ("/claimInformation/serviceLines/0/dentalService/procedureCode");
 // Message says what is wrong and how to fix it, echoing only what the
 // caller sent.
-type FieldError struct {
-	Path    string `json:"path"`
-	Message string `json:"message"`
-}
+type FieldError = problem.Field
 
 // ValidationError lists every problem of a request, in field order. The API
 // renders it as 400 VALIDATION_ERROR with fieldList = Fields.

@@ -16,13 +16,14 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/events"
+	"github.com/clearhouse/clearhouse/internal/problem"
 )
 
 // DownloadsPath is where the embedded store's signed links are served.
 const DownloadsPath = "/downloads/"
 
 // ErrBadDownload: a download link that is malformed, forged or expired.
-var ErrBadDownload = errors.New("core: invalid or expired download link")
+var ErrBadDownload = problem.New(problem.Forbidden, "core", "invalid or expired download link")
 
 // download is what a signed link grants: one key, until an expiry.
 type download struct {

@@ -7,16 +7,14 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/findings"
 	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/problem"
 	"github.com/clearhouse/clearhouse/x12/guide"
 )
 
 // FieldError is one problem with one request field. Path is a JSON pointer
 // into the request ("/provider/npi", "/dependents/0/dateOfBirth"); Message
 // says what is wrong and how to fix it, echoing only what the caller sent.
-type FieldError struct {
-	Path    string `json:"path"`
-	Message string `json:"message"`
-}
+type FieldError = problem.Field
 
 // ValidationError lists every problem found in a request, in field order.
 // The API renders it as 400 VALIDATION_ERROR with fieldList = Fields.

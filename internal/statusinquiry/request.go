@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/findings"
+	"github.com/clearhouse/clearhouse/internal/problem"
 	"github.com/clearhouse/clearhouse/internal/x12text"
 )
 
@@ -101,10 +102,7 @@ func (r *Request) lines() []ServiceLine {
 
 // FieldError is one problem with one request field: a JSON pointer and
 // what is wrong and how to fix it.
-type FieldError struct {
-	Path    string
-	Message string
-}
+type FieldError = problem.Field
 
 // ValidationError lists every problem of a request (at most findings.Max,
 // More counting the rest).

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/clearhouse/clearhouse/internal/findings"
+	"github.com/clearhouse/clearhouse/internal/problem"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -55,10 +56,7 @@ type Authentication struct {
 }
 
 // FieldError names one invalid field by JSON Pointer.
-type FieldError struct {
-	Path    string
-	Message string
-}
+type FieldError = problem.Field
 
 // InvalidError lists what is wrong with an Input.
 type InvalidError struct {
@@ -95,7 +93,7 @@ func (s *Service) Create(ctx context.Context, c Caller, in Input) (store.Webhook
 		Concurrency: DefaultConcurrency, AuthType: AuthNone, EventTypes: []string{}, CreatedAt: now, UpdatedAt: now,
 	}
 	if in.URL == nil {
-		return store.Webhook{}, "", &InvalidError{Fields: []FieldError{{"/url", "is required: the https URL events are POSTed to"}}}
+		return store.Webhook{}, "", &InvalidError{Fields: []FieldError{{Path: "/url", Message: "is required: the https URL events are POSTed to"}}}
 	}
 	if err := s.apply(&w, in); err != nil {
 		return store.Webhook{}, "", err
@@ -111,7 +109,7 @@ func (s *Service) Create(ctx context.Context, c Caller, in Input) (store.Webhook
 			return err
 		}
 		if len(existing) >= MaxWebhooks {
-			return &InvalidError{Fields: []FieldError{{"/", fmt.Sprintf("an account has at most %d webhooks; delete one first", MaxWebhooks)}}}
+			return &InvalidError{Fields: []FieldError{{Path: "/", Message: fmt.Sprintf("an account has at most %d webhooks; delete one first", MaxWebhooks)}}}
 		}
 		return tx.CreateWebhook(ctx, w)
 	})
@@ -257,7 +255,7 @@ func (s *Service) Authentication(w store.Webhook) Authentication {
 // apply validates in and copies it onto w.
 func (s *Service) apply(w *store.Webhook, in Input) error {
 	var fields findings.List[FieldError]
-	bad := func(path, msg string) { fields.Add(FieldError{path, findings.Clip(msg)}) }
+	bad := func(path, msg string) { fields.Add(FieldError{Path: path, Message: findings.Clip(msg)}) }
 	if in.URL != nil {
 		if msg := s.checkURL(*in.URL, w.Mode); msg != "" {
 			bad("/url", msg)

@@ -43,6 +43,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/netguard"
+	"github.com/clearhouse/clearhouse/internal/problem"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -144,7 +145,7 @@ type Service struct {
 
 // ErrNoSecretsKey: the server has no secrets key, so it cannot keep a
 // webhook's signing secret.
-var ErrNoSecretsKey = errors.New("webhooks: this server has no secrets key (--secrets-key or CLEARHOUSE_SECRETS_KEY; make one with: openssl rand -base64 32), so it cannot store webhook secrets")
+var ErrNoSecretsKey = problem.New(problem.Unavailable, "webhooks", "this server has no secrets key (--secrets-key or CLEARHOUSE_SECRETS_KEY; make one with: openssl rand -base64 32), so it cannot store webhook secrets")
 
 // New returns the service and registers its job kinds on cfg.Queue.
 func New(cfg Config) (*Service, error) {
