@@ -121,6 +121,17 @@ func TestPayerSimulatorDoneWhen(t *testing.T) {
 	if !named {
 		t.Errorf("the answer does not name its scenario: %s", body)
 	}
+	// The stored check keeps the scenario's name.
+	var ref struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(body, &ref); err != nil || ref.ID == "" {
+		t.Fatalf("check id: %v %s", err, body)
+	}
+	if resp, stored := f.call("GET", "/2024-04-01/eligibility-checks/"+ref.ID, f.key, "", false); resp.StatusCode != 200 ||
+		!strings.Contains(string(stored), "hdhp-denied-197") {
+		t.Errorf("stored check: %d %.500s", resp.StatusCode, stored)
+	}
 
 	// A dental claim for that member is denied with CARC 197 in its 835.
 	claim := exampleClaim(t, func(m map[string]any) {
