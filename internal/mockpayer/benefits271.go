@@ -1,6 +1,7 @@
 package mockpayer
 
 import (
+	"cmp"
 	"strings"
 
 	sim "github.com/clearhouse/clearhouse/internal/mockpayer/scenario"
@@ -59,7 +60,7 @@ func benefitLines(inq *inquiry, b *sim.Benefits) (subscriber, benefits []string)
 	for _, l := range b.Limitations {
 		eb := []string{"EB", "F", "IND", l.ServiceTypeCode, "", plan, periodCode(l.Period)}
 		if l.Quantity != "" {
-			eb = append(eb, "", "", firstNonEmpty(l.QuantityQualifier, "VS"), l.Quantity)
+			eb = append(eb, "", "", cmp.Or(l.QuantityQualifier, "VS"), l.Quantity)
 		}
 		benefits = append(benefits, line(eb...))
 		benefits = appendMessage(benefits, l.Message)
@@ -74,8 +75,8 @@ func accumulatorLines(code, plan string, a sim.Accumulator) []string {
 	if a.Level == "family" {
 		level = "FAM"
 	}
-	stc := firstNonEmpty(a.ServiceTypeCode, "30")
-	out := []string{line("EB", code, level, stc, "", plan, periodCode(firstNonEmpty(a.Period, "calendarYear")), a.Amount, "", "", "", "", network(a.InNetwork))}
+	stc := cmp.Or(a.ServiceTypeCode, "30")
+	out := []string{line("EB", code, level, stc, "", plan, periodCode(cmp.Or(a.Period, "calendarYear")), a.Amount, "", "", "", "", network(a.InNetwork))}
 	if a.Remaining != "" {
 		out = append(out, line("EB", code, level, stc, "", plan, "29", a.Remaining, "", "", "", "", network(a.InNetwork)))
 	}

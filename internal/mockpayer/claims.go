@@ -2,6 +2,7 @@ package mockpayer
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -240,7 +241,7 @@ func readClaims(file []byte) (*claimBatch, error) {
 		case "SV2":
 			if cur != nil {
 				f := &b.facts[len(b.facts)-1]
-				f.procedures = append(f.procedures, firstNonEmpty(seg.Component(2, 2), seg.Element(1)))
+				f.procedures = append(f.procedures, cmp.Or(seg.Component(2, 2), seg.Element(1)))
 			}
 		case "NM1":
 			lastName = seg.Element(1)

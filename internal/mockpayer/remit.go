@@ -2,6 +2,7 @@ package mockpayer
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clearhouse/clearhouse/internal/reports"
 	"github.com/clearhouse/clearhouse/x12"
 )
 
@@ -120,7 +122,7 @@ func (p *Payer) Remit(ctx context.Context, file []byte) ([]byte, error) {
 		ReceiverQualifier: b.isaSenderQual, ReceiverID: b.isaSender, Date: now, Usage: b.usage})
 	iw.BeginGroup(x12.GroupHeader{FunctionalID: "HP", SenderCode: b.gsReceiver, ReceiverCode: b.gsSender, Date: now, Version: "005010X221A1"})
 	iw.BeginTransaction("835", "")
-	w := &remitWriter{iw: iw}
+	w := &answerWriter{iw: iw}
 	var body [][]string
 	var total int64
 	for i, c := range claimsPaid {
@@ -139,14 +141,14 @@ func (p *Payer) Remit(ctx context.Context, file []byte) ([]byte, error) {
 	}
 	w.seg("TRN", "1", trace, "1999999999")
 	w.seg("DTM", "405", day)
-	w.seg("N1", "PR", firstNonEmpty(b.payerName, "MOCK PAYER"))
+	w.seg("N1", "PR", cmp.Or(b.payerName, "MOCK PAYER"))
 	w.seg("N3", "1 MOCK PAYER WAY")
 	w.seg("N4", "NASHVILLE", "TN", "372030001")
 	if b.payerID != "" {
 		w.seg("REF", "2U", b.payerID)
 	}
 	w.seg("PER", "BL", "MOCK PAYER EDI", "TE", "8005550100")
-	w.seg("N1", "PE", firstNonEmpty(b.providerName, "PROVIDER"), "XX", firstNonEmpty(b.providerNPI, "1999999984"))
+	w.seg("N1", "PE", cmp.Or(b.providerName, "PROVIDER"), "XX", cmp.Or(b.providerNPI, "1999999984"))
 	w.seg("LX", "1")
 	for _, s := range body {
 		w.seg(s[0], s[1:]...)
@@ -162,13 +164,14 @@ func (p *Payer) Remit(ctx context.Context, file []byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-type remitWriter struct {
+// answerWriter writes the mock's answers (835, 277), keeping the first error.
+type answerWriter struct {
 	iw  *x12.InterchangeWriter
 	err error
 }
 
 // seg writes a segment; an element holding ':' is a composite (SVC01).
-func (w *remitWriter) seg(id string, elems ...string) {
+func (w *answerWriter) seg(id string, elems ...string) {
 	if w.err != nil {
 		return
 	}
@@ -228,7 +231,7 @@ func claimPayment(c *remitClaim, received, icn, status string, charge int64, pla
 				svc = append(svc, l.units)
 			}
 		}
-		lines = append(lines, svc, []string{"DTM", "472", firstNonEmpty(l.date, c.date, "20240101")})
+		lines = append(lines, svc, []string{"DTM", "472", cmp.Or(l.date, c.date, "20240101")})
 		if lc-allowed != 0 {
 			lines = append(lines, []string{"CAS", plan.group, plan.carc, cents(lc - allowed)})
 		}
@@ -251,11 +254,11 @@ func claimPayment(c *remitClaim, received, icn, status string, charge int64, pla
 	for _, l := range c.lines {
 		linesCharge += money(l.charge)
 	}
-	head := [][]string{{"CLP", c.pcn, status, cents(charge), cents(paid), patientAmount(patient), "12", icn, firstNonEmpty(c.facility, "11"), firstNonEmpty(c.frequency, "1")}}
+	head := [][]string{{"CLP", c.pcn, status, cents(charge), cents(paid), patientAmount(patient), "12", icn, cmp.Or(c.facility, "11"), cmp.Or(c.frequency, "1")}}
 	if diff := charge - linesCharge; diff != 0 && status != "4" {
 		head = append(head, []string{"CAS", "CO", "45", cents(diff)})
 	}
-	name := []string{"NM1", "QC", "1", firstNonEmpty(c.last, "PATIENT"), c.first, "", "", "", "MI", firstNonEmpty(c.member, "UNKNOWN")}
+	name := []string{"NM1", "QC", "1", cmp.Or(c.last, "PATIENT"), c.first, "", "", "", "MI", cmp.Or(c.member, "UNKNOWN")}
 	head = append(head, trimEmpty(name), []string{"DTM", "050", received})
 	return append(head, lines...), paid
 }
@@ -300,15 +303,6 @@ func trimEmpty(s []string) []string {
 		s = s[:len(s)-1]
 	}
 	return s
-}
-
-func firstNonEmpty(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // money reads an X12 amount as cents (bad amounts read as 0: the claim was
@@ -394,7 +388,7 @@ func readRemitBatch(file []byte) (*remitBatch, error) {
 			line = nil
 		case "SV1", "SV3":
 			if cur != nil {
-				qual, code, mods := procedureOf(seg, 1)
+				qual, code, mods := reports.Procedure(seg, 1)
 				units := ""
 				if seg.ID() == "SV1" {
 					units = seg.Element(4)
@@ -407,7 +401,7 @@ func readRemitBatch(file []byte) (*remitBatch, error) {
 				// An institutional line is paid by its revenue code, with
 				// its HCPCS when it has one.
 				l := remitLine{qualifier: "NU", code: seg.Element(1), charge: seg.Element(3), units: seg.Element(5)}
-				if q, code, mods := procedureOf(seg, 2); code != "" {
+				if q, code, mods := reports.Procedure(seg, 2); code != "" {
 					l.qualifier, l.code, l.modifiers, l.revenue = q, code, mods, seg.Element(1)
 				}
 				cur.lines = append(cur.lines, l)
@@ -432,14 +426,4 @@ func readRemitBatch(file []byte) (*remitBatch, error) {
 		return nil, ErrNotAClaim
 	}
 	return b, nil
-}
-
-func procedureOf(s *x12.Segment, n int) (qual, code string, mods []string) {
-	qual, code = s.Component(n, 1), s.Component(n, 2)
-	for i := 3; i <= 6; i++ {
-		if m := s.Component(n, i); m != "" {
-			mods = append(mods, m)
-		}
-	}
-	return qual, code, mods
 }

@@ -1,6 +1,7 @@
 package mockpayer
 
 import (
+	"cmp"
 	"strings"
 
 	sim "github.com/clearhouse/clearhouse/internal/mockpayer/scenario"
@@ -53,9 +54,9 @@ func planFor(sc *sim.Scenario, member string) (plan remitPlan, pays bool) {
 	}
 	plan = builtinPlan(outcome)
 	plan.allowed, plan.patient = r.Shares()
-	plan.group = firstNonEmpty(r.GroupCode, plan.group)
-	plan.carc = firstNonEmpty(r.CARC, plan.carc)
-	plan.patientCarc = firstNonEmpty(r.PatientResponsibilityCARC, plan.patientCarc)
+	plan.group = cmp.Or(r.GroupCode, plan.group)
+	plan.carc = cmp.Or(r.CARC, plan.carc)
+	plan.patientCarc = cmp.Or(r.PatientResponsibilityCARC, plan.patientCarc)
 	if len(r.RARC) > 0 {
 		plan.rarc = r.RARC
 	}

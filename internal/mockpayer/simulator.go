@@ -1,6 +1,7 @@
 package mockpayer
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -138,7 +139,7 @@ func (p *Payer) simulatedScenario(inq *inquiry, sc *sim.Scenario) (*scenario, er
 		if r.Code == "42" || r.Code == "75" {
 			valid = "Y"
 		}
-		s.reject = &reject{Loop: loop, AAA: "AAA*" + valid + "**" + r.Code + "*" + firstNonEmpty(r.FollowUp, "C")}
+		s.reject = &reject{Loop: loop, AAA: "AAA*" + valid + "**" + r.Code + "*" + cmp.Or(r.FollowUp, "C")}
 		aaa, err := compileLines([]string{s.reject.AAA}, nil)
 		if err != nil {
 			return nil, err
@@ -198,7 +199,7 @@ func scenarioRejection(sc *sim.Scenario) (claims.Status, bool) {
 		return claims.Status{}, false
 	}
 	a := sc.Claim.Acknowledgment
-	return claims.Status{Category: firstNonEmpty(a.Category, "A7"), Code: firstNonEmpty(a.Code, "21"), Entity: a.Entity}, true
+	return claims.Status{Category: cmp.Or(a.Category, "A7"), Code: cmp.Or(a.Code, "21"), Entity: a.Entity}, true
 }
 
 // unacknowledged reports whether a scenario keeps the payer silent about a
@@ -260,6 +261,6 @@ func injectRejection(rep *x12.Report, b *claimBatch, i int, fa *sim.FunctionalAc
 		SegmentID: "CLM", Position: f.position, LoopID: "2300", Element: element, Value: value,
 		ElementRef:  map[int]string{1: "1028", 2: "782", 7: "1359", 8: "1073", 9: "1363"}[element],
 		ContextName: "CLM01", ContextValue: b.claims[i].PatientControlNumber,
-		IK3: firstNonEmpty(fa.SegmentCode, "8"), IK4: firstNonEmpty(fa.ElementCode, "7"),
+		IK3: cmp.Or(fa.SegmentCode, "8"), IK4: cmp.Or(fa.ElementCode, "7"),
 	})
 }

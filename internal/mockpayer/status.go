@@ -2,6 +2,7 @@ package mockpayer
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -93,7 +94,7 @@ func (p *Payer) answerStatus(ctx context.Context, request []byte) ([]byte, error
 	now := p.now().UTC()
 	var out bytes.Buffer
 	iw := x12.NewInterchangeWriter(&out, x12.DefaultDelimiters, p.controlNumbers())
-	w := &remitWriter{iw: iw}
+	w := &answerWriter{iw: iw}
 	do := func(err error) {
 		if w.err == nil {
 			w.err = err
@@ -103,39 +104,39 @@ func (p *Payer) answerStatus(ctx context.Context, request []byte) ([]byte, error
 		ReceiverQualifier: q.isaSenderQual, ReceiverID: q.isaSender, Date: now, Usage: q.usage}))
 	do(iw.BeginGroup(x12.GroupHeader{FunctionalID: "HN", SenderCode: q.isaReceiver, ReceiverCode: q.gsSender, Date: now, Version: "005010X212"}))
 	do(iw.BeginTransaction("277", "005010X212"))
-	w.seg("BHT", "0010", "08", firstNonEmpty(q.bht03, "0"), now.Format("20060102"), now.Format("1504"), "DG")
+	w.seg("BHT", "0010", "08", cmp.Or(q.bht03, "0"), now.Format("20060102"), now.Format("1504"), "DG")
 	w.seg("HL", "1", "", "20", "1")
-	w.seg("NM1", "PR", "2", firstNonEmpty(q.payerName, "MOCK PAYER"), "", "", "", "", "PI", firstNonEmpty(q.payerID, "MOCK"))
+	w.seg("NM1", "PR", "2", cmp.Or(q.payerName, "MOCK PAYER"), "", "", "", "", "PI", cmp.Or(q.payerID, "MOCK"))
 	w.seg("HL", "2", "1", "21", "1")
-	w.seg("NM1", "41", "2", firstNonEmpty(q.receiverName, "SUBMITTER"), "", "", "", "", "46", firstNonEmpty(q.receiverID, "0"))
+	w.seg("NM1", "41", "2", cmp.Or(q.receiverName, "SUBMITTER"), "", "", "", "", "46", cmp.Or(q.receiverID, "0"))
 	w.seg("HL", "3", "2", "19", "1")
-	w.seg("NM1", "1P", "2", firstNonEmpty(q.providerName, "PROVIDER"), "", "", "", "", firstNonEmpty(q.providerQual, "XX"), firstNonEmpty(q.providerID, "0"))
+	w.seg("NM1", "1P", "2", cmp.Or(q.providerName, "PROVIDER"), "", "", "", "", cmp.Or(q.providerQual, "XX"), cmp.Or(q.providerID, "0"))
 	child := "0"
 	if q.dependentLast != "" {
 		child = "1"
 	}
 	w.seg("HL", "4", "3", "22", child)
-	w.seg("NM1", "IL", "1", firstNonEmpty(q.subscriberLast, "UNKNOWN"), q.subscriberFirst, "", "", "", "MI", firstNonEmpty(q.memberID, "UNKNOWN"))
+	w.seg("NM1", "IL", "1", cmp.Or(q.subscriberLast, "UNKNOWN"), q.subscriberFirst, "", "", "", "MI", cmp.Or(q.memberID, "UNKNOWN"))
 	if q.dependentLast != "" {
 		w.seg("HL", "5", "4", "23")
 		w.seg("NM1", "QC", "1", q.dependentLast, q.dependentFirst)
 	}
-	w.seg("TRN", "2", firstNonEmpty(q.trace, "0"))
-	stc := []string{"STC", strings.TrimRight(st.Category+":"+st.Code+":"+st.Entity, ":"), now.Format("20060102"), "", firstNonEmpty(st.Charge, q.amount)}
+	w.seg("TRN", "2", cmp.Or(q.trace, "0"))
+	stc := []string{"STC", strings.TrimRight(st.Category+":"+st.Code+":"+st.Entity, ":"), now.Format("20060102"), "", cmp.Or(st.Charge, q.amount)}
 	if st.Paid != "" || st.PaidDate != "" || st.CheckNumber != "" {
 		stc = append(stc, st.Paid, st.PaidDate, "", st.PaidDate, st.CheckNumber)
 	}
 	w.seg(stc[0], trimEmpty(stc[1:])...)
-	if k1 := firstNonEmpty(st.PayerClaimNumber, q.k1); k1 != "" {
+	if k1 := cmp.Or(st.PayerClaimNumber, q.k1); k1 != "" {
 		w.seg("REF", "1K", k1)
 	}
-	if ej := firstNonEmpty(st.PatientAccountNumber, q.ej); ej != "" {
+	if ej := cmp.Or(st.PatientAccountNumber, q.ej); ej != "" {
 		w.seg("REF", "EJ", ej)
 	}
 	if q.d9 != "" {
 		w.seg("REF", "D9", q.d9)
 	}
-	if d := firstNonEmpty(st.ServiceDate, q.date); d != "" {
+	if d := cmp.Or(st.ServiceDate, q.date); d != "" {
 		format := "D8"
 		if strings.Contains(d, "-") {
 			format = "RD8"

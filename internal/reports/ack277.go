@@ -2,7 +2,6 @@ package reports
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -151,7 +150,7 @@ var childKeys = map[string]string{"set": "payers", "20": "claimStatusTransaction
 // Convert277 reads X12 holding one or more 277 transaction sets (a 277CA or
 // a 277 claim status answer) and writes the 277 report JSON to w.
 func Convert277(src io.Reader, w io.Writer, meta Meta) error {
-	c := &ack277{out: bufio.NewWriterSize(w, 64<<10), meta: meta}
+	c := &ack277{jsonStream: jsonStream{out: bufio.NewWriterSize(w, 64<<10)}, meta: meta}
 	r := x12.NewReader(src)
 	for {
 		seg, err := r.Next()
@@ -180,9 +179,8 @@ func Convert277(src io.Reader, w io.Writer, meta Meta) error {
 }
 
 type ack277 struct {
-	out   *bufio.Writer
+	jsonStream
 	meta  Meta
-	err   error
 	sets  int
 	inSet bool
 	stack []*level // [0] is the set itself
@@ -228,7 +226,7 @@ func (c *ack277) segment(s *x12.Segment) {
 		c.dtp(s)
 	case "SVC":
 		if c.claim != nil && len(c.claim.ServiceLines) < maxLinesPerClaim {
-			q, code, mods := procedure(s, 1)
+			q, code, mods := Procedure(s, 1)
 			c.line = &ackServiceLine{Service: &ackService{ServiceIDQualifierCode: q, ServiceIDQualifierCodeValue: serviceQualifiers[q],
 				ProcedureCode: code, ProcedureModifiers: mods, ChargeAmount: s.Element(2), AmountPaid: s.Element(3),
 				RevenueCode: s.Element(4), SubmittedUnits: s.Element(7)}}
@@ -319,16 +317,7 @@ func (c *ack277) openChildren(l *level) {
 	if key == "" {
 		key = "claims"
 	}
-	b, err := json.Marshal(l.obj)
-	if err != nil {
-		c.err = err
-		return
-	}
-	c.raw(string(b[:len(b)-1]))
-	if len(b) > 2 {
-		c.raw(",")
-	}
-	c.raw(`"` + key + `":[`)
+	c.open(l.obj, key)
 }
 
 // closeTo closes every open level deeper than depth (depth 0 closes the set).
@@ -531,22 +520,4 @@ func (c *ack277) dtp(s *x12.Segment) {
 			c.claim.ClaimStatus.ClaimServiceDate = v
 		}
 	}
-}
-
-func (c *ack277) raw(s string) {
-	if c.err == nil {
-		_, c.err = c.out.WriteString(s)
-	}
-}
-
-func (c *ack277) value(v any) {
-	if c.err != nil {
-		return
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		c.err = err
-		return
-	}
-	_, c.err = c.out.Write(b)
 }

@@ -10,7 +10,6 @@ package reports
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -32,7 +31,7 @@ var ErrNotRemittance = errors.New("reports: the transaction is not an 835 remitt
 // Convert835 reads X12 holding one or more 835 transaction sets and writes
 // the report JSON to w, with meta as given.
 func Convert835(src io.Reader, w io.Writer, meta Meta) error {
-	c := &era835{out: bufio.NewWriterSize(w, 64<<10), meta: meta}
+	c := &era835{jsonStream: jsonStream{out: bufio.NewWriterSize(w, 64<<10)}, meta: meta}
 	if err := c.run(x12.NewReader(src)); err != nil {
 		return err
 	}
@@ -40,9 +39,8 @@ func Convert835(src io.Reader, w io.Writer, meta Meta) error {
 }
 
 type era835 struct {
-	out  *bufio.Writer
+	jsonStream
 	meta Meta
-	err  error
 
 	started   bool // {"meta":…,"transactions":[ written
 	sets      int
@@ -195,16 +193,7 @@ func (c *era835) writeHeader() {
 		return
 	}
 	c.headerOut = true
-	b, err := json.Marshal(c.header)
-	if err != nil {
-		c.err = err
-		return
-	}
-	c.raw(string(b[:len(b)-1])) // the object without its closing brace
-	if len(b) > 2 {
-		c.raw(",")
-	}
-	c.raw(`"detailInfo":[`)
+	c.open(c.header, "detailInfo")
 }
 
 func (c *era835) writeDetail() {
@@ -220,16 +209,7 @@ func (c *era835) writeDetail() {
 	}
 	c.details++
 	c.detailOut, c.claims = true, 0
-	b, err := json.Marshal(c.detail)
-	if err != nil {
-		c.err = err
-		return
-	}
-	c.raw(string(b[:len(b)-1]))
-	if len(b) > 2 {
-		c.raw(",")
-	}
-	c.raw(`"paymentInfo":[`)
+	c.open(c.detail, "paymentInfo")
 }
 
 func (c *era835) endDetail() {
@@ -278,10 +258,10 @@ func (c *era835) beginLine(s *x12.Segment) {
 	}
 	p := &servicePayment{LineItemChargeAmount: s.Element(2), LineItemProviderPaymentAmount: s.Element(3),
 		NationalUniformBillingCommitteeRevenueCode: s.Element(4), UnitsOfServicePaidCount: s.Element(5), OriginalUnitsOfServiceCount: s.Element(7)}
-	p.ProductOrServiceIDQualifier, p.AdjudicatedProcedureCode, p.AdjudicatedProcedureModifierCodes = procedure(s, 1)
+	p.ProductOrServiceIDQualifier, p.AdjudicatedProcedureCode, p.AdjudicatedProcedureModifierCodes = Procedure(s, 1)
 	p.ProductOrServiceIDQualifierValue = serviceQualifiers[p.ProductOrServiceIDQualifier]
 	if s.Len() >= 6 && len(s.ElementBytes(6)) > 0 {
-		p.SubmittedProductOrServiceIDQualifier, p.SubmittedAdjudicatedProcedureCode, p.SubmittedAdjudicatedProcedureModifierCodes = procedure(s, 6)
+		p.SubmittedProductOrServiceIDQualifier, p.SubmittedAdjudicatedProcedureCode, p.SubmittedAdjudicatedProcedureModifierCodes = Procedure(s, 6)
 		p.SubmittedProductOrServiceIDQualifierValue = serviceQualifiers[p.SubmittedProductOrServiceIDQualifier]
 		p.SubmittedProcedureCodeDescription = s.Component(6, 7)
 	}
@@ -290,9 +270,10 @@ func (c *era835) beginLine(s *x12.Segment) {
 	c.section = "line"
 }
 
-// procedure reads a composite medical procedure identifier (SVC01, SVC06):
-// qualifier, code and up to four modifiers.
-func procedure(s *x12.Segment, n int) (qual, code string, mods []string) {
+// Procedure reads a composite medical procedure identifier (SVC01, SVC06 of
+// an 835 or 277; SV1/SV3 01 of an 837): qualifier, code and up to four
+// modifiers.
+func Procedure(s *x12.Segment, n int) (qual, code string, mods []string) {
 	qual, code = s.Component(n, 1), s.Component(n, 2)
 	for i := 3; i <= 6; i++ {
 		if m := s.Component(n, i); m != "" {
@@ -805,22 +786,4 @@ func plb(s *x12.Segment) providerAdjustment {
 			ProviderAdjustmentAmount: s.Element(i + 1)})
 	}
 	return p
-}
-
-func (c *era835) raw(s string) {
-	if c.err == nil {
-		_, c.err = c.out.WriteString(s)
-	}
-}
-
-func (c *era835) value(v any) {
-	if c.err != nil {
-		return
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		c.err = err
-		return
-	}
-	_, c.err = c.out.Write(b)
 }

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -212,7 +213,7 @@ func (p *eraPDF) remittance(meta Meta, t eraTrans, first bool) {
 			ry += eraLineH
 			p.text(rightCol, ry, "NPI: "+pe.NPI)
 		}
-		if tin := firstOf(pe.FederalTaxPayersIdentificationNumber, pe.TaxID); tin != "" {
+		if tin := cmp.Or(pe.FederalTaxPayersIdentificationNumber, pe.TaxID); tin != "" {
 			ry += eraLineH
 			p.text(rightCol, ry, "TAX ID: "+tin)
 		}
@@ -274,14 +275,14 @@ func (p *eraPDF) claim(c paymentInfo, tot *eraTotals) {
 	p.font("bold", eraFontSize)
 	p.text(eraMargin, p.y, "NAME: "+strings.TrimSuffix(name, ","))
 	p.font("regular", eraFontSize)
-	p.text(eraMargin+170, p.y, "MEMBER ID: "+firstOf(c.PatientName["memberId"], c.Subscriber["memberId"], c.PatientName["healthInsuranceClaimNumber"]))
+	p.text(eraMargin+170, p.y, "MEMBER ID: "+cmp.Or(c.PatientName["memberId"], c.Subscriber["memberId"], c.PatientName["healthInsuranceClaimNumber"]))
 	p.text(eraMargin+310, p.y, "ACNT: "+ci.PatientControlNumber)
 	p.text(eraMargin+450, p.y, "ICN: "+ci.PayerClaimControlNumber)
 	p.text(eraMargin+600, p.y, "STATUS: "+claimStatusWords(ci.ClaimStatusCode))
 	p.y += eraLineH + 2
 	p.header()
 	p.font("mono", eraFontSize)
-	var billed, allowed, deduct, coins, adjTotal float64
+	var allowed, deduct, coins, adjTotal float64
 	for _, l := range c.ServiceLines {
 		p.need(eraLineH)
 		sp := l.ServicePaymentInformation
@@ -289,16 +290,15 @@ func (p *eraPDF) claim(c paymentInfo, tot *eraTotals) {
 			sp = &servicePayment{}
 		}
 		d, co, other := splitAdjustments(l.ServiceAdjustments, p.codes)
-		units := firstOf(sp.UnitsOfServicePaidCount, "1")
+		units := cmp.Or(sp.UnitsOfServicePaidCount, "1")
 		var allow string
 		if l.ServiceSupplementalAmounts != nil {
 			allow = l.ServiceSupplementalAmounts.AllowedActual
 		}
-		vals := []string{serviceDates(l), firstOf(sp.AdjudicatedProcedureCode, sp.NationalUniformBillingCommitteeRevenueCode),
+		vals := []string{serviceDates(l), cmp.Or(sp.AdjudicatedProcedureCode, sp.NationalUniformBillingCommitteeRevenueCode),
 			strings.Join(sp.AdjudicatedProcedureModifierCodes, " "), units, money(sp.LineItemChargeAmount), money(allow),
 			moneyOf(d), moneyOf(co), other, money(sp.LineItemProviderPaymentAmount)}
 		p.row(vals)
-		billed += num(sp.LineItemChargeAmount)
 		allowed += num(allow)
 		deduct += d
 		coins += co
@@ -334,7 +334,6 @@ func (p *eraPDF) claim(c paymentInfo, tot *eraTotals) {
 	tot.coins += coins
 	tot.adj += adjTotal
 	tot.paid += num(ci.ClaimPaymentAmount)
-	_ = billed
 }
 
 func (p *eraPDF) row(vals []string) {
@@ -494,15 +493,6 @@ func addressLines(a *address) []string {
 		out = append(out, city)
 	}
 	return out
-}
-
-func firstOf(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // date shows CCYYMMDD as MM/DD/CCYY; anything else as sent.

@@ -2,6 +2,7 @@ package statusinquiry
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -45,12 +46,12 @@ func Build(r *Request, env Envelope, numbers x12.ControlNumbers, now time.Time, 
 	}
 	hasDependent := r.Dependent != nil
 	w.seg("HL", "1", "", "20", "1")
-	w.seg("NM1", "PR", "2", strings.ToUpper(firstOf(env.PayerName, r.TradingPartnerName, r.TradingPartnerServiceID)), "", "", "", "", "PI", r.TradingPartnerServiceID)
+	w.seg("NM1", "PR", "2", strings.ToUpper(cmp.Or(env.PayerName, r.TradingPartnerName, r.TradingPartnerServiceID)), "", "", "", "", "PI", r.TradingPartnerServiceID)
 	w.seg("HL", "2", "1", "21", "1")
 	// The information receiver is who asks: the billing provider, named by
 	// its electronic transmitter id when it has one.
-	w.seg("NM1", "41", entityType(billing), strings.ToUpper(firstOf(billing.OrganizationName, billing.LastName)), strings.ToUpper(orgless(billing, billing.FirstName)), "", "", "", "46",
-		firstOf(billing.ETIN, billing.TaxID, billing.TIN, billing.NPI))
+	w.seg("NM1", "41", entityType(billing), strings.ToUpper(cmp.Or(billing.OrganizationName, billing.LastName)), strings.ToUpper(orgless(billing, billing.FirstName)), "", "", "", "46",
+		cmp.Or(billing.ETIN, billing.TaxID, billing.TIN, billing.NPI))
 	w.seg("HL", "3", "2", "19", "1")
 	service := billing
 	for _, p := range r.Providers {
@@ -60,7 +61,7 @@ func Build(r *Request, env Envelope, numbers x12.ControlNumbers, now time.Time, 
 		}
 	}
 	q, id := providerID(service)
-	w.seg("NM1", "1P", entityType(service), strings.ToUpper(firstOf(service.OrganizationName, service.LastName)), strings.ToUpper(orgless(service, service.FirstName)), "", "", "", q, id)
+	w.seg("NM1", "1P", entityType(service), strings.ToUpper(cmp.Or(service.OrganizationName, service.LastName)), strings.ToUpper(orgless(service, service.FirstName)), "", "", "", q, id)
 	child := "0"
 	if hasDependent {
 		child = "1"
@@ -68,13 +69,13 @@ func Build(r *Request, env Envelope, numbers x12.ControlNumbers, now time.Time, 
 	w.seg("HL", "4", "3", "22", child)
 	s := r.Subscriber
 	if s.DateOfBirth != "" && !hasDependent {
-		w.seg("DMG", "D8", s.DateOfBirth, firstOf(s.Gender, "U"))
+		w.seg("DMG", "D8", s.DateOfBirth, cmp.Or(s.Gender, "U"))
 	}
 	w.seg("NM1", "IL", "1", strings.ToUpper(s.LastName), strings.ToUpper(s.FirstName), "", "", strings.ToUpper(s.Suffix), "MI", s.MemberID)
 	if hasDependent {
 		d := r.Dependent
 		w.seg("HL", "5", "4", "23")
-		w.seg("DMG", "D8", d.DateOfBirth, firstOf(d.Gender, "U"))
+		w.seg("DMG", "D8", d.DateOfBirth, cmp.Or(d.Gender, "U"))
 		w.seg("NM1", "QC", "1", strings.ToUpper(d.LastName), strings.ToUpper(d.FirstName), "", "", strings.ToUpper(d.Suffix))
 	}
 	claimLoop(w, r, trace)
@@ -143,15 +144,6 @@ func providerID(p Provider) (qualifier, id string) {
 	default:
 		return "SV", p.SPN
 	}
-}
-
-func firstOf(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 type segWriter struct {

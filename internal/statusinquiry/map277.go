@@ -194,14 +194,9 @@ func Map(src []byte) (*Response, error) {
 				line = nil
 				continue
 			}
-			q := s.Component(1, 1)
-			svc := LineService{ServiceIDQualifierCode: q, ServiceIDQualifier: reports.ServiceQualifier(q), ProcedureID: s.Component(1, 2),
+			q, code, mods := reports.Procedure(s, 1)
+			svc := LineService{ServiceIDQualifierCode: q, ServiceIDQualifier: reports.ServiceQualifier(q), ProcedureID: code, ProcedureModifiers: mods,
 				SubmittedAmount: s.Element(2), AmountPaid: s.Element(3), RevenueCode: s.Element(4), SubmittedUnits: s.Element(7)}
-			for i := 3; i <= 6; i++ {
-				if m := s.Component(1, i); m != "" {
-					svc.ProcedureModifiers = append(svc.ProcedureModifiers, m)
-				}
-			}
 			cur.ServiceDetails = append(cur.ServiceDetails, ServiceDetail{Service: svc})
 			line = &cur.ServiceDetails[len(cur.ServiceDetails)-1]
 		}
