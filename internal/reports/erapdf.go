@@ -47,10 +47,15 @@ type eraTrans struct {
 	ProviderAdjustments []providerAdjustment `json:"providerAdjustments"`
 }
 
+// maxPDFReport bounds the report JSON a PDF is laid out from (5,000 claim
+// payments are far below it), so a huge remittance is refused while it is
+// read, not after it is held whole.
+const maxPDFReport = 64 << 20
+
 // ERAPDF renders the 835 read from src as a PDF.
 func ERAPDF(src io.Reader, meta Meta) ([]byte, error) {
 	var js bytes.Buffer
-	if err := Convert835(src, &js, meta); err != nil {
+	if err := Convert835(src, &capped{w: &js, left: maxPDFReport}, meta); err != nil {
 		return nil, err
 	}
 	if n := bytes.Count(js.Bytes(), []byte(`"claimPaymentInfo":`)); n > MaxPDFClaims {
@@ -533,4 +538,19 @@ func wrapText(s string, width int) []string {
 		s = strings.TrimLeft(s[cut:], " ")
 	}
 	return append(out, s)
+}
+
+// capped passes writes through until left bytes have gone, then fails them
+// with ErrTooLargeForPDF.
+type capped struct {
+	w    io.Writer
+	left int
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if len(p) > c.left {
+		return 0, fmt.Errorf("%w (its report is over %d MB)", ErrTooLargeForPDF, maxPDFReport>>20)
+	}
+	c.left -= len(p)
+	return c.w.Write(p)
 }
