@@ -16,6 +16,7 @@ require (
 	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1
 	gocloud.dev v0.47.0
 	golang.org/x/crypto v0.58.0
+	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/image v0.47.0
 	modernc.org/sqlite v1.60.1
 	pgregory.net/rapid v1.3.0

@@ -53,7 +53,7 @@ func runMockpayer(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.StringVar(&dataDir, "data", "./mockpayer-data", "the mock payer's data directory (created if missing)")
 	fs.StringVar(&username, "username", "", "username every CORE request must carry (empty: none required)")
 	fs.StringVar(&password, "password", "", "password every CORE request must carry")
-	fs.StringVar(&scenarioFile, "scenarios", "", "payer simulator scenario file (JSON, internal/mockpayer/scenario/schema.json) tried before the published mocks")
+	fs.StringVar(&scenarioFile, "scenarios", "", "payer simulator scenario file (JSON or YAML, internal/mockpayer/scenario/schema.json) tried before the published mocks")
 	rest, err := parseFlags(fs, args[1:])
 	if err != nil {
 		return err

@@ -23,7 +23,7 @@ func mockpayerScenariosApply(ctx context.Context, args []string, stdout, stderr 
 	var db storeFlags
 	var account, file string
 	fs := newFlagSet("mockpayer scenarios apply", scenariosApplySynopsis,
-		"Replaces the account's test-mode payer simulator scenarios with FILE (JSON, - for stdin;\n"+
+		"Replaces the account's test-mode payer simulator scenarios with FILE (JSON or YAML, - for stdin;\n"+
 			"docs/guides/payer-simulator.md). A file with a problem is refused with its line and field,\n"+
 			"and then nothing changes.", stderr)
 	db.add(fs)

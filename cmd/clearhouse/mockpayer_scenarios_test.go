@@ -197,4 +197,21 @@ func TestMockpayerScenariosApply(t *testing.T) {
 	if _, err := st.GetMockScenarios(context.Background(), acct.ID, store.ModeProduction); err == nil {
 		t.Error("production mode got the file too")
 	}
+
+	// The same file as YAML.
+	yamlFile := "scenarios:\n  - name: hdhp-denied-197\n    match: {memberId: SIM0001}\n    claim:\n      remittance: {outcome: denied, carc: 197}\n"
+	if err := os.WriteFile(file, []byte(yamlFile), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out = runOK(t, append([]string{"mockpayer", "scenarios", "apply", "-f", file, "--account", "Acme"}, db...)...)
+	if !strings.Contains(out, "scenario hdhp-denied-197 (line 2)") {
+		t.Errorf("apply YAML: %q", out)
+	}
+	if err := os.WriteFile(file, []byte(strings.Replace(yamlFile, "carc: 197", "carc: 1977", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCmd(append([]string{"mockpayer", "scenarios", "apply", "-f", file, "--account", "Acme"}, db...)...); code == 0 ||
+		!strings.Contains(stderr, "line 5: scenarios[0].claim.remittance.carc") {
+		t.Errorf("bad YAML: exit %d %s", code, stderr)
+	}
 }

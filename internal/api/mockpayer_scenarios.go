@@ -30,7 +30,7 @@ func (h mockScenarioHandlers) testModeOnly(r *http.Request, status int) error {
 	return Errorf(status, CodeForbidden, "The payer simulator answers test mode only; upload scenarios with a test API key.")
 }
 
-// get is GET …/mock-payer/scenarios: the file as uploaded.
+// get is GET …/mock-payer/scenarios: the file as uploaded, JSON or YAML.
 func (h mockScenarioHandlers) get(w http.ResponseWriter, r *http.Request) {
 	if err := h.testModeOnly(r, http.StatusNotFound); err != nil {
 		WriteError(w, r, err)
@@ -45,13 +45,18 @@ func (h mockScenarioHandlers) get(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
+	ct := "application/json"
+	if scenario.IsYAML(f.Body) {
+		ct = "application/yaml"
+	}
+	w.Header().Set("Content-Type", ct)
 	w.Header().Set("Last-Modified", f.UpdatedAt.UTC().Format(http.TimeFormat))
 	w.WriteHeader(http.StatusOK)
 	w.Write(f.Body)
 }
 
-// put is PUT …/mock-payer/scenarios: validate the whole file, then
+// put is PUT …/mock-payer/scenarios: validate the whole file (JSON or
+// YAML, whatever the Content-Type says: the loader tells them apart), then
 // replace the stored one. A file with a problem changes nothing.
 func (h mockScenarioHandlers) put(w http.ResponseWriter, r *http.Request) {
 	if err := h.testModeOnly(r, http.StatusForbidden); err != nil {

@@ -311,3 +311,45 @@ func TestPayerSimulatorDroppedConnection(t *testing.T) {
 		t.Errorf("dropped connection: %d %s", resp.StatusCode, body)
 	}
 }
+
+// The same file as YAML: stored as uploaded and read back as YAML, the
+// check answers its deductible, and a problem names the YAML's line.
+func TestPayerSimulatorYAML(t *testing.T) {
+	t.Parallel()
+	f, _ := claimServer(t)
+	yamlFile := `scenarios:
+  - name: hdhp-denied-197
+    match: {payerId: 52133, memberId: SIM0001}
+    eligibility:
+      benefits:
+        planName: SIMULATED DENTAL PPO
+        serviceTypeCodes: [35]
+        deductibles: [{serviceTypeCode: 35, amount: 2500, remaining: 1500}]
+    claim:
+      remittance: {outcome: denied, carc: 197}
+`
+	var stored struct {
+		Scenarios []struct {
+			Name string `json:"name"`
+			Line int    `json:"line"`
+		} `json:"scenarios"`
+	}
+	f.json("PUT", scenarioPath, yamlFile, 200, &stored)
+	if len(stored.Scenarios) != 1 || stored.Scenarios[0].Line != 2 {
+		t.Fatalf("PUT answered %+v", stored)
+	}
+	resp, body := f.call("GET", scenarioPath, f.key, "", false)
+	if resp.StatusCode != 200 || string(body) != yamlFile || resp.Header.Get("Content-Type") != "application/yaml" {
+		t.Errorf("GET: %d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	resp, body = f.post(eligibilityPath, f.key, simulatorEligibility)
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"benefitAmount":"2500"`) || !strings.Contains(string(body), `"benefitAmount":"1500"`) {
+		t.Errorf("check: %d %.600s", resp.StatusCode, body)
+	}
+	bad := strings.Replace(yamlFile, "carc: 197", "carc: 1977", 1)
+	resp, body = f.call("PUT", scenarioPath, f.key, bad, false)
+	if resp.StatusCode != 400 || !strings.Contains(string(body), `"path":"/scenarios/0/claim/remittance/carc"`) ||
+		!strings.Contains(string(body), "line 10: ") {
+		t.Errorf("bad YAML: %d %s", resp.StatusCode, body)
+	}
+}

@@ -1,5 +1,5 @@
-// Package scenario reads payer simulator scenario files: JSON documents
-// (schema.json) that say how the test-mode payer answers requests it
+// Package scenario reads payer simulator scenario files: JSON or YAML
+// documents (schema.json) that say how the test-mode payer answers requests it
 // matches — the 271 built from a benefits description, a payer rejection
 // (AAA), a delay or a timeout for eligibility; the 277CA and the 835 for
 // claims. Parse validates a file completely and names the line and field
@@ -217,10 +217,22 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Parse reads and validates a scenario file.
+// Parse reads and validates a scenario file, JSON or YAML (IsYAML): a
+// YAML file is checked as the JSON it stands for, and its errors name the
+// YAML's lines.
 func Parse(data []byte) (*Set, error) {
 	if len(data) > MaxFileBytes {
 		return nil, &Error{Message: fmt.Sprintf("the file is %d bytes; at most %d are allowed", len(data), MaxFileBytes)}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, &Error{Line: 1, Message: "the file is empty: a scenario file is an object with a \"scenarios\" list"}
+	}
+	if IsYAML(data) {
+		converted, err := yamlToJSON(data)
+		if err != nil {
+			return nil, err
+		}
+		data = converted
 	}
 	starts, err := scenarioOffsets(data)
 	if err != nil {

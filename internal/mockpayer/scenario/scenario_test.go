@@ -189,4 +189,13 @@ func TestGuideScenariosLoad(t *testing.T) {
 	if blocks < 8 {
 		t.Errorf("only %d scenario files in the guide", blocks)
 	}
+	// The YAML example is the first JSON example, and the error the guide
+	// quotes for it is the loader's.
+	first, _, _ := strings.Cut(strings.Split(string(guide), "```json\n")[1], "```")
+	yamlBlock, _, _ := strings.Cut(strings.Split(string(guide), "```yaml\n")[1], "```")
+	loadsAlike(t, yamlBlock, first)
+	_, err = Parse([]byte(strings.Replace(yamlBlock, "carc: 197", "carc: 1977", 1)))
+	if err == nil || !strings.Contains(string(guide), "`"+err.Error()+"`") {
+		t.Errorf("the guide does not quote the YAML error %v", err)
+	}
 }
