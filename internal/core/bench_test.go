@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -44,7 +46,10 @@ type benchResult struct {
 // process, so peak-RSS-MB is the whole process's high-water mark.
 // CLEARHOUSE_BENCH_CLAIMS changes the claim count (1000000 for 10×);
 // CLEARHOUSE_BENCH_CPUPROFILE and CLEARHOUSE_BENCH_MEMPROFILE profile the
-// worker (CPU; allocations). runq-s/op is the time the worker's threads
+// worker (CPU; allocations), CLEARHOUSE_BENCH_HEAPPROFILE writes the live
+// heap at its highest. CLEARHOUSE_BENCH_KIND=835 processes claim payments
+// instead (the seeded 835 setting's fragments), and CLEARHOUSE_BENCH_PERSET
+// puts that many claims in each set (a huge single set). runq-s/op is the time the worker's threads
 // were runnable but waiting for a CPU: on a shared machine, most of the
 // difference between e2e-MB/s and cpu-MB/s.
 func BenchmarkInbound837P(b *testing.B) {
@@ -52,13 +57,15 @@ func BenchmarkInbound837P(b *testing.B) {
 	if v := os.Getenv("CLEARHOUSE_BENCH_CLAIMS"); v != "" {
 		claims, _ = strconv.Atoi(v)
 	}
+	perSet, _ := strconv.Atoi(os.Getenv("CLEARHOUSE_BENCH_PERSET"))
+	kind := x12gen.Kind(cmp.Or(os.Getenv("CLEARHOUSE_BENCH_KIND"), string(x12gen.Claims837P)))
 	path := filepath.Join(b.TempDir(), "claims.x12")
 	f, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	stats, err := x12gen.Generate(w, x12gen.Options{Kind: x12gen.Claims837P, Seed: 1, Items: claims})
+	stats, err := x12gen.Generate(w, x12gen.Options{Kind: kind, Seed: 1, Items: claims, PerSet: perSet})
 	if err == nil {
 		err = w.Flush()
 	}
@@ -100,6 +107,10 @@ func BenchmarkInbound837P(b *testing.B) {
 // runBenchWorker receives and processes one file in a fresh data directory.
 func runBenchWorker(spec string) int {
 	file, dataDir, _ := strings.Cut(spec, "|")
+	if prof := os.Getenv("CLEARHOUSE_BENCH_HEAPPROFILE"); prof != "" {
+		stop := watchHeap(prof)
+		defer stop()
+	}
 	if prof := os.Getenv("CLEARHOUSE_BENCH_CPUPROFILE"); prof != "" {
 		f, err := os.Create(prof)
 		if err == nil {
@@ -155,6 +166,9 @@ func benchWorker(file, dataDir string) (benchResult, error) {
 		st.CreateTransactionSetting(ctx, store.TransactionSetting{ID: "claims-in", AccountID: acct, Mode: mode, PartnershipID: "payer_provider",
 			Direction: store.DirectionInbound, GuideID: "005010X222A1", TransactionSetIdentifier: "837",
 			FragmentsEnabled: true, FragmentsBatchSize: 800, FragmentsKeyName: "claim_information_CLM_loop", CreatedAt: now}),
+		st.CreateTransactionSetting(ctx, store.TransactionSetting{ID: "payments-in", AccountID: acct, Mode: mode, PartnershipID: "payer_provider",
+			Direction: store.DirectionInbound, GuideID: "005010X221A1", TransactionSetIdentifier: "835",
+			FragmentsEnabled: true, FragmentsBatchSize: 800, FragmentsKeyName: "claim_payment_information_CLP_loop", CreatedAt: now}),
 	} {
 		if err != nil {
 			return benchResult{}, err
@@ -187,6 +201,34 @@ func benchWorker(file, dataDir string) (benchResult, error) {
 	return benchResult{Seconds: time.Since(start).Seconds(), CPUSeconds: (cpuTime() - cpuStart).Seconds(),
 		RunqSeconds: (runqTime() - runqStart).Seconds(),
 		Status:      ex.Status, Transactions: ex.TransactionCount, Fault: ex.FaultMessage}, nil
+}
+
+// watchHeap writes a heap profile to path each time the live heap reaches
+// a new high (checked every 100 ms) until stop is called.
+func watchHeap(path string) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		var high uint64
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc > high+high/10 {
+				high = ms.HeapAlloc
+				if f, err := os.Create(path); err == nil {
+					pprof.Lookup("heap").WriteTo(f, 0)
+					f.Close()
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }
 
 // runqTime is how long the process's threads have been runnable but not

@@ -12,9 +12,10 @@ import (
 // a CLM with 1-9 service lines whose charges add up to CLM02.
 type claims struct{ hl int }
 
-func (*claims) functionalID() string { return "HC" }
-func (*claims) version() string      { return "005010X222A1" }
-func (*claims) setID() string        { return "837" }
+func (*claims) functionalID() string        { return "HC" }
+func (*claims) version() string             { return "005010X222A1" }
+func (c *claims) implementationRef() string { return c.version() }
+func (*claims) setID() string               { return "837" }
 
 func (c *claims) header(iw *x12.InterchangeWriter, rng *rand.Rand, set int) error {
 	c.hl = 1

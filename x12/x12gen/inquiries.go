@@ -12,9 +12,10 @@ import (
 // date of service and a generic EQ*30 request.
 type inquiries struct{ hl int }
 
-func (*inquiries) functionalID() string { return "HS" }
-func (*inquiries) version() string      { return "005010X279A1" }
-func (*inquiries) setID() string        { return "270" }
+func (*inquiries) functionalID() string        { return "HS" }
+func (*inquiries) version() string             { return "005010X279A1" }
+func (q *inquiries) implementationRef() string { return q.version() }
+func (*inquiries) setID() string               { return "270" }
 
 func (q *inquiries) header(iw *x12.InterchangeWriter, _ *rand.Rand, set int) error {
 	q.hl = 2

@@ -1,7 +1,7 @@
 // Package x12gen writes large, valid, deterministic X12 files for tests and
-// benchmarks: 837P professional claims (005010X222A1) and 270 eligibility
-// inquiries (005010X279A1). The same options and seed always give the same
-// bytes. All names, ids and addresses are synthetic; NPIs carry a valid
+// benchmarks: 837P professional claims (005010X222A1), 835 claim payments
+// (005010X221A1) and 270 eligibility inquiries (005010X279A1). The same
+// options and seed always give the same bytes. All names, ids and addresses are synthetic; NPIs carry a valid
 // check digit and every count and control number is consistent, so the
 // envelope validator finds nothing.
 package x12gen
@@ -24,6 +24,8 @@ const (
 	Claims837P Kind = "837P"
 	// Inquiries270 generates 270 eligibility inquiries, 005010X279A1.
 	Inquiries270 Kind = "270"
+	// Remittances835 generates 835 claim payments, 005010X221A1.
+	Remittances835 Kind = "835"
 )
 
 // Options control generation.
@@ -80,8 +82,13 @@ func Generate(w io.Writer, o Options) (Stats, error) {
 		if o.PerSet == 0 {
 			o.PerSet = 99
 		}
+	case Remittances835:
+		g = &remittances{}
+		if o.PerSet == 0 {
+			o.PerSet = 5000
+		}
 	default:
-		return Stats{}, fmt.Errorf("x12gen: unknown kind %q (want %s or %s)", o.Kind, Claims837P, Inquiries270)
+		return Stats{}, fmt.Errorf("x12gen: unknown kind %q (want %s, %s or %s)", o.Kind, Claims837P, Inquiries270, Remittances835)
 	}
 	var wopts []x12.WriterOption
 	if o.LineBreaks {
@@ -108,7 +115,7 @@ func Generate(w io.Writer, o Options) (Stats, error) {
 			return st, err
 		}
 		for sets := 0; !done() && (o.SetsPerInterchange == 0 || sets < o.SetsPerInterchange); sets++ {
-			if err := iw.BeginTransaction(g.setID(), g.version()); err != nil {
+			if err := iw.BeginTransaction(g.setID(), g.implementationRef()); err != nil {
 				return st, err
 			}
 			st.Sets++
@@ -118,6 +125,11 @@ func Generate(w io.Writer, o Options) (Stats, error) {
 			for n := 0; n < o.PerSet && !done(); n++ {
 				st.Items++
 				if err := g.item(iw, rng, st.Items); err != nil {
+					return st, err
+				}
+			}
+			if t, ok := g.(trailerWriter); ok {
+				if err := t.trailer(iw); err != nil {
 					return st, err
 				}
 			}
@@ -141,8 +153,15 @@ type generator interface {
 	functionalID() string
 	version() string
 	setID() string
+	implementationRef() string // ST03; empty where the guide leaves it unused
 	header(iw *x12.InterchangeWriter, rng *rand.Rand, set int) error
 	item(iw *x12.InterchangeWriter, rng *rand.Rand, n int) error
+}
+
+// trailerWriter is a generator with segments to write after the last item
+// of a set.
+type trailerWriter interface {
+	trailer(iw *x12.InterchangeWriter) error
 }
 
 // NPI returns a valid NPI (Luhn check digit with the 80840 prefix) built

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/clearhouse/clearhouse/x12"
+	"github.com/clearhouse/clearhouse/x12/guide"
 	"github.com/clearhouse/clearhouse/x12/x12gen"
 )
 
@@ -29,6 +30,8 @@ func TestGenerateIsValidAndDeterministic(t *testing.T) {
 	for _, o := range []x12gen.Options{
 		{Kind: x12gen.Claims837P, Seed: 1, Items: 1200, PerSet: 500, SetsPerInterchange: 2},
 		{Kind: x12gen.Inquiries270, Seed: 2, TargetBytes: 200_000, LineBreaks: true},
+		{Kind: x12gen.Remittances835, Seed: 4, Items: 3000, PerSet: 2500},
+		{Kind: x12gen.Remittances835, Seed: 5, Items: 3},
 	} {
 		t.Run(string(o.Kind), func(t *testing.T) {
 			a, st := generate(t, o)
@@ -36,7 +39,7 @@ func TestGenerateIsValidAndDeterministic(t *testing.T) {
 			if !bytes.Equal(a, b) {
 				t.Fatal("same options gave different bytes")
 			}
-			rep, err := x12.Validate(bytes.NewReader(a), x12.ValidateOptions{})
+			rep, err := guide.Validate(bytes.NewReader(a), guide.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,7 +14,8 @@ import (
 )
 
 func main() {
-	kind := flag.String("kind", "837P", "transaction: 837P or 270")
+	kind := flag.String("kind", "837P", "transaction: 837P, 835 or 270")
+	perSet := flag.Int("per-set", 0, "claims or inquiries per transaction set (0: the kind's default; 1000000 puts a million claims in one set)")
 	mb := flag.Float64("mb", 40, "approximate size in MB (10^6 bytes)")
 	items := flag.Int("items", 0, "number of claims or inquiries instead of -mb")
 	seed := flag.Uint64("seed", 1, "seed; the same seed gives the same bytes")
@@ -32,7 +33,7 @@ func main() {
 		w = f
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
-	opts := x12gen.Options{Kind: x12gen.Kind(*kind), Seed: *seed, LineBreaks: *lines, Items: *items}
+	opts := x12gen.Options{Kind: x12gen.Kind(*kind), Seed: *seed, LineBreaks: *lines, Items: *items, PerSet: *perSet}
 	if *items == 0 {
 		opts.TargetBytes = int64(*mb * 1e6)
 	}
