@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/x12"
@@ -29,14 +30,31 @@ type trackedElement struct {
 }
 
 // identifierSpill keeps the business identifiers of a file's sets in a
-// temporary file, so memory stays flat whatever their number; they are read
-// back set by set for the metadata document and the records. Records are
-// length-prefixed: the set index, then element, element id, name, value.
+// temporary file, so memory stays flat whatever their number, even in one
+// set of a million claims; they are read back set by set, a record at a
+// time, for the metadata document and the records. Records are
+// length-prefixed: element, element id, name, value. spans says where each
+// set's records are.
 type identifierSpill struct {
-	f   *os.File
-	w   *bufio.Writer
-	tmp []byte
+	f     *os.File
+	w     *bufio.Writer
+	n     int64 // bytes written
+	tmp   []byte
+	spans []spillSpan // in set order
+	r     *bufio.Reader
 }
+
+// spillSpan is where one set's identifiers are in the spill, and which
+// elements they are of (in the order first seen).
+type spillSpan struct {
+	set        int
+	start, end int64
+	elements   []string
+}
+
+// identifierBatch is how many identifiers are read into memory at once to
+// be stored.
+const identifierBatch = 5000
 
 func newIdentifierSpill() (*identifierSpill, error) {
 	f, err := os.CreateTemp("", "clearhouse-identifiers-*")
@@ -58,8 +76,14 @@ func (s *identifierSpill) add(set int, seg *x12.Segment, def *guide.Segment) err
 	if len(v) == 0 {
 		return nil
 	}
-	b := binary.AppendUvarint(s.tmp[:0], uint64(set))
-	b = appendString(b, el.name)
+	if len(s.spans) == 0 || s.spans[len(s.spans)-1].set != set {
+		s.spans = append(s.spans, spillSpan{set: set, start: s.n, end: s.n})
+	}
+	span := &s.spans[len(s.spans)-1]
+	if !slices.Contains(span.elements, el.name) {
+		span.elements = append(span.elements, el.name)
+	}
+	b := appendString(s.tmp[:0], el.name)
 	if def != nil && pos <= len(def.Elements) {
 		b = appendString(b, def.Elements[pos-1].DE)
 		b = appendString(b, def.Elements[pos-1].Name)
@@ -69,7 +93,9 @@ func (s *identifierSpill) add(set int, seg *x12.Segment, def *guide.Segment) err
 	b = binary.AppendUvarint(b, uint64(len(v)))
 	b = append(b, v...)
 	s.tmp = b
-	_, err := s.w.Write(b)
+	n, err := s.w.Write(b)
+	s.n += int64(n)
+	span.end = s.n
 	return err
 }
 
@@ -77,52 +103,88 @@ func appendString(b []byte, v string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(v))), v...)
 }
 
-// reader rewinds the spill for reading set by set.
-func (s *identifierSpill) reader() (*identifierReader, error) {
-	if err := s.w.Flush(); err != nil {
-		return nil, err
-	}
-	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	return &identifierReader{r: bufio.NewReaderSize(s.f, 64<<10), at: -1}, nil
-}
-
 func (s *identifierSpill) close() { s.f.Close() }
 
-// identifierReader returns the identifiers of set 0, 1, 2... in turn.
-type identifierReader struct {
-	r    *bufio.Reader
-	next store.BusinessIdentifier
-	at   int // set of next; -1 when next is not read yet
-	done bool
-	buf  []byte
+// span returns where set's identifiers are (zero: it has none).
+func (s *identifierSpill) span(set int) spillSpan {
+	i, ok := slices.BinarySearchFunc(s.spans, set, func(sp spillSpan, set int) int { return sp.set - set })
+	if !ok {
+		return spillSpan{set: set}
+	}
+	return s.spans[i]
 }
 
-func (r *identifierReader) read() error {
-	set, err := binary.ReadUvarint(r.r)
-	if err == io.EOF {
-		r.done = true
-		return nil
-	}
-	if err != nil {
+// each calls fn with set's identifiers in the order they came. fn must not
+// keep id: it is reused, though its strings are fn's to keep.
+func (s *identifierSpill) each(set int, fn func(id *store.BusinessIdentifier) error) error {
+	if err := s.w.Flush(); err != nil {
 		return err
 	}
+	sp := s.span(set)
+	sr := io.NewSectionReader(s.f, sp.start, sp.end-sp.start)
+	if s.r == nil {
+		s.r = bufio.NewReaderSize(sr, 64<<10)
+	} else {
+		s.r.Reset(sr)
+	}
+	d := identifierDecoder{r: s.r}
+	for {
+		more, err := d.read()
+		if err != nil || !more {
+			return err
+		}
+		if err := fn(&d.id); err != nil {
+			return err
+		}
+	}
+}
+
+// batches calls fn with set's identifiers, at most identifierBatch at a
+// time; fn may keep nothing of the slice beyond its strings.
+func (s *identifierSpill) batches(set int, fn func(ids []store.BusinessIdentifier) error) error {
+	var batch []store.BusinessIdentifier
+	err := s.each(set, func(id *store.BusinessIdentifier) error {
+		batch = append(batch, *id)
+		if len(batch) < identifierBatch {
+			return nil
+		}
+		err := fn(batch)
+		batch = batch[:0]
+		return err
+	})
+	if err == nil && len(batch) > 0 {
+		err = fn(batch)
+	}
+	return err
+}
+
+// identifierDecoder reads the records of one set.
+type identifierDecoder struct {
+	r   *bufio.Reader
+	id  store.BusinessIdentifier
+	buf []byte
+}
+
+// read decodes the next record into d.id; false at the end.
+func (d *identifierDecoder) read() (bool, error) {
 	// The element, its id and name repeat from one identifier to the next:
 	// the previous strings are reused when they are the same.
-	prev := r.next
-	fields := [4]*string{&r.next.Element, &r.next.ElementID, &r.next.Name, &r.next.Value}
+	prev := d.id
+	fields := [4]*string{&d.id.Element, &d.id.ElementID, &d.id.Name, &d.id.Value}
 	for i, f := range fields {
-		n, err := binary.ReadUvarint(r.r)
+		n, err := binary.ReadUvarint(d.r)
+		if i == 0 && err == io.EOF {
+			return false, nil
+		}
 		if err != nil {
-			return err
+			return false, err
 		}
-		if uint64(cap(r.buf)) < n {
-			r.buf = make([]byte, n)
+		if uint64(cap(d.buf)) < n {
+			d.buf = make([]byte, n)
 		}
-		b := r.buf[:n]
-		if _, err := io.ReadFull(r.r, b); err != nil {
-			return err
+		b := d.buf[:n]
+		if _, err := io.ReadFull(d.r, b); err != nil {
+			return false, err
 		}
 		switch {
 		case i == 0 && string(b) == prev.Element:
@@ -132,23 +194,5 @@ func (r *identifierReader) read() error {
 			*f = string(b)
 		}
 	}
-	r.at = int(set)
-	return nil
-}
-
-// set returns the identifiers of set i (sets must be asked in order).
-func (r *identifierReader) set(i int) ([]store.BusinessIdentifier, error) {
-	var out []store.BusinessIdentifier
-	for {
-		if r.at < 0 && !r.done {
-			if err := r.read(); err != nil {
-				return nil, err
-			}
-		}
-		if r.done || r.at != i {
-			return out, nil
-		}
-		out = append(out, r.next)
-		r.at = -1
-	}
+	return true, nil
 }

@@ -2,8 +2,13 @@ package core
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"slices"
+
+	"github.com/clearhouse/clearhouse/internal/store"
 )
 
 // MetadataVersion is the version of the execution metadata document
@@ -88,13 +93,9 @@ type mdSet struct {
 }
 
 // writeMetadata streams the execution metadata document of the pass's
-// file: envelopes from memory, tracked identifiers set by set from the
-// spill, so memory stays bounded by one set's identifiers.
+// file: envelopes from memory, tracked identifiers read back from the spill
+// as they are written, so memory does not grow with a set's identifiers.
 func (p *pass) writeMetadata(w io.Writer) error {
-	ids, err := p.ids.reader()
-	if err != nil {
-		return err
-	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	put := func(s string) { bw.WriteString(s) }
 	enc := func(v any) error {
@@ -127,19 +128,9 @@ func (p *pass) writeMetadata(w io.Writer) error {
 				if k > 0 {
 					put(",")
 				}
-				list, err := ids.set(s.index)
-				if err != nil {
+				if err := p.writeSetMetadata(bw, s); err != nil {
 					return err
 				}
-				md := s.metadata()
-				for _, id := range list {
-					md.TrackedIdentifiers[id.Element] = append(md.TrackedIdentifiers[id.Element], id.Value)
-				}
-				b, err := json.Marshal(md)
-				if err != nil {
-					return err
-				}
-				bw.Write(b)
 			}
 			put("]}")
 		}
@@ -147,6 +138,68 @@ func (p *pass) writeMetadata(w io.Writer) error {
 	}
 	put("]}\n")
 	return bw.Flush()
+}
+
+// writeSetMetadata writes one set's object as json.Marshal would with its
+// trackedIdentifiers map filled (keys sorted, values in the order they
+// came), reading the set's identifiers once per element instead of holding
+// them.
+func (p *pass) writeSetMetadata(bw *bufio.Writer, s *setResult) error {
+	b, err := json.Marshal(s.metadata())
+	if err != nil {
+		return err
+	}
+	head, ok := bytes.CutSuffix(b, []byte("{}}"))
+	if !ok {
+		return fmt.Errorf("core: set metadata %s does not end with its identifiers", b)
+	}
+	bw.Write(head)
+	bw.WriteByte('{')
+	elements := slices.Clone(p.ids.span(s.index).elements)
+	slices.Sort(elements)
+	var tmp []byte
+	for i, el := range elements {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		tmp = appendJSONString(tmp[:0], el)
+		bw.Write(append(tmp, ':', '['))
+		first := true
+		err := p.ids.each(s.index, func(id *store.BusinessIdentifier) error {
+			if id.Element != el {
+				return nil
+			}
+			if !first {
+				bw.WriteByte(',')
+			}
+			first = false
+			tmp = appendJSONString(tmp[:0], id.Value)
+			_, err := bw.Write(tmp)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		bw.WriteByte(']')
+	}
+	_, err = bw.WriteString("}}")
+	return err
+}
+
+// appendJSONString appends v as encoding/json writes a string: plain
+// printable ASCII as it is, anything else through json.Marshal (which also
+// escapes <, > and &).
+func appendJSONString(b []byte, v string) []byte {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(v)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, v...)
+	return append(b, '"')
 }
 
 func (ic *interchange) metadata() mdInterchange {

@@ -314,10 +314,6 @@ func (s *Service) recordSuccess(ctx context.Context, e store.Execution, p *pass,
 	if err := w.Commit(); err != nil {
 		return err
 	}
-	ids, err := p.ids.reader()
-	if err != nil {
-		return err
-	}
 	now := s.opts.Clock.Now().UTC()
 	processedAt := timestamp(now)
 	first := p.interchanges[0]
@@ -332,11 +328,7 @@ func (s *Service) recordSuccess(ctx context.Context, e store.Execution, p *pass,
 		tick := 0 // events of one file get increasing times, so lists keep their order
 		at := func() time.Time { tick++; return now.Add(time.Duration(tick) * time.Microsecond) }
 		for _, set := range p.sets {
-			list, err := ids.set(set.index)
-			if err != nil {
-				return err
-			}
-			if err := s.recordSet(ctx, tx, e, set, list, now, processedAt, at); err != nil {
+			if err := s.recordSet(ctx, tx, e, set, p.ids, now, processedAt, at); err != nil {
 				return err
 			}
 		}
@@ -359,7 +351,7 @@ func (s *Service) recordSuccess(ctx context.Context, e store.Execution, p *pass,
 
 // recordSet stores one transaction and emits its events.
 func (s *Service) recordSet(ctx context.Context, tx store.Queries, e store.Execution, set *setResult,
-	ids []store.BusinessIdentifier, now time.Time, processedAt string, at func() time.Time) error {
+	ids *identifierSpill, now time.Time, processedAt string, at func() time.Time) error {
 	ic, g := set.ic, set.grp
 	x := X12Detail{
 		Metadata: X12Metadata{
@@ -379,7 +371,7 @@ func (s *Service) recordSet(ctx context.Context, tx store.Queries, e store.Execu
 		TransactionSettingID: set.setting.ID, Sender: ic.senderQual + "/" + ic.senderID, Receiver: ic.recvQual + "/" + ic.recvID,
 		Input:       store.Artifact{Key: transactionInputKey(set.txID), ContentType: "application/edi-x12", Size: set.inputSize},
 		Output:      store.Artifact{Key: transactionOutputKey(set.txID), ContentType: "application/json", Size: set.outputSize},
-		Identifiers: ids, ProcessedAt: now, CreatedAt: now,
+		ProcessedAt: now, CreatedAt: now,
 	}
 	artifacts := []Artifact{
 		artifact("application/edi-x12", "input", events.TransactionURL(t.ID, "input"), t.Input.Size, "transaction"),
@@ -401,6 +393,25 @@ func (s *Service) recordSet(ctx context.Context, tx store.Queries, e store.Execu
 		return err
 	}
 	if err := tx.InsertTransaction(ctx, t); err != nil {
+		return err
+	}
+	// The identifiers are stored a batch at a time from the spill; the hook
+	// sees the first HookIdentifiers of each element.
+	stored, perElement := 0, map[string]int{}
+	err = ids.batches(set.index, func(batch []store.BusinessIdentifier) error {
+		if err := tx.InsertIdentifiers(ctx, t.ID, t.AccountID, stored, batch); err != nil {
+			return err
+		}
+		stored += len(batch)
+		for _, id := range batch {
+			if perElement[id.Element] < HookIdentifiers {
+				perElement[id.Element]++
+				t.Identifiers = append(t.Identifiers, id)
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	if s.opts.Inbound != nil {

@@ -27,6 +27,10 @@ type Executions interface {
 	// InsertTransaction stores a transaction with its fragments and
 	// business identifiers.
 	InsertTransaction(ctx context.Context, t Transaction) error
+	// InsertIdentifiers adds business identifiers to a transaction that
+	// InsertTransaction stored, the first at position (the count already
+	// stored): a set of a million claims is stored a bounded batch at a time.
+	InsertIdentifiers(ctx context.Context, transactionID, accountID string, position int, ids []BusinessIdentifier) error
 	// GetTransaction returns the transaction with its fragments and
 	// business identifiers.
 	GetTransaction(ctx context.Context, accountID, id string) (Transaction, error)
@@ -285,8 +289,12 @@ func (q *queries) InsertTransaction(ctx context.Context, t Transaction) error {
 				return mapErr(err)
 			}
 		}
-		return q.insertIdentifiers(ctx, t)
+		return q.insertIdentifiers(ctx, t.ID, t.AccountID, 0, t.Identifiers)
 	})
+}
+
+func (q *queries) InsertIdentifiers(ctx context.Context, transactionID, accountID string, position int, ids []BusinessIdentifier) error {
+	return q.atomic(ctx, func(q *queries) error { return q.insertIdentifiers(ctx, transactionID, accountID, position, ids) })
 }
 
 // insertIdentifiers writes a transaction's business identifiers a run at a
@@ -296,14 +304,13 @@ func (q *queries) InsertTransaction(ctx context.Context, t Transaction) error {
 // jsonb_array_elements_text on PostgreSQL): a set costs a few statements,
 // not one per claim, and the database reads each value without parsing a
 // JSON object per row.
-func (q *queries) insertIdentifiers(ctx context.Context, t Transaction) error {
+func (q *queries) insertIdentifiers(ctx context.Context, transactionID, accountID string, position int, ids []BusinessIdentifier) error {
 	query := `INSERT INTO business_identifiers (transaction_id, account_id, position, element, element_id, name, value)
 		SELECT $1, $2, $3 + e.ord - 1, $4, $5, $6, e.v
 		FROM jsonb_array_elements_text($7::jsonb) WITH ORDINALITY AS e(v, ord)`
 	if q.w.sqlite {
 		query = insertIdentifiersSQLite
 	}
-	ids := t.Identifiers
 	var values []string
 	for start := 0; start < len(ids); {
 		first := ids[start]
@@ -319,7 +326,7 @@ func (q *queries) insertIdentifiers(ctx context.Context, t Transaction) error {
 		if err != nil {
 			return err
 		}
-		if _, err := q.w.exec(ctx, query, t.ID, t.AccountID, start, first.Element, first.ElementID, first.Name, string(doc)); err != nil {
+		if _, err := q.w.exec(ctx, query, transactionID, accountID, position+start, first.Element, first.ElementID, first.Name, string(doc)); err != nil {
 			return mapErr(err)
 		}
 		start = end

@@ -151,8 +151,21 @@ func testTransactions(t *testing.T, s store.Store) {
 				}
 				wantIdentifiers = tr.Identifiers
 			}
+			// Set 2's identifiers go in three parts: with the transaction,
+			// then two batches cut inside a run (InsertIdentifiers).
+			all := tr.Identifiers
+			if i == 2 {
+				tr.Identifiers = all[:120]
+			}
 			if err := tx.InsertTransaction(ctx, tr); err != nil {
 				return err
+			}
+			if i == 2 {
+				for _, cut := range [][2]int{{120, 201}, {201, len(all)}} {
+					if err := tx.InsertIdentifiers(ctx, tr.ID, a.ID, cut[0], all[cut[0]:cut[1]]); err != nil {
+						return err
+					}
+				}
 			}
 			ids = append(ids, tr.ID)
 		}
