@@ -86,9 +86,12 @@ func TestPackageMap(t *testing.T) {
 	}
 }
 
-// TestDependencyRule: x12/ imports nothing from internal/, and only the
+// TestDependencyRule: x12/ imports nothing from internal/, only the
 // composition root (internal/app, and the binary) and tests import the API
-// and the console.
+// and the console, and only the composition root (internal/app,
+// internal/services), the mock's own packages and tests import the mock
+// payer: domain packages get what they need of it as values and
+// interfaces of their own.
 func TestDependencyRule(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "../../internal/...", "../../x12/...").Output()
 	if err != nil {
@@ -105,9 +108,18 @@ func TestDependencyRule(t *testing.T) {
 				t.Errorf("%s imports %s: x12/ must stand alone", pkg, imp)
 			case (imp == "internal/api" || imp == "internal/web") && pkg != "internal/api" && pkg != "internal/web" && pkg != "internal/app" && !strings.HasSuffix(pkg, "test") && pkg != "internal/chaos":
 				t.Errorf("%s imports %s: only the composition root (internal/app) wires the API and the console", pkg, imp)
+			case imp == "internal/mockpayer" && !mockImporter(pkg):
+				t.Errorf("%s imports %s: only the composition root (internal/app, internal/services) wires the mock payer", pkg, imp)
 			}
 		}
 	}
+}
+
+// mockImporter reports whether pkg may import internal/mockpayer: the
+// composition root, the mock's own packages and test-support packages.
+func mockImporter(pkg string) bool {
+	return pkg == "internal/app" || pkg == "internal/services" || strings.HasPrefix(pkg, "internal/mockpayer/") ||
+		strings.HasSuffix(pkg, "test") || pkg == "internal/chaos"
 }
 
 // goList lists the packages matching patterns, relative to the module.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/partners"
+	"github.com/clearhouse/clearhouse/internal/services"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -127,7 +128,7 @@ func keysCreate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	// Every account starts with a working test-mode setup (the mock payers).
-	if _, err := partners.Seed(ctx, st, rec.AccountID, time.Now()); err != nil {
+	if _, err := partners.Seed(ctx, st, rec.AccountID, services.MockPayers(), time.Now()); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "Created %s key %s for account %q (account id %s).\n", mode, rec.ID, account, rec.AccountID)

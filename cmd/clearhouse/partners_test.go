@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clearhouse/clearhouse/internal/partners"
 	"github.com/clearhouse/clearhouse/internal/secrets"
+	"github.com/clearhouse/clearhouse/internal/services"
 )
 
 // TestPartnersCLI: keys create seeds the test-mode partners; export then
@@ -29,7 +29,7 @@ func TestPartnersCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := runOK(t, append([]string{"partners", "apply", "-f", file, "--account", "Acme"}, db...)...)
-	if want := fmt.Sprintf("No changes: %d records", 2+6*len(partners.MockPayers())); !strings.HasPrefix(out, want) {
+	if want := fmt.Sprintf("No changes: %d records", 2+6*len(services.MockPayers())); !strings.HasPrefix(out, want) {
 		t.Errorf("applying the export: %q", out)
 	}
 

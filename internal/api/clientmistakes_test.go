@@ -13,6 +13,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/app/apptest"
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/partners"
+	"github.com/clearhouse/clearhouse/internal/services"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 )
@@ -31,7 +32,7 @@ func TestClientMistakesAreNotOutages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := partners.Seed(ctx, st, rec.AccountID, time.Now()); err != nil {
+		if _, err := partners.Seed(ctx, st, rec.AccountID, services.MockPayers(), time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		srv := apptest.New(t, apptest.Options{Store: st, Secrets: true}).API

@@ -12,6 +12,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/app/apptest"
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/partners"
+	"github.com/clearhouse/clearhouse/internal/services"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 )
@@ -36,7 +37,7 @@ func TestPartnersAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := partners.Seed(ctx, st, testRec.AccountID, time.Now()); err != nil {
+	if _, err := partners.Seed(ctx, st, testRec.AccountID, services.MockPayers(), time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	call := func(method, path, key, body string, wantStatus int) map[string]any {
@@ -79,8 +80,8 @@ func TestPartnersAPI(t *testing.T) {
 
 	// The seeded test setup.
 	list := call("GET", "/partnerships", testKey, "", 200)["items"].([]any)
-	if len(list) != len(partners.MockPayers()) {
-		t.Fatalf("%d test partnerships, want one per mock payer (%d)", len(list), len(partners.MockPayers()))
+	if len(list) != len(services.MockPayers()) {
+		t.Fatalf("%d test partnerships, want one per mock payer (%d)", len(list), len(services.MockPayers()))
 	}
 	uhc := call("GET", "/partnerships/clearhouse_mock-87726", testKey, "", 200)
 	if len(uhc["inboundTransactions"].([]any)) != 3 || len(uhc["outboundTransactions"].([]any)) != 1 {

@@ -149,7 +149,7 @@ func New(ctx context.Context, cfg Config) (a *App, err error) {
 		return nil, err
 	}
 	// Every account's test-mode partners; refuse secrets we cannot open.
-	if _, err := partners.Startup(ctx, st, cfg.Secrets, cfg.Clock.Now()); err != nil {
+	if _, err := partners.Startup(ctx, st, cfg.Secrets, services.MockPayers(), cfg.Clock.Now()); err != nil {
 		return nil, err
 	}
 	downloadSecret, err := web.LoadOrCreateSecret(filepath.Join(cfg.DataDir, "download-secret"))
@@ -203,7 +203,7 @@ func New(ctx context.Context, cfg Config) (a *App, err error) {
 	var routes []api.Route
 	if !cfg.WithoutConsole {
 		if a.Console, err = web.New(web.Config{Store: st, Eligibility: svc.Eligibility, Payers: svc.Payers,
-			MockRequests: mockpayer.Requests(), Secret: sessionSecret, Clock: cfg.Clock, Logger: logger,
+			MockRequests: services.MockExamples(), MockClaims: mockClaims, Secret: sessionSecret, Clock: cfg.Clock, Logger: logger,
 			Core: svc.Core, Webhooks: svc.Webhooks, Claims: svc.Claims}); err != nil {
 			return nil, err
 		}
@@ -216,6 +216,11 @@ func New(ctx context.Context, cfg Config) (a *App, err error) {
 	}
 	return a, nil
 }
+
+// mockClaims are the mock payer's claim rules the console's test-mode
+// claim samples follow.
+var mockClaims = web.MockClaims{RejectMemberID: mockpayer.ClaimRejectMemberID,
+	UnreachablePayerID: mockpayer.UnreachablePayerID, UnreachablePayerName: services.UnreachablePayerName}
 
 // APIServices are the services of s the API serves.
 func APIServices(s *services.Set) api.Services {

@@ -20,7 +20,10 @@ var forbidden = map[string][]string{
 	"internal/claims":        {"internal/mockpayer", "internal/api", "internal/web"},
 	"internal/core":          {"internal/mockpayer", "internal/api", "internal/web", "internal/claims", "internal/delivery"},
 	"internal/webhooks":      {"internal/mockpayer", "internal/api", "internal/web"},
-	"internal/api":           {"internal/web", "internal/app", "internal/services"},
+	"internal/delivery":      {"internal/mockpayer", "internal/api", "internal/web"},
+	"internal/partners":      {"internal/mockpayer", "internal/api", "internal/web"},
+	"internal/web":           {"internal/mockpayer", "internal/app", "internal/services"},
+	"internal/api":           {"internal/web", "internal/app", "internal/services", "internal/mockpayer"},
 	"internal/services":      {"internal/api", "internal/web", "internal/app"},
 }
 

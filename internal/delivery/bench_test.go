@@ -21,6 +21,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/delivery"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
+	"github.com/clearhouse/clearhouse/internal/services"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -89,7 +90,7 @@ func benchClaims(b *testing.B, payer, file string, submit func(ctx context.Conte
 	if err != nil {
 		b.Fatal(err)
 	}
-	mock, err := delivery.NewMock(delivery.MockOptions{Payer: mockpayer.New(), Core: c, Store: st, Blob: blobs, Jobs: q, Logger: quiet})
+	mock, err := delivery.NewMock(delivery.MockOptions{Payer: services.MockClaimsPayer(mockpayer.New()), Core: c, Store: st, Blob: blobs, Jobs: q, Logger: quiet})
 	if err != nil {
 		b.Fatal(err)
 	}

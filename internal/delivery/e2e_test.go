@@ -19,6 +19,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/delivery"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
+	"github.com/clearhouse/clearhouse/internal/services"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -71,7 +72,7 @@ func newWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mock, err := delivery.NewMock(delivery.MockOptions{Payer: mockpayer.New(mockpayer.WithClock(fake.Now)), Core: c, Store: st,
+	mock, err := delivery.NewMock(delivery.MockOptions{Payer: services.MockClaimsPayer(mockpayer.New(mockpayer.WithClock(fake.Now))), Core: c, Store: st,
 		Blob: blobs, Jobs: q, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)

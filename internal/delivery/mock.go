@@ -13,7 +13,6 @@ import (
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/jobs"
-	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/x12"
@@ -29,7 +28,7 @@ const AnswerKind = "delivery.mock-answer"
 // own job (so a delivery is never reported before the file arrived, and
 // the answers exist exactly when the delivery does).
 type Mock struct {
-	payer      *mockpayer.Payer
+	payer      MockPayer
 	core       *core.Service
 	store      store.Store
 	blob       blob.Store
@@ -39,9 +38,31 @@ type Mock struct {
 	remitDelay time.Duration
 }
 
+// MockPayer is the payer behind the MOCK connection. The composition root
+// gives internal/mockpayer's; delivery never imports it, so the mock stays
+// at the edge of the graph.
+type MockPayer interface {
+	// Reachable fails when the payer a claim file names never answers
+	// (the delivery fails as a real unreachable payer's would).
+	Reachable(file []byte) error
+	// AnswerClaims reads a claim file as the payer would and answers it.
+	AnswerClaims(ctx context.Context, file []byte) (MockAnswer, error)
+	// Remit is the 835 paying what the payer accepted of a claim file; nil
+	// when it pays nothing.
+	Remit(ctx context.Context, file []byte) ([]byte, error)
+}
+
+// MockAnswer is the mock payer's answer to a claim file.
+type MockAnswer struct {
+	Ack999   []byte
+	Ack277CA []byte // nil when the 999 rejects the file or the payer stays silent
+	// Rejected counts the claims the 277CA rejects.
+	Rejected int
+}
+
 // MockOptions configure the MOCK transport.
 type MockOptions struct {
-	Payer  *mockpayer.Payer
+	Payer  MockPayer
 	Core   *core.Service
 	Store  store.Store
 	Blob   blob.Store
@@ -80,7 +101,7 @@ func (m *Mock) Deliver(ctx context.Context, f File) (string, error) {
 	if f.Execution.Mode != store.ModeTest {
 		return "", errors.New("the MOCK connection takes test-mode files only")
 	}
-	if err := mockpayer.CheckReachable(f.Body); err != nil {
+	if err := m.payer.Reachable(f.Body); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("File was delivered to the mock payer '%s'", f.Execution.SourceName), nil

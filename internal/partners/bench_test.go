@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/clearhouse/clearhouse/internal/partners"
+	"github.com/clearhouse/clearhouse/internal/services"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 )
@@ -13,7 +14,7 @@ import (
 func BenchmarkInboundLookups(b *testing.B) {
 	st := storetest.SQLite(b)
 	a, _ := storetest.Seed(b, st, store.ModeTest)
-	if _, err := partners.Seed(ctx, st, a.ID, t0); err != nil {
+	if _, err := partners.Seed(ctx, st, a.ID, services.MockPayers(), t0); err != nil {
 		b.Fatal(err)
 	}
 	b.Run("FindPartnershipByInterchange", func(b *testing.B) {
@@ -40,10 +41,10 @@ func BenchmarkInboundLookups(b *testing.B) {
 func BenchmarkApplyUnchanged(b *testing.B) {
 	st := storetest.SQLite(b)
 	a, _ := storetest.Seed(b, st, store.ModeTest)
-	if _, err := partners.Seed(ctx, st, a.ID, t0); err != nil {
+	if _, err := partners.Seed(ctx, st, a.ID, services.MockPayers(), t0); err != nil {
 		b.Fatal(err)
 	}
-	doc := partners.TestSetup()
+	doc := partners.TestSetup(services.MockPayers())
 	opts := partners.ApplyOptions{AccountID: a.ID, Mode: store.ModeTest, Now: t0}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -10,7 +10,7 @@ import (
 // FuzzCheckDocument: any input decodes or is refused with problems, and
 // checking a decoded document against an empty account never panics.
 func FuzzCheckDocument(f *testing.F) {
-	seed, _ := json.Marshal(TestSetup())
+	seed, _ := json.Marshal(TestSetup([]MockPayer{{ID: "52133", Name: "UnitedHealthcare Dental"}, {ID: "MOCKDOWN", Name: "Mock dental payer"}}))
 	f.Add(seed)
 	f.Add([]byte(`{"profiles":[{"profileId":"a","profileType":"local","interchangeQualifier":"ZZ","interchangeId":"A1"}],
 	 "connections":[{"connectionId":"c","connectionType":"SFTP","settings":{"host":"h","port":70000,"username":"u"},"secrets":{"password":null}}],

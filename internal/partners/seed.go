@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -25,27 +24,23 @@ const (
 )
 
 // MockPayer is one mock payer as a trading partner: its ISA identity is
-// ZZ / its payer id, the envelope the mock answers with.
+// ZZ / its payer id, the envelope the mock answers with. The composition
+// root lists them (internal/mockpayer's payers); partners never imports
+// the mock.
 type MockPayer struct{ ID, Name string }
 
-// MockPayers lists the mock payers (internal/mockpayer), by payer id.
-func MockPayers() []MockPayer {
+// MockPayers lists the given payers by payer id, once each, under their
+// directory id and name when the directory knows them.
+func MockPayers(given []MockPayer) []MockPayer {
 	seen := map[string]bool{}
 	var out []MockPayer
-	// The eligibility mock requests name most mock payers; the claim-only
-	// mock (the payer whose connection always fails) is added by hand.
-	ids := [][2]string{{mockpayer.UnreachablePayerID, "Mock dental payer (connection always fails)"}}
-	for _, r := range mockpayer.Requests() {
-		ids = append(ids, [2]string{r.TradingPartnerServiceID, r.PayerName})
-	}
-	for _, r := range ids {
-		id, name := r[0], r[1]
-		if p, ok := payers.Default().Lookup(id); ok {
-			id, name = p.ID, p.Name
+	for _, p := range given {
+		if d, ok := payers.Default().Lookup(p.ID); ok {
+			p = MockPayer{ID: d.ID, Name: d.Name}
 		}
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, MockPayer{ID: id, Name: name})
+		if !seen[p.ID] {
+			seen[p.ID] = true
+			out = append(out, p)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
@@ -64,14 +59,14 @@ func MockPartnershipID(payerID string) string {
 // the MOCK connection, and a partnership with each mock payer that takes
 // in 999, 277CA and 835 (835 in fragments of 800 claim payments) and
 // sends 837D claims (in fragments of 800 claims) to the mock.
-func TestSetup() Document {
+func TestSetup(mocks []MockPayer) Document {
 	doc := Document{
 		Profiles: []Profile{{ProfileID: TestLocalProfileID, ProfileType: store.ProfileLocal,
 			InterchangeQualifier: "ZZ", InterchangeID: TestLocalISAID, ApplicationID: TestLocalISAID}},
 		Connections: []Connection{{ConnectionID: TestConnectionID, ConnectionType: store.ConnectionMock,
 			Name: "Mock payers (test mode)"}},
 	}
-	for _, p := range MockPayers() {
+	for _, p := range MockPayers(mocks) {
 		ship := MockPartnershipID(p.ID)
 		doc.Profiles = append(doc.Profiles, Profile{ProfileID: MockProfileID(p.ID), ProfileType: store.ProfilePartner,
 			InterchangeQualifier: "ZZ", InterchangeID: p.ID, ApplicationID: applicationID(p.ID)})
@@ -106,18 +101,18 @@ func applicationID(id string) string {
 // a record that would clash with one of the account's own (an ISA
 // identity already taken) is skipped with what depends on it. Safe to
 // run at every start. It returns how many records it created.
-func Seed(ctx context.Context, st store.Store, accountID string, now time.Time) (int, error) {
+func Seed(ctx context.Context, st store.Store, accountID string, mocks []MockPayer, now time.Time) (int, error) {
 	// Replicas starting together seed the same accounts: the one that
 	// loses a race gets a conflict, and its next try finds the records.
 	for attempt := 1; ; attempt++ {
-		n, err := seedOnce(ctx, st, accountID, now)
+		n, err := seedOnce(ctx, st, accountID, mocks, now)
 		if !errors.Is(err, store.ErrConflict) || attempt == 3 {
 			return n, err
 		}
 	}
 }
 
-func seedOnce(ctx context.Context, st store.Store, accountID string, now time.Time) (int, error) {
+func seedOnce(ctx context.Context, st store.Store, accountID string, mocks []MockPayer, now time.Time) (int, error) {
 	now = now.UTC().Truncate(time.Microsecond)
 	created := 0
 	err := st.InTx(ctx, func(tx store.Queries) error {
@@ -126,7 +121,7 @@ func seedOnce(ctx context.Context, st store.Store, accountID string, now time.Ti
 		if err != nil {
 			return err
 		}
-		doc := TestSetup()
+		doc := TestSetup(mocks)
 		var ignored problems
 		isaTaken := map[string]bool{}
 		for _, p := range w.profiles {
@@ -214,13 +209,13 @@ func seedOnce(ctx context.Context, st store.Store, accountID string, now time.Ti
 // Startup runs at every start of serve: it seeds every account's
 // test-mode setup, and refuses to go on when connections hold secrets the
 // process cannot open (no --secrets-key, or another key than sealed them).
-func Startup(ctx context.Context, st store.Store, box *secrets.Box, now time.Time) (seeded int, err error) {
+func Startup(ctx context.Context, st store.Store, box *secrets.Box, mocks []MockPayer, now time.Time) (seeded int, err error) {
 	accounts, err := st.ListAccounts(ctx)
 	if err != nil {
 		return 0, err
 	}
 	for _, a := range accounts {
-		n, err := Seed(ctx, st, a.ID, now)
+		n, err := Seed(ctx, st, a.ID, mocks, now)
 		if err != nil {
 			return seeded, err
 		}

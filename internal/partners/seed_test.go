@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/clearhouse/clearhouse/internal/partners"
+	"github.com/clearhouse/clearhouse/internal/services"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 )
@@ -17,11 +18,11 @@ func TestSeed(t *testing.T) {
 	storetest.ForEachEngine(t, func(t *testing.T, open storetest.Opener) {
 		st := open(t)
 		a, _ := storetest.Seed(t, st, store.ModeTest)
-		mocks := partners.MockPayers()
+		mocks := services.MockPayers()
 		if len(mocks) < 10 {
 			t.Fatalf("%d mock payers; the mock set has more", len(mocks))
 		}
-		n, err := partners.Seed(ctx, st, a.ID, t0)
+		n, err := partners.Seed(ctx, st, a.ID, services.MockPayers(), t0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -29,10 +30,10 @@ func TestSeed(t *testing.T) {
 		if want := 2 + 6*len(mocks); n != want {
 			t.Fatalf("seed created %d records, want %d", n, want)
 		}
-		if n, err := partners.Seed(ctx, st, a.ID, t0); err != nil || n != 0 {
+		if n, err := partners.Seed(ctx, st, a.ID, services.MockPayers(), t0); err != nil || n != 0 {
 			t.Fatalf("second seed created %d (%v), want 0", n, err)
 		}
-		res, err := partners.Apply(ctx, st, partners.TestSetup(), partners.ApplyOptions{AccountID: a.ID, Mode: store.ModeTest, Now: t0})
+		res, err := partners.Apply(ctx, st, partners.TestSetup(services.MockPayers()), partners.ApplyOptions{AccountID: a.ID, Mode: store.ModeTest, Now: t0})
 		if err != nil || len(res.Changes) != 0 {
 			t.Fatalf("applying TestSetup over the seed: %v, %v; want no change", res.Changes, err)
 		}
@@ -75,7 +76,7 @@ func TestSeed(t *testing.T) {
 		if err := st.DeleteTransactionSetting(ctx, a.ID, store.ModeTest, dropped); err != nil {
 			t.Fatal(err)
 		}
-		if n, err := partners.Seed(ctx, st, a.ID, t0); err != nil || n != 1 {
+		if n, err := partners.Seed(ctx, st, a.ID, services.MockPayers(), t0); err != nil || n != 1 {
 			t.Fatalf("seed after changes created %d (%v), want 1", n, err)
 		}
 		if p, _ := st.GetProfile(ctx, a.ID, store.ModeTest, partners.TestLocalProfileID); p.ISAID != "MYCLINIC" {
@@ -89,13 +90,13 @@ func TestSeed(t *testing.T) {
 func TestSeedSkipsClashes(t *testing.T) {
 	st := storetest.SQLite(t)
 	a, _ := storetest.Seed(t, st, store.ModeTest)
-	m := partners.MockPayers()[0]
+	m := services.MockPayers()[0]
 	mine := store.Profile{ID: "my-payer", AccountID: a.ID, Mode: store.ModeTest, Type: store.ProfilePartner,
 		ISAQualifier: "ZZ", ISAID: m.ID, ApplicationCode: "MINE", CreatedAt: t0, UpdatedAt: t0}
 	if err := st.CreateProfile(ctx, mine); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := partners.Seed(ctx, st, a.ID, t0); err != nil {
+	if _, err := partners.Seed(ctx, st, a.ID, services.MockPayers(), t0); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.GetProfile(ctx, a.ID, store.ModeTest, partners.MockProfileID(m.ID)); err != store.ErrNotFound {
@@ -112,21 +113,21 @@ func TestStartup(t *testing.T) {
 	st := storetest.SQLite(t)
 	a, _ := storetest.Seed(t, st, store.ModeProduction)
 	b, _ := storetest.Seed(t, st, store.ModeTest)
-	n, err := partners.Startup(ctx, st, nil, t0)
-	if err != nil || n != 2*(2+6*len(partners.MockPayers())) {
+	n, err := partners.Startup(ctx, st, nil, services.MockPayers(), t0)
+	if err != nil || n != 2*(2+6*len(services.MockPayers())) {
 		t.Fatalf("Startup seeded %d (%v)", n, err)
 	}
 	box := newBox(t)
 	if _, err := partners.Apply(ctx, st, decode(t, productionDoc), partners.ApplyOptions{AccountID: a.ID, Mode: store.ModeProduction, Secrets: box, Now: t0}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := partners.Startup(ctx, st, nil, t0); err == nil || !strings.Contains(err.Error(), "--secrets-key") {
+	if _, err := partners.Startup(ctx, st, nil, services.MockPayers(), t0); err == nil || !strings.Contains(err.Error(), "--secrets-key") {
 		t.Errorf("Startup without a key = %v, want a refusal naming --secrets-key", err)
 	}
-	if _, err := partners.Startup(ctx, st, newBox(t), t0); err == nil || !strings.Contains(err.Error(), "does not open") {
+	if _, err := partners.Startup(ctx, st, newBox(t), services.MockPayers(), t0); err == nil || !strings.Contains(err.Error(), "does not open") {
 		t.Errorf("Startup with another key = %v, want a refusal", err)
 	}
-	if n, err := partners.Startup(ctx, st, box, t0); err != nil || n != 0 {
+	if n, err := partners.Startup(ctx, st, box, services.MockPayers(), t0); err != nil || n != 0 {
 		t.Errorf("Startup with the key = %d, %v", n, err)
 	}
 	_ = b
@@ -143,7 +144,7 @@ func TestSeedConcurrently(t *testing.T) {
 		total := make(chan int, replicas)
 		for range replicas {
 			go func() {
-				n, err := partners.Seed(ctx, st, a.ID, t0)
+				n, err := partners.Seed(ctx, st, a.ID, services.MockPayers(), t0)
 				errs <- err
 				total <- n
 			}()
@@ -155,7 +156,7 @@ func TestSeedConcurrently(t *testing.T) {
 			}
 			sum += <-total
 		}
-		if want := 2 + 6*len(partners.MockPayers()); sum != want {
+		if want := 2 + 6*len(services.MockPayers()); sum != want {
 			t.Errorf("replicas created %d records in all, want %d", sum, want)
 		}
 	})

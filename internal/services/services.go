@@ -162,8 +162,8 @@ func New(cfg Config) (*Set, error) {
 	// Both mock payers try the caller's simulator scenarios before the
 	// published mocks.
 	scenarios := storeScenarios(s.Store)
-	mock, err := delivery.NewMock(delivery.MockOptions{Payer: mockpayer.New(mockpayer.WithClock(s.Clock.Now),
-		mockpayer.WithScenarios(scenarios), mockpayer.WithLogger(s.Logger)), Core: s.Core,
+	mock, err := delivery.NewMock(delivery.MockOptions{Payer: MockClaimsPayer(mockpayer.New(mockpayer.WithClock(s.Clock.Now),
+		mockpayer.WithScenarios(scenarios), mockpayer.WithLogger(s.Logger))), Core: s.Core,
 		Store: s.Store, Blob: s.Blob, Jobs: s.Jobs, Logger: s.Logger, Now: s.Clock.Now})
 	if err != nil {
 		return nil, err

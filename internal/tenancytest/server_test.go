@@ -13,6 +13,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/core/coretest"
 	"github.com/clearhouse/clearhouse/internal/partners"
+	"github.com/clearhouse/clearhouse/internal/services"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 )
@@ -51,7 +52,7 @@ func newServer(t *testing.T, open storetest.Opener) *server {
 	}
 	// Test mode's mock payers (claims), and an 835 sender (files).
 	for _, a := range []string{rec.AccountID} {
-		if _, err := partners.Seed(ctx, st, a, time.Now()); err != nil {
+		if _, err := partners.Seed(ctx, st, a, services.MockPayers(), time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := coretest.SetupPartners(ctx, st, a, store.ModeTest); err != nil {

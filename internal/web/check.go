@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/clearhouse/clearhouse/internal/eligibility"
-	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -65,40 +64,47 @@ func (c *Console) showForm(w http.ResponseWriter, r *http.Request, status int, f
 	c.renderPage(w, r, status, "check_new", page{Title: "New eligibility check", Nav: "new", Data: data})
 }
 
-func (c *Console) mock(name string) (mockpayer.MockRequest, bool) {
+func (c *Console) mock(name string) (eligibility.Example, bool) {
 	for _, m := range c.mocks {
 		if m.Name == name {
 			return m, true
 		}
 	}
-	return mockpayer.MockRequest{}, false
+	return eligibility.Example{}, false
 }
 
 // groupMocks sorts the mock requests into the picker's groups by what
 // they demonstrate.
-func groupMocks(ms []mockpayer.MockRequest) []mockGroup {
+func groupMocks(ms []eligibility.Example) []mockGroup {
 	labels := []string{"Active coverage, subscriber", "Active coverage, dependent", "Dental", "Inactive coverage", "Medicare MBI lookup", "Payer turns the check down"}
 	groups := make([]mockGroup, len(labels))
 	for i, l := range labels {
 		groups[i].Label = l
 	}
 	for _, m := range ms {
+		req, enc, sub := m.Request, eligibility.Encounter{}, eligibility.Subscriber{}
+		if req.Encounter != nil {
+			enc = *req.Encounter
+		}
+		if req.Subscriber != nil {
+			sub = *req.Subscriber
+		}
 		i := 0
 		switch {
 		case strings.Contains(m.Outcome, "AAA"):
 			i = 5
-		case m.TradingPartnerServiceID == eligibility.PayerMBILookup:
+		case req.TradingPartnerServiceID == eligibility.PayerMBILookup:
 			i = 4
 		case strings.Contains(m.Outcome, "inactive"):
 			i = 3
-		case m.Encounter.ProcedureCode != "" || (len(m.Encounter.ServiceTypeCodes) > 0 && m.Encounter.ServiceTypeCodes[0] == "35"):
+		case enc.ProcedureCode != "" || (len(enc.ServiceTypeCodes) > 0 && enc.ServiceTypeCodes[0] == "35"):
 			i = 2
-		case len(m.Dependents) > 0:
+		case len(req.Dependents) > 0:
 			i = 1
 		}
-		patient := strings.TrimSpace(m.Subscriber.FirstName + " " + m.Subscriber.LastName)
-		if len(m.Dependents) > 0 {
-			patient = strings.TrimSpace(m.Dependents[0].FirstName+" "+m.Dependents[0].LastName) + " (dependent of " + patient + ")"
+		patient := strings.TrimSpace(sub.FirstName + " " + sub.LastName)
+		if len(req.Dependents) > 0 {
+			patient = strings.TrimSpace(req.Dependents[0].FirstName+" "+req.Dependents[0].LastName) + " (dependent of " + patient + ")"
 		}
 		label := fmt.Sprintf("%s · %s — %s", m.PayerName, patient, m.Scenario)
 		groups[i].Options = append(groups[i].Options, option{m.Name, label})

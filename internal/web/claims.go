@@ -67,7 +67,7 @@ func (c *Console) newClaimPage(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	f := claimFormFrom(url.Values{"place": {"11"}, "filing": {"CI"}, "dep_rel": {"19"}})
 	if name := r.URL.Query().Get("sample"); name != "" && v.IsTest() {
-		if sf, ok := sampleForm(name, time.Now()); ok {
+		if sf, ok := sampleForm(c.samples, name, time.Now()); ok {
 			f = sf
 		}
 	}
@@ -82,7 +82,7 @@ func (c *Console) showClaimForm(w http.ResponseWriter, r *http.Request, status i
 	}
 	data := claimNewData{Form: f, Payers: c.dentalPayers()}
 	if v.IsTest() {
-		data.Samples = claimSamples
+		data.Samples = c.samples
 	}
 	if isHTMX(r) && r.Method == http.MethodGet {
 		c.render(w, r, status, "claim_new", "claim_form", data)

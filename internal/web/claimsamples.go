@@ -5,8 +5,6 @@ import (
 	"math/big"
 	"net/url"
 	"time"
-
-	"github.com/clearhouse/clearhouse/internal/mockpayer"
 )
 
 // claimSample is a test-mode claim one click away, like the eligibility
@@ -17,20 +15,37 @@ type claimSample struct {
 	edit        func(url.Values)
 }
 
-var claimSamples = []claimSample{
-	{"accepted", "Accepted: UnitedHealthcare Dental accepts it", func(url.Values) {}},
-	{"rejected", "Rejected: the payer turns down member " + mockpayer.ClaimRejectMemberID, func(v url.Values) {
-		v.Set("sub_member_id", mockpayer.ClaimRejectMemberID)
-	}},
-	{"undeliverable", "Not delivered: payer " + mockpayer.UnreachablePayerID + " never answers", func(v url.Values) {
-		v.Set("payer", "Mock dental payer (connection always fails) ("+mockpayer.UnreachablePayerID+")")
-	}},
+// MockClaims are the mock payer's claim rules the test-mode samples follow
+// (the composition root gives internal/mockpayer's). A zero field leaves
+// its sample out.
+type MockClaims struct {
+	// RejectMemberID is the member whose claims the payer rejects.
+	RejectMemberID string
+	// UnreachablePayerID and UnreachablePayerName are the payer whose
+	// connection always fails.
+	UnreachablePayerID, UnreachablePayerName string
+}
+
+// samples are the claim samples the rules allow: the accepted one always.
+func (m MockClaims) samples() []claimSample {
+	out := []claimSample{{"accepted", "Accepted: UnitedHealthcare Dental accepts it", func(url.Values) {}}}
+	if m.RejectMemberID != "" {
+		out = append(out, claimSample{"rejected", "Rejected: the payer turns down member " + m.RejectMemberID, func(v url.Values) {
+			v.Set("sub_member_id", m.RejectMemberID)
+		}})
+	}
+	if m.UnreachablePayerID != "" {
+		out = append(out, claimSample{"undeliverable", "Not delivered: payer " + m.UnreachablePayerID + " never answers", func(v url.Values) {
+			v.Set("payer", m.UnreachablePayerName+" ("+m.UnreachablePayerID+")")
+		}})
+	}
+	return out
 }
 
 // sampleForm fills the claim form with a sample; each fill gets a fresh
 // claim number, so the payer's answers match this claim and no other.
-func sampleForm(name string, now time.Time) (*claimForm, bool) {
-	for _, s := range claimSamples {
+func sampleForm(samples []claimSample, name string, now time.Time) (*claimForm, bool) {
+	for _, s := range samples {
 		if s.Name != name {
 			continue
 		}

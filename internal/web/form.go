@@ -1,14 +1,12 @@
 package web
 
 import (
-	"encoding/json"
 	"net/url"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/clearhouse/clearhouse/internal/eligibility"
-	"github.com/clearhouse/clearhouse/internal/mockpayer"
 )
 
 // checkForm is the new-check form: its values by input name, and the
@@ -174,11 +172,8 @@ func emptyForm() *checkForm {
 }
 
 // formFromMock fills the form with a published mock request.
-func formFromMock(m mockpayer.MockRequest) *checkForm {
-	var req eligibility.Request
-	if err := json.Unmarshal(m.RequestJSON(), &req); err != nil {
-		panic("web: a mock request is not an eligibility request: " + err.Error()) // the shapes are the contract's
-	}
+func formFromMock(m eligibility.Example) *checkForm {
+	req := m.Request
 	f := formFromRequest(&req)
 	f.Mock = m.Name
 	return f

@@ -1,27 +1,23 @@
 package web
 
 import (
-	"encoding/json"
 	"net/url"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/clearhouse/clearhouse/internal/eligibility"
-	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/services"
 )
 
 // Every published mock request must survive the trip through the form:
 // picker → inputs → posted values → request, with nothing lost or added
 // (the control number is not a form input; the service makes its own).
 func TestEveryMockRequestFillsTheForm(t *testing.T) {
-	for _, m := range mockpayer.Requests() {
+	for _, m := range services.MockExamples() {
 		t.Run(m.Name, func(t *testing.T) {
-			var want eligibility.Request
-			if err := json.Unmarshal(m.RequestJSON(), &want); err != nil {
-				t.Fatal(err)
-			}
+			want := m.Request
 			want.ControlNumber = ""
 			posted := url.Values{}
 			for name, v := range formFromMock(m).Values {

@@ -73,7 +73,9 @@ func newServer(t testing.TB, edi bool) (*testServer, *services.Set) {
 	secret := make([]byte, 32)
 	rand.Read(secret)
 	fake := clock.NewFake(time.Now())
-	cfg := Config{Store: st, Eligibility: svc.Eligibility, Payers: svc.Payers, MockRequests: mockpayer.Requests(),
+	cfg := Config{Store: st, Eligibility: svc.Eligibility, Payers: svc.Payers, MockRequests: services.MockExamples(),
+		MockClaims: MockClaims{RejectMemberID: mockpayer.ClaimRejectMemberID, UnreachablePayerID: mockpayer.UnreachablePayerID,
+			UnreachablePayerName: services.UnreachablePayerName},
 		Secret: secret, Clock: fake, Logger: logger}
 	if edi {
 		cfg.Core, cfg.Webhooks, cfg.Claims = svc.Core, svc.Webhooks, svc.Claims
@@ -188,7 +190,7 @@ func (b *browser) formFor(mockName string) url.Values {
 	if page.StatusCode != 200 {
 		b.t.Fatalf("new check page: %d", page.StatusCode)
 	}
-	for _, m := range mockpayer.Requests() {
+	for _, m := range services.MockExamples() {
 		if m.Name == mockName {
 			v := url.Values{"csrf": {b.csrf(page.Body)}, "mock": {mockName}}
 			for name, value := range formFromMock(m).Values {

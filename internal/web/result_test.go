@@ -11,6 +11,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/eligibility"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/services"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/testenv"
 )
@@ -69,13 +70,13 @@ func TestResultViewGolden(t *testing.T) {
 	}
 }
 
-func findMock(name string) (mockpayer.MockRequest, bool) {
-	for _, m := range mockpayer.Requests() {
+func findMock(name string) (eligibility.Example, bool) {
+	for _, m := range services.MockExamples() {
 		if m.Name == name {
 			return m, true
 		}
 	}
-	return mockpayer.MockRequest{}, false
+	return eligibility.Example{}, false
 }
 
 func TestStoredProblemIsShown(t *testing.T) {

@@ -29,7 +29,6 @@ import (
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/eligibility"
-	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
@@ -48,8 +47,11 @@ type Config struct {
 	Eligibility Checker
 	// Payers is the directory behind the payer picker (default payers.Default()).
 	Payers *payers.Directory
-	// MockRequests fill the form in test mode (default mockpayer.Requests()).
-	MockRequests []mockpayer.MockRequest
+	// MockRequests fill the check form in test mode, and MockClaims are the
+	// mock payer's claim rules the test-mode claim samples follow; the
+	// composition root gives internal/mockpayer's (none by default).
+	MockRequests []eligibility.Example
+	MockClaims   MockClaims
 	// Secret signs the session cookies: at least 32 random bytes, the same
 	// on every replica (see LoadOrCreateSecret). Required.
 	Secret []byte
@@ -75,7 +77,8 @@ type Console struct {
 	cfg      Config
 	pages    map[string]*template.Template
 	sessions *sessions
-	mocks    []mockpayer.MockRequest
+	mocks    []eligibility.Example
+	samples  []claimSample
 	origin   *http.CrossOriginProtection
 	// signInFailures limits the keys that were not accepted, per address.
 	signInFailures *api.AuthFailures
@@ -93,9 +96,6 @@ func New(cfg Config) (*Console, error) {
 	}
 	if cfg.Payers == nil {
 		cfg.Payers = payers.Default()
-	}
-	if cfg.MockRequests == nil {
-		cfg.MockRequests = mockpayer.Requests()
 	}
 	if cfg.SessionTTL <= 0 {
 		cfg.SessionTTL = DefaultSessionTTL
@@ -115,6 +115,7 @@ func New(cfg Config) (*Console, error) {
 		pages:          pages,
 		sessions:       newSessions(cfg.Secret, cfg.Clock),
 		mocks:          cfg.MockRequests,
+		samples:        cfg.MockClaims.samples(),
 		origin:         http.NewCrossOriginProtection(),
 		signInFailures: api.NewAuthFailures(),
 		recorder:       audit.New(cfg.Store, cfg.Clock),
