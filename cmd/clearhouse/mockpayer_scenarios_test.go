@@ -15,6 +15,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/connections"
 	"github.com/clearhouse/clearhouse/internal/eligibility"
+	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/netguard"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/reports"
@@ -72,17 +73,7 @@ func TestMockpayerServeScenarios(t *testing.T) {
 	}
 	check := func(body string) []byte {
 		t.Helper()
-		req := &eligibility.Request{}
-		if err := json.Unmarshal([]byte(body), req); err != nil {
-			t.Fatal(err)
-		}
-		payer, _ := payers.Default().Lookup(req.TradingPartnerServiceID)
-		built, err := eligibility.Build270(req, payer, eligibility.Build270Options{Numbers: &x12.SequentialControlNumbers{},
-			TraceID: "01JTESTTRACE0000000000000A", Now: time.Now(), Test: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		answer, err := client.Exchange(ctx, built.X12)
+		answer, err := client.Exchange(ctx, build270(t, body))
 		if err != nil {
 			t.Fatalf("CORE exchange: %v", err)
 		}
@@ -110,8 +101,18 @@ func TestMockpayerServeScenarios(t *testing.T) {
 	if !bytes.Contains(answer, []byte("*hdhp-denied-197~")) {
 		t.Errorf("the 271 does not name its scenario: %s", answer)
 	}
-	if pub := check(uhcSubscriber); !bytes.Contains(pub, []byte("EB*1*")) {
-		t.Errorf("published mock: %s", pub)
+	// Every published mock answers over CORE what the mock payer without
+	// scenarios answers (benefits, subscriber, payer, plan, errors).
+	plain := mockpayer.New()
+	for _, mr := range mockpayer.Requests() {
+		built := build270(t, string(mr.RequestJSON()))
+		want, err := plain.Exchange(ctx, built)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := memberParts(t, check(string(mr.RequestJSON()))), memberParts(t, want); got != want {
+			t.Errorf("published mock %s over CORE with --scenarios:\n got %s\nwant %s", mr.Name, got, want)
+		}
 	}
 
 	// SFTP: 999, 277CA and an 835 denying the claim CO-197.
@@ -214,4 +215,33 @@ func TestMockpayerScenariosApply(t *testing.T) {
 		!strings.Contains(stderr, "line 5: scenarios[0].claim.remittance.carc") {
 		t.Errorf("bad YAML: exit %d %s", code, stderr)
 	}
+}
+
+// build270 is the 270 built from an eligibility request's JSON.
+func build270(t *testing.T, body string) []byte {
+	t.Helper()
+	req := &eligibility.Request{}
+	if err := json.Unmarshal([]byte(body), req); err != nil {
+		t.Fatal(err)
+	}
+	payer, _ := payers.Default().Lookup(req.TradingPartnerServiceID)
+	built, err := eligibility.Build270(req, payer, eligibility.Build270Options{Numbers: &x12.SequentialControlNumbers{},
+		TraceID: "01JTESTTRACE0000000000000A", Now: time.Now(), Test: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return built.X12
+}
+
+// memberParts is what a 271 says about the member, as the contract's JSON:
+// all but ids, traces and control numbers.
+func memberParts(t *testing.T, x271 []byte) string {
+	t.Helper()
+	res, err := eligibility.Map271(x271)
+	if err != nil {
+		t.Fatalf("%v: %s", err, x271)
+	}
+	out, _ := json.Marshal([]any{res.Subscriber, res.Dependents, res.Payer, res.PlanInformation, res.PlanDateInformation,
+		res.PlanStatus, res.BenefitsInformation, res.Errors})
+	return string(out)
 }

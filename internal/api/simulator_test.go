@@ -58,6 +58,7 @@ type simBenefit struct {
 func TestPayerSimulatorDoneWhen(t *testing.T) {
 	t.Parallel()
 	f, account := claimServer(t)
+	published := publishedAnswers(t, f)
 	file := filepath.Join(t.TempDir(), "scenarios.json")
 	if err := os.WriteFile(file, []byte(simulatorFile), 0o600); err != nil {
 		t.Fatal(err)
@@ -175,12 +176,53 @@ func TestPayerSimulatorDoneWhen(t *testing.T) {
 		t.Errorf("the claim's answer is %q, want denied", answer)
 	}
 
-	// The published mocks still answer, next to the account's scenarios.
+	// The published mocks still answer, next to the account's scenarios,
+	// exactly as they did before the upload (TestEligibilityMockScenariosOverHTTP
+	// pins those answers).
 	for _, mr := range mockpayer.Requests() {
-		if resp, body := f.post(eligibilityPath, f.key, string(mr.RequestJSON())); resp.StatusCode != 200 {
+		resp, body := f.post(eligibilityPath, f.key, string(mr.RequestJSON()))
+		if resp.StatusCode != 200 {
 			t.Errorf("published mock %s: %d %.300s", mr.Name, resp.StatusCode, body)
+			continue
+		}
+		if got := answerParts(t, body); got != published[mr.Name] {
+			t.Errorf("published mock %s with scenarios uploaded:\n got %s\nwant %s", mr.Name, got, published[mr.Name])
 		}
 	}
+}
+
+// publishedAnswers is what every published mock request answers.
+func publishedAnswers(t *testing.T, f *filesServer) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, mr := range mockpayer.Requests() {
+		resp, body := f.post(eligibilityPath, f.key, string(mr.RequestJSON()))
+		if resp.StatusCode != 200 {
+			t.Fatalf("published mock %s: %d %.300s", mr.Name, resp.StatusCode, body)
+		}
+		out[mr.Name] = answerParts(t, body)
+	}
+	return out
+}
+
+// answerParts is what a published mock's answer says about the member:
+// everything but ids, trace and control numbers.
+func answerParts(t *testing.T, body []byte) string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatal(err)
+	}
+	parts := map[string]json.RawMessage{}
+	for _, k := range []string{"tradingPartnerServiceId", "provider", "subscriber", "dependents", "payer", "planInformation",
+		"planDateInformation", "planStatus", "benefitsInformation", "errors"} {
+		parts[k] = m[k]
+	}
+	out, err := json.Marshal(parts) // compacts and orders the keys
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
 }
 
 type report835 struct {
