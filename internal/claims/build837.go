@@ -204,14 +204,7 @@ func (b *builder) line(i int, l *ServiceLine) {
 	if ref.AdjustedRepricedLineItemReferenceNumber != "" {
 		b.seg("REF", "9D", ref.AdjustedRepricedLineItemReferenceNumber)
 	}
-	id := l.ProviderControlNumber
-	if id == "" && b.opts.LineID != nil {
-		id = b.opts.LineID(i)
-	}
-	b.lineIDs = append(b.lineIDs, id)
-	if id != "" {
-		b.seg("REF", "6R", id)
-	}
+	b.lineIDs = append(b.lineIDs, b.lineItemControl(i, l.ProviderControlNumber, b.opts))
 	if l.SalesTaxAmount != "" {
 		b.seg("AMT", "T", amount(l.SalesTaxAmount))
 	}

@@ -265,29 +265,14 @@ func (b *institutionalBuilder) line(i int, l *InstitutionalServiceLine) {
 			b.seg("DTP", "472", "D8", l.ServiceDate)
 		}
 	}
-	id := l.LineItemControlNumber
-	if id == "" && b.opts.LineID != nil {
-		id = b.opts.LineID(i)
-	}
-	b.lineIDs = append(b.lineIDs, id)
-	if id != "" {
-		b.seg("REF", "6R", id)
-	}
+	b.lineIDs = append(b.lineIDs, b.lineItemControl(i, l.LineItemControlNumber, b.opts))
 	if l.FacilityTaxAmount != "" {
 		b.seg("AMT", "GT", amount(l.FacilityTaxAmount))
 	}
 	if l.LineNoteText != "" {
 		b.seg("NTE", "TPO", l.LineNoteText)
 	}
-	if d := l.DrugIdentification; d != nil {
-		b.seg("LIN", "", d.ServiceIDQualifier, d.NationalDrugCode)
-		b.seg("CTP", "", "", "", trimZeroFraction(d.NationalDrugUnitCount), d.MeasurementUnitCode)
-		if d.LinkSequenceNumber != "" {
-			b.seg("REF", "VY", d.LinkSequenceNumber)
-		} else if d.PharmacyPrescriptionNumber != "" {
-			b.seg("REF", "XZ", d.PharmacyPrescriptionNumber)
-		}
-	}
+	b.drug(l.DrugIdentification)
 	b.person("72", "", l.OperatingPhysician)
 	b.person("ZZ", "", l.OtherOperatingPhysician)
 	// 2420C: only when the line's rendering provider is not the claim's

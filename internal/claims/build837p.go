@@ -2,7 +2,6 @@ package claims
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 
 	"github.com/clearhouse/clearhouse/x12"
@@ -156,6 +155,9 @@ func (b *professionalBuilder) claim() {
 			b.seg("REF", ref[0], ref[1])
 		}
 	}
+	if ci.FileInformation != "" {
+		b.seg("K3", ci.FileInformation)
+	}
 	for _, f := range ci.FileInformationList {
 		b.seg("K3", f)
 	}
@@ -168,18 +170,21 @@ func (b *professionalBuilder) claim() {
 			}
 		}
 	}
-	if t := ci.AmbulanceTransportInformation; t != nil {
-		weightUnit := ""
-		if t.PatientWeightInPounds != "" {
-			weightUnit = "LB"
-		}
-		b.seg("CR1", weightUnit, t.PatientWeightInPounds, "", "", t.AmbulanceTransportReasonCode, "DH", t.TransportDistanceInMiles, "", t.RoundTripPurposeDescription, t.StretcherPurposeDescription)
+	b.ambulanceTransport(ci.AmbulanceTransportInformation)
+	if m := ci.SpinalManipulationServiceInformation; m != nil {
+		b.seg("CR2", "", "", "", "", "", "", "", m.PatientConditionCode, "", m.PatientConditionDescription1, m.PatientConditionDescription2)
 	}
 	for _, a := range ci.AmbulanceCertification {
 		b.seg("CRC", append([]string{"07", a.CertificationConditionIndicator}, a.ConditionCodes...)...)
 	}
+	for _, v := range ci.PatientConditionInformationVision {
+		b.seg("CRC", append([]string{v.CodeCategory, v.CertificationConditionIndicator}, v.ConditionCodes...)...)
+	}
 	if ci.HomeboundIndicator {
 		b.seg("CRC", "75", "Y", "IH")
+	}
+	if e := ci.EpsdtReferral; e != nil {
+		b.seg("CRC", append([]string{"ZZ", e.CertificationConditionCodeAppliesIndicator}, e.ConditionCodes...)...)
 	}
 	if len(ci.HealthCareCodeInformation) > 0 {
 		hi := make([]x12.Field, len(ci.HealthCareCodeInformation))
@@ -188,18 +193,26 @@ func (b *professionalBuilder) claim() {
 		}
 		b.fields("HI", hi...)
 	}
+	if a := ci.AnesthesiaRelatedSurgicalProcedure; len(a) > 0 {
+		hi := []x12.Field{x12.Composite("BP", a[0])}
+		if len(a) > 1 {
+			hi = append(hi, x12.Composite("BO", a[1]))
+		}
+		b.fields("HI", hi...)
+	}
+	for _, g := range ci.ConditionInformation {
+		hi := make([]x12.Field, len(g.ConditionCodes))
+		for i, code := range g.ConditionCodes {
+			hi[i] = x12.Composite("BG", code)
+		}
+		b.fields("HI", hi...)
+	}
+	b.hcp(ci.ClaimPricingRepricingInformation)
 	b.provider("DN", "", "", b.role("referring"))
 	b.provider("82", "PE", "PXC", b.claimRendering())
 	b.facility(ci.ServiceFacilityLocation, false)
 	b.provider("DQ", "", "", b.role("supervising"))
-	if a := ci.AmbulancePickUpLocation; a != nil {
-		b.seg("NM1", "PW", "2")
-		b.address(a)
-	}
-	if a := ci.AmbulanceDropOffLocation; a != nil {
-		b.seg("NM1", "45", "2")
-		b.address(a)
-	}
+	b.ambulanceStops(ci.AmbulancePickUpLocation, ci.AmbulanceDropOffLocation)
 	for i := range ci.OtherSubscriberInformation {
 		b.otherSubscriber(&ci.OtherSubscriberInformation[i])
 	}
@@ -223,111 +236,6 @@ func serviceDates(from, to string) []string {
 		return []string{"472", "RD8", from + "-" + to}
 	}
 	return []string{"472", "D8", from}
-}
-
-func (b *professionalBuilder) line(i int, l *ProfessionalServiceLine) {
-	ps := l.ProfessionalService
-	s := x12.Simple
-	b.seg("LX", strconv.Itoa(i+1))
-	proc := append([]string{ps.ProcedureIdentifier, ps.ProcedureCode}, ps.ProcedureModifiers...)
-	if ps.Description != "" {
-		for len(proc) < 6 {
-			proc = append(proc, "")
-		}
-		proc = append(proc, ps.Description)
-	}
-	pos := ps.PlaceOfServiceCode
-	if pos == b.req.ClaimInformation.PlaceOfServiceCode {
-		pos = "" // SV105 only when it differs from CLM05-1
-	}
-	var pointers x12.Field = s("")
-	if p := ps.CompositeDiagnosisCodePointers; p != nil {
-		pointers = x12.Composite(p.DiagnosisCodePointers...)
-	}
-	b.fields("SV1", x12.Composite(proc...), s(amount(ps.LineItemChargeAmount)), s(ps.MeasurementUnit), s(trimZeroFraction(ps.ServiceUnitCount)),
-		s(pos), s(""), pointers, s(""), s(ps.EmergencyIndicator), s(""), s(ps.EpsdtIndicator), s(ps.FamilyPlanningIndicator),
-		s(""), s(""), s(ps.CopayStatusCode))
-	b.seg("DTP", serviceDates(l.ServiceDate, l.ServiceDateEnd)...)
-	ref := l.ServiceLineReferenceInformation
-	if ref == nil {
-		ref = &ProfessionalLineReference{}
-	}
-	if ref.RepricedLineItemReferenceNumber != "" {
-		b.seg("REF", "9B", ref.RepricedLineItemReferenceNumber)
-	}
-	if ref.AdjustedRepricedLineItemReferenceNumber != "" {
-		b.seg("REF", "9D", ref.AdjustedRepricedLineItemReferenceNumber)
-	}
-	for _, a := range ref.PriorAuthorization {
-		b.seg("REF", "G1", a.PriorAuthorizationOrReferralNumber, "", "")
-	}
-	id := l.ProviderControlNumber
-	if id == "" && b.opts.LineID != nil {
-		id = b.opts.LineID(i)
-	}
-	b.lineIDs = append(b.lineIDs, id)
-	if id != "" {
-		b.seg("REF", "6R", id)
-	}
-	for _, q := range [][2]string{{"EW", ref.MammographyCertificationNumber}, {"X4", ref.ClinicalLaboratoryImprovementAmendmentNumber},
-		{"F4", ref.ReferringCliaNumber}, {"BT", ref.ImmunizationBatchNumber}} {
-		if q[1] != "" {
-			b.seg("REF", q[0], q[1])
-		}
-	}
-	for _, v := range ref.ReferralNumber {
-		b.seg("REF", "9F", v)
-	}
-	if l.SalesTaxAmount != "" {
-		b.seg("AMT", "T", amount(l.SalesTaxAmount))
-	}
-	if l.PostageTaxAmount != "" {
-		b.seg("AMT", "F4", amount(l.PostageTaxAmount))
-	}
-	if l.AdditionalNotes != "" {
-		b.seg("NTE", "ADD", l.AdditionalNotes)
-	} else if l.GoalRehabOrDischargePlans != "" {
-		b.seg("NTE", "DCP", l.GoalRehabOrDischargePlans)
-	}
-	if l.ThirdPartyOrganizationNotes != "" {
-		b.seg("NTE", "TPO", l.ThirdPartyOrganizationNotes)
-	}
-	if d := l.DrugIdentification; d != nil {
-		b.seg("LIN", "", d.ServiceIDQualifier, d.NationalDrugCode)
-		b.seg("CTP", "", "", "", trimZeroFraction(d.NationalDrugUnitCount), d.MeasurementUnitCode)
-		if d.LinkSequenceNumber != "" {
-			b.seg("REF", "VY", d.LinkSequenceNumber)
-		} else if d.PharmacyPrescriptionNumber != "" {
-			b.seg("REF", "XZ", d.PharmacyPrescriptionNumber)
-		}
-	}
-	if r := l.RenderingProvider; r != nil && !sameNPI(r, b.lineRenderingDefault()) {
-		b.provider("82", "PE", "PXC", r)
-	}
-	if p := l.PurchasedServiceProvider; p != nil {
-		b.seg("NM1", "QB", "2", "", "", "", "", "", "XX", p.NPI)
-	}
-	b.facility(l.ServiceFacilityLocation, true)
-	b.provider("DQ", "", "", l.SupervisingProvider)
-	if p := l.OrderingProvider; p != nil {
-		qual := ""
-		if p.NPI != "" {
-			qual = "XX"
-		}
-		b.seg("NM1", "DK", "1", p.LastName, p.FirstName, p.MiddleName, "", p.Suffix, qual, p.NPI)
-		b.address(p.Address)
-	}
-	b.provider("DN", "", "", l.ReferringProvider)
-	for _, a := range l.LineAdjudicationInformation {
-		b.fields("SVD", s(a.OtherPayerPrimaryIdentifier), s(amount(a.ServiceLinePaidAmount)),
-			x12.Composite(append([]string{a.ServiceIDQualifier, a.ProcedureCode}, a.ProcedureModifier...)...), s(""),
-			s(trimZeroFraction(a.PaidServiceUnitCount)), s(a.BundledOrUnbundledLineNumber))
-		b.cas(a.ClaimAdjustmentInformation)
-		b.seg("DTP", "573", "D8", a.AdjudicationOrPaymentDate)
-		if a.RemainingPatientLiability != "" {
-			b.seg("AMT", "EAF", amount(a.RemainingPatientLiability))
-		}
-	}
 }
 
 // trimZeroFraction writes a quantity the X12 way ("1.0" → "1").

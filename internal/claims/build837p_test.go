@@ -113,3 +113,48 @@ func TestRenderingProviderOnlyWhenDifferent(t *testing.T) {
 		t.Errorf("line rendering with its own NPI: %d NM1*82, want 1", n)
 	}
 }
+
+// Line-level ambulance (2400 CR1, CRC*07, QTY*PT, 2420G/H pick-up and
+// drop-off), claim and line repricing (HCP) and the contract's object form
+// of tradingPartnerSecondaryIdentifiers (2010BB REF*2U, REF*NF), and DME
+// (SV5, PWK*CT, CR3, CRC*09), line dates, MEA, CN1, K3, PS1, LQ/FRM,
+// hospice CRC*70, CR2, vision and EPSDT CRC, anesthesia and condition HI,
+// MOA and the other payer's provider loops (2330D, 2330G): each field
+// lands in its X222A1 segment, and the 837P passes the guide.
+func TestProfessionalLessCommonDataMapsToItsSegments(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want []string
+	}{
+		{"ambulance.json", []string{
+			"~NM1*PR*2*UnitedHealthcare*****PI*87726~REF*2U*UHC01~REF*NF*79413~",
+			"~REF*EI*123456789~", // employerIdentificationNumber, employerId's other name
+			"~HI*ABK:S72001A~HCP*02*800*100*REPRICER1**********1~NM1*PW*2~N3*9 Elm St~",
+			"~SV1*HC:A0427:RH*750*UN*1***1~CR1*LB*180**A*DH*12****Hip fracture, cannot sit~CRC*07*Y*01*04~DTP*472*D8*20241005~QTY*PT*2~",
+			"~REF*6R*AMB-L1~HCP*02*650~NM1*PW*2~N3*9 Elm St~N4*Austin*TX*78702~NM1*45*2~N3*1500 Red River St~N4*Austin*TX*78701~LX*2~",
+			"~CR1****A*DH*12~CRC*07*Y*01~",
+		}},
+		{"dme.json", []string{
+			"~REF*EI*123456789~REF*1G*A12345~",
+			"~REF*D9*01KHCCA4V6K00NFPX588G859SJ~CR2********C**Chronic low back~CRC*E1*Y*L1~CRC*ZZ*N*NU~HI*ABK:J449*ABF:M5416~HI*BP:27447~HI*BG:07*BG:09~SBR*P*18*",
+			"~OI***Y*P**Y~MOA*0.8*200*MA01*N130~NM1*IL*1*Breathe*Bo****MI*1EG4TE5MK73~REF*SY*123456789~",
+			"~DTP*573*D8*20241020~NM1*82*1~REF*G2*MCR-R1~NM1*85*2~REF*G2*MCR-B1~LX*1~",
+			"~SV5*HC:E1390*DA*30*300*2400*4~PWK*CT*FX***AC*CMN-77~PWK*CT*AB~CR3*I*MO*12~CRC*70*N*65~CRC*09*Y*38~DTP*472*RD8*20241001-20241031~DTP*463*D8*20240915~DTP*461*D8*20240910~MEA*OG*HT*70~CN1*02*250~REF*6R*DME-L1~K3*OXYGEN 2L~",
+			"~NM1*82*1*Pulmo*Pat****XX*1999999976~REF*G2*UHC-PP1~LQ*UT*48403~FRM*1A****88~FRM*2***20240910~FRM*3*Y~LX*2~",
+			"~QTY*FL*2~REF*6R*LINE2~PS1*1999999992*40~NM1*QB*2******XX*1999999992~SE*",
+		}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			b := mustBuildProfessional(t, loadProfessional(t, tc.file), "87726")
+			for _, w := range tc.want {
+				if !strings.Contains(string(b.X12), w) {
+					t.Errorf("the 837P lacks %s", w)
+				}
+			}
+			if f := guideFindings(t, b.X12); len(f) > 0 {
+				t.Errorf("the 837P does not pass the guide:\n%s", strings.Join(f, "\n"))
+			}
+			testenv.Golden(t, "testdata/golden/professional-"+strings.TrimSuffix(tc.file, ".json")+".837p", b.X12)
+		})
+	}
+}

@@ -89,3 +89,8 @@ func validTooth(s string) bool {
 	}
 	return false
 }
+
+// providerRefCodes are the qualifiers of a provider loop's secondary REF
+// (state license, UPIN, commercial number, location number); each loop's
+// own subset is checked by the guide pass on the built claim.
+var providerRefCodes = []string{"0B", "1G", "G2", "LU"}

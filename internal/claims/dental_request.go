@@ -9,24 +9,24 @@ import (
 // Required: TradingPartnerServiceID, Submitter, Receiver, Subscriber,
 // Billing, ClaimInformation.
 type Request struct {
-	UsageIndicator                     string                `json:"usageIndicator,omitempty"`  // ISA15: P (default) or T
-	ClaimIdentifier                    string                `json:"claimIdentifier,omitempty"` // BHT06: CH (default), RP, 31
-	TradingPartnerServiceID            string                `json:"tradingPartnerServiceId"`
-	TradingPartnerName                 string                `json:"tradingPartnerName,omitempty"`
-	TradingPartnerSecondaryIdentifiers []SecondaryIdentifier `json:"tradingPartnerSecondaryIdentifiers,omitempty"`
-	Submitter                          *Submitter            `json:"submitter,omitempty"`
-	Receiver                           *Receiver             `json:"receiver,omitempty"`
-	Subscriber                         *Subscriber           `json:"subscriber,omitempty"`
-	Dependent                          *Dependent            `json:"dependent,omitempty"`
-	Billing                            *Provider             `json:"billing,omitempty"`
-	PayToAddress                       *Address              `json:"payToAddress,omitempty"`
-	PayToPlan                          *PayToPlan            `json:"payToPlan,omitempty"`
-	PayerAddress                       *Address              `json:"payerAddress,omitempty"`
-	Rendering                          *Provider             `json:"rendering,omitempty"`
-	Referring                          *Provider             `json:"referring,omitempty"`
-	Supervising                        *Provider             `json:"supervising,omitempty"`
-	AssistantSurgeon                   *Provider             `json:"assistantSurgeon,omitempty"`
-	ClaimInformation                   *ClaimInformation     `json:"claimInformation,omitempty"`
+	UsageIndicator                     string            `json:"usageIndicator,omitempty"`  // ISA15: P (default) or T
+	ClaimIdentifier                    string            `json:"claimIdentifier,omitempty"` // BHT06: CH (default), RP, 31
+	TradingPartnerServiceID            string            `json:"tradingPartnerServiceId"`
+	TradingPartnerName                 string            `json:"tradingPartnerName,omitempty"`
+	TradingPartnerSecondaryIdentifiers PayerSecondaryIDs `json:"tradingPartnerSecondaryIdentifiers,omitempty"`
+	Submitter                          *Submitter        `json:"submitter,omitempty"`
+	Receiver                           *Receiver         `json:"receiver,omitempty"`
+	Subscriber                         *Subscriber       `json:"subscriber,omitempty"`
+	Dependent                          *Dependent        `json:"dependent,omitempty"`
+	Billing                            *Provider         `json:"billing,omitempty"`
+	PayToAddress                       *Address          `json:"payToAddress,omitempty"`
+	PayToPlan                          *PayToPlan        `json:"payToPlan,omitempty"`
+	PayerAddress                       *Address          `json:"payerAddress,omitempty"`
+	Rendering                          *Provider         `json:"rendering,omitempty"`
+	Referring                          *Provider         `json:"referring,omitempty"`
+	Supervising                        *Provider         `json:"supervising,omitempty"`
+	AssistantSurgeon                   *Provider         `json:"assistantSurgeon,omitempty"`
+	ClaimInformation                   *ClaimInformation `json:"claimInformation,omitempty"`
 }
 
 // ClaimInformation is loop 2300.

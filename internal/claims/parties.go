@@ -15,8 +15,49 @@ import (
 
 // SecondaryIdentifier is a qualified extra identifier (REF01/REF02).
 type SecondaryIdentifier struct {
-	Qualifier  string `json:"qualifier"`
-	Identifier string `json:"identifier"`
+	Qualifier       string `json:"qualifier"`
+	Identifier      string `json:"identifier"`
+	OtherIdentifier string `json:"otherIdentifier,omitempty"` // deprecated in the contract; not sent
+}
+
+// PayerSecondaryIDs is tradingPartnerSecondaryIdentifiers: the payer's
+// 2010BB REFs. The hosted API sends an object of named ids
+// ({payerIdentificationNumber, employerIdentificationNumber,
+// claimOfficeNumber, naic}: REF*2U, EI, FY, NF); our first dental release
+// took an array of {qualifier, identifier}, which is still read.
+type PayerSecondaryIDs []SecondaryIdentifier
+
+// UnmarshalJSON reads the contract's object or the array.
+func (p *PayerSecondaryIDs) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '[' {
+		var list []SecondaryIdentifier
+		err := json.Unmarshal(b, &list)
+		*p = list
+		return err
+	}
+	if bytes.Equal(b, []byte("null")) {
+		*p = nil
+		return nil
+	}
+	var o struct {
+		PayerIdentificationNumber    string `json:"payerIdentificationNumber"`
+		EmployerIdentificationNumber string `json:"employerIdentificationNumber"`
+		ClaimOfficeNumber            string `json:"claimOfficeNumber"`
+		NAIC                         string `json:"naic"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields() // the object has four names; a fifth would be lost
+	if err := dec.Decode(&o); err != nil {
+		return fmt.Errorf("want {payerIdentificationNumber, employerIdentificationNumber, claimOfficeNumber, naic}: %w", err)
+	}
+	*p = nil
+	for _, q := range [][2]string{{"2U", o.PayerIdentificationNumber}, {"EI", o.EmployerIdentificationNumber}, {"FY", o.ClaimOfficeNumber}, {"NF", o.NAIC}} {
+		if q[1] != "" {
+			*p = append(*p, SecondaryIdentifier{Qualifier: q[0], Identifier: q[1]})
+		}
+	}
+	return nil
 }
 
 // ContactInformation is a PER segment's contact.
@@ -53,6 +94,10 @@ type Submitter struct {
 // Receiver is loop 1000B.
 type Receiver struct {
 	OrganizationName string `json:"organizationName,omitempty"`
+	// ReceiverID is the contract's "PAPER" (print and mail the claim),
+	// which we do not do: refused, never ignored.
+	ReceiverID string `json:"receiverId,omitempty"`
+	TaxID      string `json:"taxId,omitempty"` // institutional: the receiver's ETIN, 1000B NM109
 }
 
 // Provider is every provider object of the request: billing (2010AA),
@@ -78,6 +123,17 @@ type Provider struct {
 	PayerIdentificationNumber string              `json:"payerIdentificationNumber,omitempty"`
 	Address                   *Address            `json:"address,omitempty"`
 	ContactInformation        *ContactInformation `json:"contactInformation,omitempty"`
+	// The contract's further ids: employerIdentificationNumber is
+	// employerId's other name; providerUpinNumber (deprecated) is REF*1G;
+	// secondaryIdentifier is an array (professional) or one string with
+	// its qualifier (institutional); referenceIdentification[] is the
+	// institutional line providers' list.
+	EmployerIdentificationNumber         string                `json:"employerIdentificationNumber,omitempty"`
+	ProviderUpinNumber                   string                `json:"providerUpinNumber,omitempty"`
+	OtherIdentifier                      string                `json:"otherIdentifier,omitempty"` // deprecated in the contract, no 837 element: refused when sent
+	SecondaryIdentificationQualifierCode string                `json:"secondaryIdentificationQualifierCode,omitempty"`
+	SecondaryIdentifier                  ProviderSecondaryIDs  `json:"secondaryIdentifier,omitzero"`
+	ReferenceIdentification              []ProviderSecondaryID `json:"referenceIdentification,omitempty"`
 }
 
 // PayToPlan is loop 2010AC (subrogation).
@@ -108,6 +164,9 @@ type Subscriber struct {
 	PolicyNumber                   string   `json:"policyNumber,omitempty"`
 	SubscriberGroupName            string   `json:"subscriberGroupName,omitempty"`
 	Address                        *Address `json:"address,omitempty"`
+	// ContactInformation is 2010BA PER (property and casualty claims).
+	ContactInformation *ContactInformation `json:"contactInformation,omitempty"`
+	StandardHealthID   string              `json:"standardHealthId,omitempty"` // deprecated alias of memberId
 }
 
 // Dependent is the patient when not the subscriber (2000C/2010CA).
@@ -122,6 +181,8 @@ type Dependent struct {
 	MemberID                     string   `json:"memberId,omitempty"` // property and casualty only
 	SSN                          string   `json:"ssn,omitempty"`      // property and casualty only
 	Address                      *Address `json:"address,omitempty"`
+	// ContactInformation is 2010CA PER (property and casualty claims).
+	ContactInformation *ContactInformation `json:"contactInformation,omitempty"`
 }
 
 // ReportInformation is an attachment (PWK).
@@ -129,6 +190,10 @@ type ReportInformation struct {
 	AttachmentReportTypeCode   string `json:"attachmentReportTypeCode,omitempty"`
 	AttachmentTransmissionCode string `json:"attachmentTransmissionCode,omitempty"`
 	AttachmentControlNumber    string `json:"attachmentControlNumber,omitempty"`
+	// AttachmentID names an attachment uploaded to the hosted API's
+	// attachments service; we have none, so it is refused with a pointer
+	// to attachmentControlNumber.
+	AttachmentID string `json:"attachmentId,omitempty"`
 }
 
 // ContractInformation is a CN1 segment.
@@ -148,6 +213,7 @@ type ServiceFacility struct {
 	Address             *Address              `json:"address,omitempty"`
 	PhoneNumber         string                `json:"phoneNumber,omitempty"`
 	PhoneExtension      string                `json:"phoneExtension,omitempty"`
+	PhoneName           string                `json:"phoneName,omitempty"` // PER02
 	SecondaryIdentifier []SecondaryIdentifier `json:"secondaryIdentifier,omitempty"`
 }
 

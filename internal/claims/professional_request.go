@@ -12,7 +12,7 @@ type ProfessionalRequest struct {
 	ClaimIdentifier                    string                        `json:"claimIdentifier,omitempty"`
 	TradingPartnerServiceID            string                        `json:"tradingPartnerServiceId"`
 	TradingPartnerName                 string                        `json:"tradingPartnerName,omitempty"`
-	TradingPartnerSecondaryIdentifiers []SecondaryIdentifier         `json:"tradingPartnerSecondaryIdentifiers,omitempty"`
+	TradingPartnerSecondaryIdentifiers PayerSecondaryIDs             `json:"tradingPartnerSecondaryIdentifiers,omitempty"`
 	Submitter                          *Submitter                    `json:"submitter,omitempty"`
 	Receiver                           *Receiver                     `json:"receiver,omitempty"`
 	Subscriber                         *Subscriber                   `json:"subscriber,omitempty"`
@@ -63,8 +63,15 @@ type ProfessionalClaimInformation struct {
 	AmbulanceCertification                   []AmbulanceCertification       `json:"ambulanceCertification,omitempty"`
 	AmbulancePickUpLocation                  *Address                       `json:"ambulancePickUpLocation,omitempty"`
 	AmbulanceDropOffLocation                 *Address                       `json:"ambulanceDropOffLocation,omitempty"`
-	OtherSubscriberInformation               []OtherSubscriberInformation   `json:"otherSubscriberInformation,omitempty"`
+	OtherSubscriberInformation               []ProfessionalOtherSubscriber  `json:"otherSubscriberInformation,omitempty"`
 	ServiceLines                             []ProfessionalServiceLine      `json:"serviceLines,omitempty"`
+	ClaimPricingRepricingInformation         *Repricing                     `json:"claimPricingRepricingInformation,omitempty"`     // HCP
+	SpinalManipulationServiceInformation     *SpinalManipulation            `json:"spinalManipulationServiceInformation,omitempty"` // CR2
+	PatientConditionInformationVision        []VisionCondition              `json:"patientConditionInformationVision,omitempty"`    // CRC*E1–E3
+	EpsdtReferral                            *EPSDTReferral                 `json:"epsdtReferral,omitempty"`                        // CRC*ZZ
+	ConditionInformation                     []ConditionInformation         `json:"conditionInformation,omitempty"`                 // HI*BG
+	AnesthesiaRelatedSurgicalProcedure       []string                       `json:"anesthesiaRelatedSurgicalProcedure,omitempty"`   // HI*BP, BO
+	FileInformation                          string                         `json:"fileInformation,omitempty"`                      // deprecated: K3, before fileInformationList
 }
 
 // ProfessionalClaimDates are the 2300 DTP segments of the 837P.
@@ -155,6 +162,7 @@ type ProfessionalServiceLine struct {
 	OrderingProvider                *Provider                      `json:"orderingProvider,omitempty"`
 	ReferringProvider               *Provider                      `json:"referringProvider,omitempty"`
 	LineAdjudicationInformation     []ProfessionalLineAdjudication `json:"lineAdjudicationInformation,omitempty"`
+	ProfessionalLineParts
 }
 
 // ProfessionalService is the SV1 segment.

@@ -82,6 +82,10 @@ func checkReceiver(c *checker, r *Receiver) {
 	}
 	c.required("/receiver/organizationName", r.OrganizationName, "the receiving payer's name")
 	c.length("/receiver/organizationName", r.OrganizationName, 1, 60)
+	if r.ReceiverID != "" {
+		c.add("/receiver/receiverId", "this clearinghouse does not print and mail claims (receiverId PAPER): leave receiverId out to send the claim electronically")
+	}
+	c.length("/receiver/taxId", r.TaxID, 2, 80)
 }
 
 func checkProfessionalClaim(c *checker, ci *ProfessionalClaimInformation, roles map[string]providerRole) {
@@ -155,11 +159,12 @@ func checkProfessionalClaim(c *checker, ci *ProfessionalClaimInformation, roles 
 	checkContract(c, base+"/claimContractInformation", ci.ClaimContractInformation)
 	checkFacility(c, base+"/serviceFacilityLocation", ci.ServiceFacilityLocation)
 	checkAmbulance(c, base, ci)
+	checkProfessionalClaimParts(c, base, ci)
 	if len(ci.OtherSubscriberInformation) > 10 {
 		c.add(base+"/otherSubscriberInformation", "may hold at most 10 other payers; got %d", len(ci.OtherSubscriberInformation))
 	}
 	for i := range ci.OtherSubscriberInformation {
-		checkOtherSubscriber(c, fmt.Sprintf("%s/otherSubscriberInformation/%d", base, i), &ci.OtherSubscriberInformation[i])
+		checkOtherSubscriber(c, fmt.Sprintf("%s/otherSubscriberInformation/%d", base, i), ci.OtherSubscriberInformation[i].shared())
 	}
 	// SNIP 4: a referral number names the provider who referred.
 	if s := ci.ClaimSupplementalInformation; s != nil && s.ReferralNumber != "" {
@@ -285,10 +290,27 @@ func checkProfessionalSupplemental(c *checker, base string, ci *ProfessionalClai
 // (CRC*07); CR1 and CRC are only for ambulance claims.
 func checkAmbulance(c *checker, base string, ci *ProfessionalClaimInformation) {
 	ambulance := ci.PlaceOfServiceCode == "41" || ci.PlaceOfServiceCode == "42"
-	t := ci.AmbulanceTransportInformation
-	if ambulance && t == nil {
+	linesCarry := false // 2400 CR1/CRC*07 stand in for the claim's on every line that has them
+	for i := range ci.ServiceLines {
+		l := &ci.ServiceLines[i].ProfessionalLineParts
+		linesCarry = linesCarry || l.AmbulanceTransportInformation != nil
+	}
+	if ambulance && ci.AmbulanceTransportInformation == nil && !linesCarry {
 		c.add(base+"/ambulanceTransportInformation", "is required when placeOfServiceCode is %s (ambulance): ambulanceTransportReasonCode and transportDistanceInMiles (837P CR1)", ci.PlaceOfServiceCode)
 	}
+	if ambulance && len(ci.AmbulanceCertification) == 0 && !linesCarry {
+		c.add(base+"/ambulanceCertification", "is required when placeOfServiceCode is %s (ambulance): certificationConditionIndicator and the conditionCodes (837P CRC*07)", ci.PlaceOfServiceCode)
+	}
+	checkAmbulanceData(c, base, ci.AmbulanceTransportInformation, ci.AmbulanceCertification)
+	if !ambulance && (ci.AmbulanceTransportInformation != nil || ci.AmbulancePickUpLocation != nil || ci.AmbulanceDropOffLocation != nil) {
+		c.add(base+"/placeOfServiceCode", "ambulance information was sent, but placeOfServiceCode %q is not an ambulance (41 land, 42 air or water)", ci.PlaceOfServiceCode)
+	}
+	checkAddress(c, base+"/ambulancePickUpLocation", ci.AmbulancePickUpLocation, true)
+	checkAddress(c, base+"/ambulanceDropOffLocation", ci.AmbulanceDropOffLocation, true)
+}
+
+// checkAmbulanceData checks a CR1 and its CRC*07s (claim or line).
+func checkAmbulanceData(c *checker, base string, t *AmbulanceTransport, certs []AmbulanceCertification) {
 	if t != nil {
 		p := base + "/ambulanceTransportInformation"
 		c.required(p+"/ambulanceTransportReasonCode", t.AmbulanceTransportReasonCode, "A patient transported to the nearest facility, B for the benefit of a preferred physician, C to a specialist, D for rehabilitation, E other")
@@ -302,13 +324,10 @@ func checkAmbulance(c *checker, base string, ci *ProfessionalClaimInformation) {
 		c.length(p+"/roundTripPurposeDescription", t.RoundTripPurposeDescription, 1, 80)
 		c.length(p+"/stretcherPurposeDescription", t.StretcherPurposeDescription, 1, 80)
 	}
-	if ambulance && len(ci.AmbulanceCertification) == 0 {
-		c.add(base+"/ambulanceCertification", "is required when placeOfServiceCode is %s (ambulance): certificationConditionIndicator and the conditionCodes (837P CRC*07)", ci.PlaceOfServiceCode)
+	if len(certs) > 3 {
+		c.add(base+"/ambulanceCertification", "may hold at most 3 certifications; got %d", len(certs))
 	}
-	if len(ci.AmbulanceCertification) > 3 {
-		c.add(base+"/ambulanceCertification", "may hold at most 3 certifications; got %d", len(ci.AmbulanceCertification))
-	}
-	for i, a := range ci.AmbulanceCertification {
+	for i, a := range certs {
 		p := fmt.Sprintf("%s/ambulanceCertification/%d", base, i)
 		c.required(p+"/certificationConditionIndicator", a.CertificationConditionIndicator, "Y or N")
 		c.oneOf(p+"/certificationConditionIndicator", a.CertificationConditionIndicator, []string{"Y", "N"}, "Y yes, N no")
@@ -319,11 +338,6 @@ func checkAmbulance(c *checker, base string, ci *ProfessionalClaimInformation) {
 			c.oneOf(fmt.Sprintf("%s/conditionCodes/%d", p, j), code, ambulanceConditions, "X12 ambulance condition codes 01, 04–09, 12")
 		}
 	}
-	if !ambulance && (t != nil || ci.AmbulancePickUpLocation != nil || ci.AmbulanceDropOffLocation != nil) {
-		c.add(base+"/placeOfServiceCode", "ambulance information was sent, but placeOfServiceCode %q is not an ambulance (41 land, 42 air or water)", ci.PlaceOfServiceCode)
-	}
-	checkAddress(c, base+"/ambulancePickUpLocation", ci.AmbulancePickUpLocation, true)
-	checkAddress(c, base+"/ambulanceDropOffLocation", ci.AmbulanceDropOffLocation, true)
 }
 
 // checkProfessionalLine returns the line's charge in cents and whether it
@@ -409,6 +423,7 @@ func checkProfessionalLine(c *checker, base string, l *ProfessionalServiceLine, 
 		c.amount(p+"/remainingPatientLiability", a.RemainingPatientLiability)
 		checkAdjustments(c, p+"/claimAdjustmentInformation", a.ClaimAdjustmentInformation)
 	}
+	checkProfessionalLineParts(c, base, &l.ProfessionalLineParts)
 	return cents, ok
 }
 

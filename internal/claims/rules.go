@@ -273,6 +273,9 @@ func checkBillingAt(c *checker, base string, b *Provider) {
 		c.add(base, "is required: the billing provider, with npi, employerId (or ssn), a name and a street address")
 		return
 	}
+	if b.EmployerID == "" {
+		b.EmployerID = b.EmployerIdentificationNumber
+	}
 	if b.NPI == "" && b.CommercialNumber == "" && b.LocationNumber == "" {
 		c.add(base+"/npi", "is required: the billing provider's NPI (a provider without one sends commercialNumber or locationNumber)")
 	}
@@ -322,6 +325,15 @@ func checkProvider(c *checker, base string, p *Provider) {
 
 // checkProviderFields checks what every provider object shares.
 func checkProviderFields(c *checker, base string, p *Provider, organization bool) {
+	if p.EmployerID == "" {
+		p.EmployerID = p.EmployerIdentificationNumber // the contract's other name for it
+	} else if p.EmployerIdentificationNumber != "" && p.EmployerIdentificationNumber != p.EmployerID {
+		c.add(base+"/employerIdentificationNumber", "is another name for employerId and differs from it (%q, %q): send one", p.EmployerIdentificationNumber, p.EmployerID)
+	}
+	if p.OtherIdentifier != "" {
+		c.add(base+"/otherIdentifier", "has no place in the 837 (deprecated in the contract): send the id in secondaryIdentifier with its qualifier")
+	}
+	checkProviderSecondary(c, base, p, providerRefCodes)
 	if p.OrganizationName == "" && p.LastName == "" {
 		if organization {
 			c.add(base+"/organizationName", "a name is required: organizationName, or lastName (and firstName) for a person")
@@ -356,6 +368,9 @@ func checkReport(c *checker, path string, r ReportInformation) {
 // checkReportOf checks an attachment against the claim type's report
 // types.
 func checkReportOf(c *checker, path string, r ReportInformation, types []string) {
+	if r.AttachmentID != "" {
+		c.add(path+"/attachmentId", "names an attachment uploaded to the hosted API's attachments service, which this clearinghouse does not have: send attachmentControlNumber (PWK06) and send the attachment the way attachmentTransmissionCode names")
+	}
 	c.required(path+"/attachmentReportTypeCode", r.AttachmentReportTypeCode, "the kind of attachment (B4 referral form, DA dental models, DG diagnostic report, EB explanation of benefits, OZ support data, P6 periodontal charts, RB radiology films, RR radiology reports)")
 	c.oneOf(path+"/attachmentReportTypeCode", r.AttachmentReportTypeCode, types, "X12 report type code")
 	c.required(path+"/attachmentTransmissionCode", r.AttachmentTransmissionCode, "how it is sent (EL electronically, BM by mail, FX by fax, EM by email, FT file transfer, AA available on request)")

@@ -143,13 +143,16 @@ func (b *segWriter) billing(h *claimParties) {
 	}
 	b.name("85", p.OrganizationName, p.LastName, p.FirstName, p.MiddleName, p.Suffix, qual, p.NPI)
 	b.address(p.Address)
-	if p.EmployerID != "" {
-		b.seg("REF", "EI", p.EmployerID)
+	if ein := cmpOr(p.EmployerID, p.EmployerIdentificationNumber); ein != "" {
+		b.seg("REF", "EI", ein)
 	} else {
 		b.seg("REF", "SY", p.SSN)
 	}
 	if p.StateLicenseNumber != "" {
 		b.seg("REF", "0B", p.StateLicenseNumber)
+	}
+	if p.ProviderUpinNumber != "" {
+		b.seg("REF", "1G", p.ProviderUpinNumber)
 	}
 	b.contact(p.ContactInformation, nameOf(p))
 	if a := h.PayToAddress; a != nil {
@@ -209,6 +212,9 @@ func (b *segWriter) subscriber(h *claimParties) {
 	if h.PropertyCasualtyClaimNumber != "" && !dep {
 		b.seg("REF", "Y4", h.PropertyCasualtyClaimNumber)
 	}
+	if !dep {
+		b.contact(s.ContactInformation, "")
+	}
 	b.seg("NM1", "PR", "2", h.PayerName, "", "", "", "", "PI", h.PayerID)
 	b.address(h.PayerAddress)
 	for _, id := range h.PayerSecondary {
@@ -239,6 +245,7 @@ func (b *segWriter) dependent(h *claimParties) {
 	} else if d.SSN != "" {
 		b.seg("REF", "SY", d.SSN)
 	}
+	b.contact(d.ContactInformation, "")
 }
 
 // amount writes an amount the X12 way ("832.00" → "832").
@@ -283,6 +290,20 @@ func (b *segWriter) provider(entity, prvCode, prvQual string, p *Provider) {
 	if p.LocationNumber != "" && entity != "DN" {
 		b.seg("REF", "LU", p.LocationNumber)
 	}
+	b.secondaryRefs(p)
+}
+
+// secondaryRefs writes a provider's further REFs (secondaryIdentifier,
+// referenceIdentification, UPIN); an otherIdentifier is REF04 2U:id, the
+// other payer the id belongs to (2420x).
+func (b *segWriter) secondaryRefs(p *Provider) {
+	for _, id := range p.secondaryRefs() {
+		if id.OtherIdentifier != "" {
+			b.fields("REF", x12.Simple(id.Qualifier), x12.Simple(id.Identifier), x12.Simple(""), x12.Composite("2U", id.OtherIdentifier))
+			continue
+		}
+		b.seg("REF", id.Qualifier, id.Identifier)
+	}
 }
 
 func (b *segWriter) facility(f *ServiceFacility, line bool) {
@@ -302,7 +323,7 @@ func (b *segWriter) facility(f *ServiceFacility, line bool) {
 		b.seg("REF", s.Qualifier, s.Identifier)
 	}
 	if f.PhoneNumber != "" && !line {
-		b.contact(&ContactInformation{PhoneNumber: f.PhoneNumber, PhoneExtension: f.PhoneExtension}, "")
+		b.contact(&ContactInformation{Name: f.PhoneName, PhoneNumber: f.PhoneNumber, PhoneExtension: f.PhoneExtension}, "")
 	}
 }
 
@@ -317,6 +338,13 @@ func (b *segWriter) cas(adj []ClaimAdjustment) {
 }
 
 func (b *segWriter) otherSubscriber(o *OtherSubscriberInformation) {
+	b.otherSubscriberHead(o, "")
+	b.otherSubscriberNames(o)
+}
+
+// otherSubscriberHead is 2320 up to OI (OI04 the patient signature
+// source, P or empty); an 837P writes its MOA after it.
+func (b *segWriter) otherSubscriberHead(o *OtherSubscriberInformation, signatureSource string) {
 	b.seg("SBR", o.PaymentResponsibilityLevelCode, o.IndividualRelationshipCode, o.InsuranceGroupOrPolicyNumber,
 		o.OtherInsuredGroupName, o.InsuranceTypeCode, "", "", "", o.ClaimFilingIndicatorCode)
 	b.cas(o.ClaimLevelAdjustments)
@@ -329,7 +357,12 @@ func (b *segWriter) otherSubscriber(o *OtherSubscriberInformation) {
 	if o.RemainingPatientLiability != "" {
 		b.seg("AMT", "EAF", amount(o.RemainingPatientLiability))
 	}
-	b.seg("OI", "", "", o.BenefitsAssignmentCertificationIndicator, "", "", o.ReleaseOfInformationCode)
+	b.seg("OI", "", "", o.BenefitsAssignmentCertificationIndicator, signatureSource, "", o.ReleaseOfInformationCode)
+}
+
+// otherSubscriberNames are 2330A (the other subscriber) and 2330B (the
+// other payer).
+func (b *segWriter) otherSubscriberNames(o *OtherSubscriberInformation) {
 	if n := o.OtherSubscriberName; n != nil {
 		if n.OtherInsuredQualifier == "2" {
 			b.seg("NM1", "IL", "2", n.OtherInsuredLastName, "", "", "", "", n.OtherInsuredIdentifierTypeCode, n.OtherInsuredIdentifier)
@@ -475,7 +508,7 @@ func (b *segWriter) begin(ic interchange, h *claimParties) {
 	}
 	b.seg("BHT", "0019", "00", ic.CorrelationID, ic.Now.Format("20060102"), ic.Now.Format("1504"), claimID)
 	b.submitter(h)
-	b.seg("NM1", "40", "2", h.Receiver.OrganizationName, "", "", "", "", "46", h.PayerID)
+	b.seg("NM1", "40", "2", h.Receiver.OrganizationName, "", "", "", "", "46", cmpOr(h.Receiver.TaxID, h.PayerID))
 	b.billing(h)
 	b.subscriber(h)
 	if h.Dependent != nil {
