@@ -8,6 +8,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/mockpayer/scenario"
 	"github.com/clearhouse/clearhouse/internal/partners"
+	"github.com/clearhouse/clearhouse/internal/practice"
 	"github.com/clearhouse/clearhouse/internal/reports"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -32,11 +33,16 @@ func (s *Server) routes() []Route {
 	partner := partnerHandlers{store: svc.Store, box: svc.Secrets, dirs: svc.Directories, guard: svc.ConnectionGuard, clock: svc.Clock}
 	inbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionInbound}
 	outbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionOutbound}
+	providers := &practice.Service{Store: svc.Store, Clock: svc.Clock}
+	billing := practiceHandlers{svc: providers, role: practice.Billing}
+	rendering := practiceHandlers{svc: providers, role: practice.Rendering}
 	const x12 = "/2023-08-01/x12"
 	const professional = "/2024-04-01/change/medicalnetwork/professionalclaims/v3"
 	const institutional = "/2024-04-01/change/medicalnetwork/institutionalclaims/v1"
 	const inboundSettings = x12 + "/partnerships/{partnershipId}/inbound-transactions"
 	const outboundSettings = x12 + "/partnerships/{partnershipId}/outbound-transactions"
+	const billingProviders = "/2024-04-01/practice/billing-providers"
+	const renderingProviders = "/2024-04-01/practice/rendering-providers"
 
 	return []Route{
 		// Operations (public).
@@ -63,6 +69,20 @@ func (s *Server) routes() []Route {
 		// Dental claims (api-contract.md §4).
 		{Pattern: "POST /2024-04-01/dental-claims/submission", Handler: http.HandlerFunc(claims.submit)},
 		{Pattern: "POST /2024-04-01/dental-claims/raw-x12-submission", Handler: http.HandlerFunc(claims.submitRaw)},
+
+		// The practice's saved providers (package practice; the contract has
+		// none: docs/decisions.md), which the console's claim and check forms
+		// pick.
+		{Pattern: "GET " + billingProviders, Handler: http.HandlerFunc(billing.list)},
+		{Pattern: "POST " + billingProviders, Handler: http.HandlerFunc(billing.create)},
+		{Pattern: "GET " + billingProviders + "/{id}", Handler: http.HandlerFunc(billing.get)},
+		{Pattern: "PUT " + billingProviders + "/{id}", Handler: http.HandlerFunc(billing.replace)},
+		{Pattern: "DELETE " + billingProviders + "/{id}", Handler: http.HandlerFunc(billing.delete)},
+		{Pattern: "GET " + renderingProviders, Handler: http.HandlerFunc(rendering.list)},
+		{Pattern: "POST " + renderingProviders, Handler: http.HandlerFunc(rendering.create)},
+		{Pattern: "GET " + renderingProviders + "/{id}", Handler: http.HandlerFunc(rendering.get)},
+		{Pattern: "PUT " + renderingProviders + "/{id}", Handler: http.HandlerFunc(rendering.replace)},
+		{Pattern: "DELETE " + renderingProviders + "/{id}", Handler: http.HandlerFunc(rendering.delete)},
 
 		// Professional (837P) and institutional (837I) claims (api-contract.md
 		// §4.3), in the hosted API's paths.

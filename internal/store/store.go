@@ -122,6 +122,7 @@ type Queries interface {
 	SFTPUsers
 	AuditLog
 	MockPayerScenarios
+	PracticeProviders
 	Retention
 }
 

@@ -101,6 +101,21 @@ func (s *server) createEverything() []resource {
 			t.Errorf("owner's scenarios: %d %s", status, body)
 		}
 	}})
+	// The practice's saved providers, one of each kind.
+	for _, kind := range []struct{ path, body string }{
+		{"/2024-04-01/practice/billing-providers", `{"organizationName":"Tenancy Dental","npi":"1999999992","employerId":"123456789",
+			"address":{"address1":"1 Main St","city":"Denver","state":"CO","postalCode":"802383000"},"contactInformation":{"name":"Office","phoneNumber":"3035550100"}}`},
+		{"/2024-04-01/practice/rendering-providers", `{"firstName":"Jane","lastName":"Tenancy","npi":"1999999992"}`},
+	} {
+		var p struct{ ID string }
+		s.owned("POST", kind.path, kind.body, &p, 201)
+		add(resource{name: kind.path, id: p.ID, check: get(kind.path + "/" + p.ID), probes: []probe{
+			{method: "GET", path: kind.path + "/" + p.ID, want: 404},
+			{method: "PUT", path: kind.path + "/" + p.ID, body: kind.body, want: 404},
+			{method: "DELETE", path: kind.path + "/" + p.ID, want: 404},
+			{method: "GET", path: kind.path, want: 200},
+		}})
+	}
 	add(resource{name: "API key", id: s.owner.keyID, probes: []probe{
 		{method: "GET", path: "/2024-04-01/usage", want: 200},
 	}, check: func(t *testing.T) {

@@ -65,6 +65,7 @@ func Run(t *testing.T, open Opener) {
 		{"WebhookDispatchConcurrent", testWebhookDispatchConcurrent},
 		{"SFTPUsers", testSFTPUsers},
 		{"MockScenarios", testMockScenarios},
+		{"PracticeProviders", testPracticeProviders},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
