@@ -13,7 +13,7 @@ RACE_PKGS   ?= ./internal/store/... ./internal/jobs/...
 # PostgreSQL is reachable now.
 TESTFLAGS   ?=
 
-.PHONY: run test vet lint unit race build clean bench-load bench-replicas versitygw chaos chaos-broken
+.PHONY: run test vet lint unit race build clean bench-load bench-inbound bench-replicas versitygw chaos chaos-broken
 
 run:
 	@echo "building and starting clearhouse serve (the first build takes a few minutes)"
@@ -49,6 +49,13 @@ build:
 # (wrk; see bench/load.sh for DURATION, CONNECTIONS and the request mix).
 bench-load: build
 	bench/load.sh
+
+# bench-inbound: an 835 uploaded to a real server in one set and in sets of
+# 1,000 (MB/s beside the split floor, server CPU, peak RSS) and guide
+# validation beside the split floor, from the same run; BEFORE=REV runs
+# that commit in turn and compares with benchstat (bench/inbound.sh).
+bench-inbound:
+	bench/inbound.sh
 
 # chaos: replicas on PostgreSQL + S3 (versitygw) killed at random under load,
 # then every answer checked against the database (internal/chaos). make test

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"testing"
+	"time"
 
 	"github.com/clearhouse/clearhouse/x12"
 	"github.com/clearhouse/clearhouse/x12/guide"
@@ -109,4 +110,36 @@ func BenchmarkWalk(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkValidateVsSplit runs, in each iteration, "clearhouse x12
+// validate"'s work (BenchmarkValidate) and the split floor (BenchmarkReadOnly)
+// over the same bytes, one right after the other, so both see the same
+// machine: validate-MB/s and split-MB/s are wall-clock figures, and
+// floor-fraction is validate's over split's (the issue asks for ≥ 0.25).
+func BenchmarkValidateVsSplit(b *testing.B) {
+	data := benchData()
+	guide.Guides()
+	b.SetBytes(int64(len(data)))
+	var validate, split time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		r := x12.NewReader(bytes.NewReader(data))
+		for {
+			if _, err := r.Next(); err == io.EOF {
+				break
+			} else if err != nil {
+				b.Fatal(err)
+			}
+		}
+		t1 := time.Now()
+		if _, err := x12.Validate(bytes.NewReader(data), x12.ValidateOptions{Sets: guide.NewSetValidator(guide.Options{}), NoTree: true}); err != nil {
+			b.Fatal(err)
+		}
+		validate, split = validate+time.Since(t1), split+t1.Sub(t0)
+	}
+	mb := float64(len(data)) * float64(b.N) / 1e6
+	b.ReportMetric(mb/validate.Seconds(), "validate-MB/s")
+	b.ReportMetric(mb/split.Seconds(), "split-MB/s")
+	b.ReportMetric(split.Seconds()/validate.Seconds(), "floor-fraction")
 }

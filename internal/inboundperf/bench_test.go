@@ -1,0 +1,95 @@
+package inboundperf
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clearhouse/clearhouse/x12"
+	"github.com/clearhouse/clearhouse/x12/x12gen"
+)
+
+// BenchmarkInbound uploads a generated 835 of CLEARHOUSE_INBOUND_MB
+// megabytes (default 60, the file) to a fresh server per shape and
+// follows it to processed, b.N times: in one set ("one-set") and as sets
+// of 1,000 claim payments ("sets-of-1000"). Beside each figure, from the
+// same run, is its floor: split-MB/s, a loop that only splits the same file
+// into segments (x12.Reader). Metrics: e2e-MB/s (upload to processed, wall
+// clock), server-cpu-MB/s (bytes per second of the server's CPU time, the
+// steadier figure on a shared machine), floor-fraction (e2e over split) and
+// peak-RSS-MB (the server's high-water mark). CLEARHOUSE_INBOUNDPERF_BIN
+// runs another build (before/after in one run: bench/inbound.sh).
+func BenchmarkInbound(b *testing.B) {
+	mb := envInt(b, "CLEARHOUSE_INBOUND_MB", 60)
+	for _, shape := range []struct {
+		name   string
+		perSet int
+	}{{"one-set", 1<<31 - 1}, {"sets-of-1000", 1000}} {
+		b.Run(shape.name, func(b *testing.B) {
+			path, st := generate(b, x12gen.Options{Kind: x12gen.Remittances835, Seed: 1, TargetBytes: int64(mb) * 1e6, PerSet: shape.perSet})
+			s := startServer(b, nil, 0)
+			b.SetBytes(st.Bytes)
+			var wall, split, cpu time.Duration
+			b.ResetTimer()
+			for range b.N {
+				split += splitTime(b, path)
+				cpu0 := s.cpuTime()
+				ex, took := s.upload(b, path)
+				cpu += s.cpuTime() - cpu0
+				wall += took
+				if ex["status"] != "COMPLETED" || ex["transactionCount"] != float64(st.Sets) {
+					b.Fatalf("execution %v (want %d transactions)", ex, st.Sets)
+				}
+			}
+			b.StopTimer()
+			total := float64(st.Bytes) * float64(b.N) / 1e6
+			b.ReportMetric(total/wall.Seconds(), "e2e-MB/s")
+			b.ReportMetric(total/split.Seconds(), "split-MB/s")
+			b.ReportMetric(split.Seconds()/wall.Seconds(), "floor-fraction")
+			b.ReportMetric(total/cpu.Seconds(), "server-cpu-MB/s")
+			b.ReportMetric(float64(s.stop())/(1<<20), "peak-RSS-MB")
+			b.Logf("%s: %d claims in %d sets, load average %s", shape.name, st.Items, st.Sets, loadAverage())
+		})
+	}
+}
+
+// splitTime is the floor: reading the file and splitting it into segments.
+func splitTime(b *testing.B, path string) time.Duration {
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	start := time.Now()
+	r := x12.NewReader(bufio.NewReaderSize(f, 1<<20))
+	for {
+		if _, err := r.Next(); err == io.EOF {
+			return time.Since(start)
+		} else if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// cpuTime is the server's CPU time so far (user + system, /proc stat).
+func (s *server) cpuTime() time.Duration {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// Fields after the command name (which may hold spaces) in parentheses.
+	f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+2:]))
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * time.Second / 100 // USER_HZ
+}
+
+func loadAverage() string {
+	b, _ := os.ReadFile("/proc/loadavg")
+	return strings.Join(strings.Fields(string(b))[:3], " ")
+}
