@@ -23,7 +23,7 @@ const connectionsUsage = `Usage: clearhouse connections <test|list|seal> [option
   test ID   checks connection ID step by step (dns, tcp, tls, auth, path) and
             says which step failed and how to fix it; exits 1 on a failure
   list      lists the declared connections (never their secrets)
-  seal --id ID --field password|clientKey|privateKey
+  seal --id ID --field password|clientKey|privateKey|apiKey
             reads a secret on stdin and prints it sealed with --secrets-key
             for that connection and field, to paste into the --payers file
 
@@ -150,7 +150,7 @@ func connectionsSeal(args []string, stdin io.Reader, stdout, stderr io.Writer) e
 	var id, field string
 	fs := newFlagSet("connections seal", "connections seal --id ID --field FIELD", "Reads a secret on stdin (one line, or all of it for a PEM key) and prints it sealed.", stderr)
 	fs.StringVar(&id, "id", "", "the connection's id")
-	fs.StringVar(&field, "field", connections.FieldPassword, "password, clientKey or privateKey")
+	fs.StringVar(&field, "field", connections.FieldPassword, "password, clientKey, privateKey or apiKey")
 	commandLineOnly(fs, "id", "field")
 	f.secrets.add(fs)
 	f.addKeyDir(fs)
@@ -158,9 +158,9 @@ func connectionsSeal(args []string, stdin io.Reader, stdout, stderr io.Writer) e
 		return err
 	}
 	switch field {
-	case connections.FieldPassword, connections.FieldClientKey, connections.FieldPrivateKey:
+	case connections.FieldPassword, connections.FieldClientKey, connections.FieldPrivateKey, connections.FieldAPIKey:
 	default:
-		return &exitError{code: 2, err: fmt.Errorf("--field %q: want password, clientKey or privateKey", field)}
+		return &exitError{code: 2, err: fmt.Errorf("--field %q: want password, clientKey, privateKey or apiKey", field)}
 	}
 	if id == "" {
 		return &exitError{code: 2, err: fmt.Errorf("--id is required")}
@@ -174,7 +174,7 @@ func connectionsSeal(args []string, stdin io.Reader, stdout, stderr io.Writer) e
 		return err
 	}
 	value := string(raw)
-	if field == connections.FieldPassword {
+	if field == connections.FieldPassword || field == connections.FieldAPIKey {
 		value = strings.TrimRight(value, "\r\n")
 	}
 	if value == "" {

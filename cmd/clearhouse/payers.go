@@ -25,20 +25,21 @@ func payerDirectory(path string) (*payers.Directory, error) {
 }
 
 // productionConnections are the real-time payer connections declared in
-// the --payers file ("connections", type CAQH_CORE), by the id a directory
-// entry's "connection" names. Their secrets open with --secrets-key; a
-// file with secrets and no key stops the start.
-func productionConnections(cfg serveConfig, box *secrets.Box, logger *slog.Logger) (map[string]payers.Connection, error) {
+// the --payers file ("connections", types CAQH_CORE and CLEARINGHOUSE_API),
+// by the id a directory entry's "connection" or "connections" names, with
+// their breaker settings. Their secrets open with --secrets-key; a file
+// with secrets and no key stops the start.
+func productionConnections(cfg serveConfig, box *secrets.Box, logger *slog.Logger) (map[string]payers.Connection, map[string]payers.BreakerSettings, error) {
 	set, err := loadConnections(cfg.payersFile, box)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	conns, err := set.Eligibility(connections.Options{Guard: cfg.connections.guard(logger)})
 	if err != nil {
-		return nil, fmt.Errorf("--payers: %w", err)
+		return nil, nil, fmt.Errorf("--payers: %w", err)
 	}
 	if len(conns) > 0 {
 		logger.Info("payer connections", "ids", slices.Sorted(maps.Keys(conns)))
 	}
-	return conns, nil
+	return conns, set.Breakers(), nil
 }

@@ -134,7 +134,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	if err != nil {
 		return err
 	}
-	conns, err := productionConnections(cfg, box, logger)
+	conns, breakers, err := productionConnections(cfg, box, logger)
 	if err != nil {
 		return err
 	}
@@ -149,7 +149,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	a, err := app.New(ctx, app.Config{
 		DataDir: cfg.dataDir, DatabaseURL: cfg.databaseURL, BlobURL: cfg.blobURL, Postgres: cfg.pgTimeouts,
 		Logger: logger, Secrets: box, Directories: dirs, Version: buildVersion(),
-		Payers: dir, PayerConnections: conns, PayerCallsPerKey: cfg.payerCallsPerKey,
+		Payers: dir, PayerConnections: conns, PayerBreakers: breakers, PayerCallsPerKey: cfg.payerCallsPerKey,
 		AllowPrivateConnections: cfg.connections.allowPrivate,
 		HTTP: app.HTTP{Listen: cfg.listen, MaxBodyBytes: cfg.maxBodyBytes, ReadTimeout: cfg.readTimeout,
 			WriteTimeout: cfg.writeTimeout, IdleTimeout: cfg.idleTimeout, ShutdownTimeout: cfg.shutdownTimeout,

@@ -90,6 +90,8 @@ type eligibilityCheckSummary struct {
 	Status                   string  `json:"status"`
 	HTTPStatus               int     `json:"httpStatus"`
 	DurationMs               float64 `json:"durationMs"`
+	// Route is the production connection that answered.
+	Route string `json:"route,omitempty"`
 }
 
 // eligibilityCheckDetail is one check with what was sent and answered.
@@ -106,7 +108,7 @@ func summarize(c store.EligibilityCheck) eligibilityCheckSummary {
 		ID: c.ID, CreatedAt: c.CreatedAt.UTC(), Mode: c.Mode, TradingPartnerServiceID: c.TradingPartnerServiceID,
 		PayerName: c.PayerName, ControlNumber: c.SubmitterControlNumber, InterchangeControlNumber: c.ControlNumber,
 		Status: c.Status, HTTPStatus: c.HTTPStatus,
-		DurationMs: float64(c.DurationMicros) / 1000,
+		DurationMs: float64(c.DurationMicros) / 1000, Route: c.Route,
 	}
 }
 

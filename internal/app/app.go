@@ -14,6 +14,7 @@ import (
 	"errors"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/api"
@@ -64,6 +65,9 @@ type Config struct {
 	// --payers file). PayerCallsPerKey is --payer-calls-per-key (0: no cap).
 	Payers           *payers.Directory
 	PayerConnections map[string]payers.Connection
+	// PayerBreakers are the connections' breaker settings (failover
+	// between a payer's routes).
+	PayerBreakers    map[string]payers.BreakerSettings
 	PayerCallsPerKey int
 	// AllowPrivateConnections lets payer and partner connections reach
 	// loopback and private addresses (development and tests).
@@ -181,7 +185,7 @@ func New(ctx context.Context, cfg Config) (a *App, err error) {
 		Core:     core.Options{MaxFileBytes: cfg.MaxFileBytes, ProcessTimeout: cfg.ProcessTimeout, DownloadSecret: downloadSecret},
 		Delivery: delivery.Options{Attempts: cfg.DeliveryAttempts, RetryInterval: cfg.DeliveryRetryInterval},
 		Webhooks: hooks,
-		Payers:   cfg.Payers, PayerConnections: cfg.PayerConnections, PayerCallsPerKey: calls,
+		Payers:   cfg.Payers, PayerConnections: cfg.PayerConnections, PayerBreakers: cfg.PayerBreakers, PayerCallsPerKey: calls,
 		Directories: cfg.Directories, ConnectionGuard: connectionGuard, SFTP: sftp,
 	})
 	if err != nil {
@@ -259,8 +263,12 @@ func (a *App) Close() error {
 func warnMissingConnections(dir *payers.Directory, conns map[string]payers.Connection, logger *slog.Logger) {
 	var missing []string
 	for _, p := range dir.List() {
-		if _, ok := conns[p.Connection]; p.Connection != "" && !ok {
-			missing = append(missing, p.ID+"→"+p.Connection)
+		for _, tx := range []string{payers.Eligibility, payers.ClaimStatus} {
+			for _, name := range p.RoutesFor(tx) {
+				if _, ok := conns[name]; !ok && !slices.Contains(missing, p.ID+"→"+name) {
+					missing = append(missing, p.ID+"→"+name)
+				}
+			}
 		}
 	}
 	if len(missing) > 0 {

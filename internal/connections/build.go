@@ -12,6 +12,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/caqh"
 	"github.com/clearhouse/clearhouse/internal/netguard"
 	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/upstream"
 )
 
 // Options are what every transport built from a Set shares.
@@ -26,16 +27,48 @@ func (s *Set) Eligibility(opts Options) (map[string]payers.Connection, error) {
 	out := map[string]payers.Connection{}
 	for _, id := range s.IDs() {
 		d := s.defs[id]
-		if d.Type != CAQHCore {
-			continue
+		switch {
+		case d.Type == CAQHCore:
+			c, err := s.CAQHClient(d, opts)
+			if err != nil {
+				return nil, fmt.Errorf("connection %s: %w", id, err)
+			}
+			out[id] = c
+		case d.Type == ClearinghouseAPI && (d.Carries(TxEligibility) || d.Carries(TxClaimStatus)):
+			c, err := s.UpstreamClient(d, opts)
+			if err != nil {
+				return nil, fmt.Errorf("connection %s: %w", id, err)
+			}
+			out[id] = c
 		}
-		c, err := s.CAQHClient(d, opts)
-		if err != nil {
-			return nil, fmt.Errorf("connection %s: %w", id, err)
-		}
-		out[id] = c
 	}
 	return out, nil
+}
+
+// Breakers are the breaker settings the definitions name, for
+// payers.RouterOptions.
+func (s *Set) Breakers() map[string]payers.BreakerSettings {
+	out := map[string]payers.BreakerSettings{}
+	for id, d := range s.defs {
+		if d.BreakerFailures != 0 || d.BreakerOpenFor != 0 {
+			out[id] = payers.BreakerSettings{Failures: d.BreakerFailures, OpenFor: time.Duration(d.BreakerOpenFor)}
+		}
+	}
+	return out
+}
+
+// UpstreamClient builds the client of a CLEARINGHOUSE_API definition; it
+// dials through the SSRF guard with the definition's time limit.
+func (s *Set) UpstreamClient(d Definition, opts Options) (*upstream.Client, error) {
+	if opts.Guard == nil {
+		return nil, errors.New("connections: no SSRF guard")
+	}
+	timeout := time.Duration(d.Timeout)
+	if timeout <= 0 {
+		timeout = upstream.DefaultTimeout
+	}
+	return &upstream.Client{ID: d.ID, URL: d.URL, CoreURL: d.CoreURL, APIKey: s.secret(d.ID, FieldAPIKey),
+		HTTP: opts.Guard.Client(timeout), Timeout: timeout}, nil
 }
 
 // CAQHClient builds the CORE client of a CAQH_CORE definition.

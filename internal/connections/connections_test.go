@@ -35,6 +35,11 @@ func seal(t *testing.T, box *secrets.Box, id, field, value string) string {
 	return v
 }
 
+// upstreamFile is a --payers file with one CLEARINGHOUSE_API connection "x".
+func upstreamFile(fields string) string {
+	return `{"connections":[{"id":"x","type":"CLEARINGHOUSE_API",` + fields + `}]}`
+}
+
 func TestParse(t *testing.T) {
 	box, other := testBox(t), testBox(t)
 	sealed := seal(t, box, "uhc-core", FieldPassword, "pw")
@@ -59,6 +64,14 @@ func TestParse(t *testing.T) {
 		{"SFTP without a pinned host key", `{"connections":[{"id":"x","type":"SFTP","host":"h","username":"u","password":"` + seal(t, box, "x", FieldPassword, "p") + `"}]}`, box, "hostKey is required"},
 		{"CORE without ids", `{"connections":[{"id":"x","type":"CAQH_CORE","url":"https://h/core","username":"u","password":"` + seal(t, box, "x", FieldPassword, "p") + `"}]}`, box, "senderId and receiverId"},
 		{"credentials in the URL", `{"connections":[{"id":"x","type":"CAQH_CORE","url":"https://u:p@h/core"}]}`, nil, "not in the URL"},
+		{"upstream", upstreamFile(`"url":"https://hc.example/2024-04-01","coreUrl":"https://core.example/2023-08-01","apiKey":"` + seal(t, box, "x", FieldAPIKey, "k") + `"`), box, ""},
+		{"upstream for eligibility only", upstreamFile(`"url":"https://hc.example/2024-04-01","transactions":["eligibility"],"apiKey":"` + seal(t, box, "x", FieldAPIKey, "k") + `"`), box, ""},
+		{"upstream key in the clear", upstreamFile(`"url":"https://hc.example/2024-04-01","transactions":["eligibility"],"apiKey":"k"`), box, "apiKey is not sealed"},
+		{"upstream without a key", upstreamFile(`"url":"https://hc.example/2024-04-01","transactions":["eligibility"]`), nil, "apiKey is required"},
+		{"upstream claims without coreUrl", upstreamFile(`"url":"https://hc.example/2024-04-01","transactions":["claims"],"apiKey":"` + seal(t, box, "x", FieldAPIKey, "k") + `"`), box, "coreUrl is required for claims"},
+		{"upstream unknown transaction", upstreamFile(`"url":"https://hc.example/2024-04-01","transactions":["remits"],"apiKey":"` + seal(t, box, "x", FieldAPIKey, "k") + `"`), box, `"remits" is not one of`},
+		{"upstream key in the URL", upstreamFile(`"url":"https://hc.example/2024-04-01?key=k","transactions":["eligibility"],"apiKey":"` + seal(t, box, "x", FieldAPIKey, "k") + `"`), box, "the key goes in apiKey"},
+		{"upstream breaker", upstreamFile(`"url":"https://hc.example","transactions":["eligibility"],"breakerOpenFor":"2h","apiKey":"` + seal(t, box, "x", FieldAPIKey, "k") + `"`), box, "breakerOpenFor"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

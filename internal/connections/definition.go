@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -25,9 +26,21 @@ const (
 	SFTPServer Type = "SFTP_SERVER" // our embedded SFTP server: the partner uploads and downloads
 	Directory  Type = "DIRECTORY"   // a local directory pair (inbound/outbound)
 	Mock       Type = "MOCK"        // the test-mode mock payers
+	// ClearinghouseAPI is another clearinghouse's public API (the hosted
+	// API's contract, or another Clearhouse): package upstream.
+	ClearinghouseAPI Type = "CLEARINGHOUSE_API"
 )
 
-var knownTypes = []Type{CAQHCore, SFTP, SFTPServer, Directory, Mock}
+var knownTypes = []Type{CAQHCore, SFTP, SFTPServer, Directory, Mock, ClearinghouseAPI}
+
+// The transactions a CLEARINGHOUSE_API connection may carry.
+const (
+	TxEligibility = "eligibility"
+	TxClaims      = "claims"
+	TxClaimStatus = "claimStatus"
+)
+
+var knownTransactions = []string{TxEligibility, TxClaims, TxClaimStatus}
 
 // Definition is one declared connection. Which fields apply depends on
 // Type; secret fields (Password, ClientKey, PrivateKey) hold sealed
@@ -66,6 +79,23 @@ type Definition struct {
 
 	// DIRECTORY
 	Path string `json:"path,omitempty"`
+
+	// CLEARINGHOUSE_API (URL is the upstream's healthcare API base, such
+	// as https://healthcare.example/2024-04-01; CoreURL its EDI core base,
+	// such as https://core.example/2023-08-01; APIKey sealed).
+	CoreURL      string   `json:"coreUrl,omitempty"`
+	APIKey       string   `json:"apiKey,omitempty"`
+	Transactions []string `json:"transactions,omitempty"`
+	// BreakerFailures outages in a row open the route for BreakerOpenFor
+	// (payers.Breaker; defaults 3 and 30s).
+	BreakerFailures int      `json:"breakerFailures,omitempty"`
+	BreakerOpenFor  Duration `json:"breakerOpenFor,omitempty"`
+}
+
+// Carries reports whether the connection carries a transaction type: a
+// CLEARINGHOUSE_API connection the ones it lists (all when it lists none).
+func (d *Definition) Carries(tx string) bool {
+	return len(d.Transactions) == 0 || slices.Contains(d.Transactions, tx)
 }
 
 // Duration is a time.Duration written as Go text ("30s", "5m").
@@ -90,12 +120,13 @@ const (
 	FieldPassword   = "password"
 	FieldClientKey  = "clientKey"
 	FieldPrivateKey = "privateKey"
+	FieldAPIKey     = "apiKey"
 )
 
 // SecretFields lists the secret fields of d that are set, by name.
 func (d *Definition) SecretFields() map[string]string {
 	out := map[string]string{}
-	for name, v := range map[string]string{FieldPassword: d.Password, FieldClientKey: d.ClientKey, FieldPrivateKey: d.PrivateKey} {
+	for name, v := range map[string]string{FieldPassword: d.Password, FieldClientKey: d.ClientKey, FieldPrivateKey: d.PrivateKey, FieldAPIKey: d.APIKey} {
 		if v != "" {
 			out[name] = v
 		}
@@ -160,6 +191,10 @@ func (d *Definition) Validate() error {
 		if a := d.AfterProcessing; a != "" && a != "delete" && !strings.HasPrefix(a, "move:") {
 			return fmt.Errorf("afterProcessing %q: want delete or move:<directory>", a)
 		}
+	case ClearinghouseAPI:
+		if err := d.validateUpstream(); err != nil {
+			return err
+		}
 	case Directory:
 		if d.Path == "" {
 			return errors.New("path is required")
@@ -170,6 +205,40 @@ func (d *Definition) Validate() error {
 	}
 	if d.Timeout < 0 || time.Duration(d.Timeout) > 5*time.Minute {
 		return errors.New("timeout must be between 0 (default) and 5m")
+	}
+	return nil
+}
+
+// validateUpstream checks a CLEARINGHOUSE_API definition.
+func (d *Definition) validateUpstream() error {
+	for _, u := range []struct{ name, value string }{{"url", d.URL}, {"coreUrl", d.CoreURL}} {
+		if u.value == "" && u.name == "coreUrl" {
+			continue // only claims need it (answers come back from the core API)
+		}
+		p, err := url.Parse(u.value)
+		if err != nil || (p.Scheme != "https" && p.Scheme != "http") || p.Host == "" {
+			return fmt.Errorf("%s %q: want the upstream's https:// base URL", u.name, u.value)
+		}
+		if p.User != nil || p.RawQuery != "" {
+			return fmt.Errorf("%s: no credentials or query in the URL; the key goes in apiKey", u.name)
+		}
+	}
+	if d.APIKey == "" {
+		return errors.New("apiKey is required (sealed: `clearhouse connections seal --id " + d.ID + " --field apiKey`)")
+	}
+	for _, tx := range d.Transactions {
+		if !slices.Contains(knownTransactions, tx) {
+			return fmt.Errorf("transactions: %q is not one of %v", tx, knownTransactions)
+		}
+	}
+	if d.Carries(TxClaims) && d.CoreURL == "" {
+		return errors.New("coreUrl is required for claims: the 999, 277CA and 835 come back through the upstream's core API")
+	}
+	if d.BreakerFailures < 0 || d.BreakerFailures > 100 {
+		return errors.New("breakerFailures must be between 0 (default 3) and 100")
+	}
+	if d.BreakerOpenFor < 0 || time.Duration(d.BreakerOpenFor) > time.Hour {
+		return errors.New("breakerOpenFor must be between 0 (default 30s) and 1h")
 	}
 	return nil
 }

@@ -77,6 +77,8 @@ func (s *Set) Test(ctx context.Context, id string, opts Options) (*Report, error
 		return s.testCAQH(ctx, d, opts, r), nil
 	case SFTP:
 		return s.testSFTP(ctx, d, opts, r), nil
+	case ClearinghouseAPI:
+		return s.testUpstream(ctx, d, opts, r), nil
 	}
 	return nil, fmt.Errorf("connection %s is %s: nothing to reach over the network", id, d.Type)
 }
@@ -108,13 +110,18 @@ func (s *Set) reach(ctx context.Context, host, port string, opts Options, r *Rep
 	return conn
 }
 
-func (s *Set) testCAQH(ctx context.Context, d Definition, opts Options, r *Report) *Report {
-	u, _ := url.Parse(d.URL) // Validate checked it
+// reachURL runs the dns and tcp steps for an http(s) URL's host and port.
+func (s *Set) reachURL(ctx context.Context, rawURL string, opts Options, r *Report) (*url.URL, net.Conn) {
+	u, _ := url.Parse(rawURL) // Validate checked it
 	port := u.Port()
 	if port == "" {
 		port = map[string]string{"https": "443", "http": "80"}[u.Scheme]
 	}
-	conn := s.reach(ctx, u.Hostname(), port, opts, r)
+	return u, s.reach(ctx, u.Hostname(), port, opts, r)
+}
+
+func (s *Set) testCAQH(ctx context.Context, d Definition, opts Options, r *Report) *Report {
+	u, conn := s.reachURL(ctx, d.URL, opts, r)
 	if conn == nil {
 		return r
 	}
@@ -215,5 +222,29 @@ func (s *Set) testSFTP(ctx context.Context, d Definition, opts Options, r *Repor
 		}
 	}
 	r.pass("path", "%q and %q are directories", d.OutboundDir, d.InboundDir)
+	return r
+}
+
+// testUpstream checks a CLEARINGHOUSE_API connection: dns and tcp to its
+// url, then the key and the path with a probe that sends no patient data.
+func (s *Set) testUpstream(ctx context.Context, d Definition, opts Options, r *Report) *Report {
+	_, conn := s.reachURL(ctx, d.URL, opts, r)
+	if conn == nil {
+		return r
+	}
+	conn.Close()
+	client, err := s.UpstreamClient(d, opts)
+	if err != nil {
+		return r.fail("auth", "%v", err)
+	}
+	step, detail := client.Probe(ctx)
+	switch step {
+	case "auth":
+		return r.fail("auth", "%s", detail)
+	case "path":
+		return r.fail("path", "%s", detail)
+	}
+	r.pass("auth", "the upstream accepted the API key")
+	r.pass("path", "%s", detail)
 	return r
 }

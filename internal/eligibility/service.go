@@ -154,6 +154,8 @@ type Result struct {
 	SubmitterControlNumber string
 	X12Request             []byte // the 270 sent, if any
 	X12Answer              []byte // the payer's 271 or 999, if any
+	// Route is the production connection that answered (or refused).
+	Route string
 	CreatedAt              time.Time
 	Duration               time.Duration
 	// NotRecorded is set when the check could not be stored: the answer is
@@ -263,7 +265,14 @@ func (s *Service) exchange(ctx context.Context, caller Caller, route payers.Rout
 		// scenarios; real connections never see the caller.
 		ctx = payers.WithCaller(ctx, payers.Caller{AccountID: caller.AccountID, Mode: caller.Mode})
 	}
+	ctx, rec := payers.WithRouteRecord(ctx)
 	answer, err := route.Connection.Exchange(ctx, res.X12Request)
+	if caller.Mode == payers.ModeProduction {
+		res.Route = route.ConnectionName
+		if answered, _ := rec.Answer(); answered != "" {
+			res.Route = answered
+		}
+	}
 	if err != nil {
 		s.exchangeFailed(ctx, caller, route, res, err)
 		return
@@ -456,7 +465,7 @@ func (s *Service) record(ctx context.Context, caller Caller, res *Result, reques
 		RequestJSON: requestJSON, X12Request: res.X12Request, X12Response: res.X12Answer, ResponseJSON: body,
 		HTTPStatus: res.HTTPStatus, CreatedAt: res.CreatedAt, DurationMicros: res.Duration.Microseconds(), CostMicros: cost,
 		PatientName: res.keys.patientName, MemberID: res.keys.memberID,
-		PatientBirthDate: res.keys.birthDate, ServiceDate: res.keys.serviceDate,
+		PatientBirthDate: res.keys.birthDate, ServiceDate: res.keys.serviceDate, Route: res.Route,
 	}
 	if c.TradingPartnerServiceID == "" && res.Response != nil {
 		c.TradingPartnerServiceID = res.Response.TradingPartnerServiceID

@@ -118,6 +118,13 @@ func (p Payer) clone() Payer {
 	p.Aliases = slices.Clone(p.Aliases)
 	p.Transactions = slices.Clone(p.Transactions)
 	p.Coverage = slices.Clone(p.Coverage)
+	if p.Connections != nil {
+		routes := make(map[string][]string, len(p.Connections))
+		for k, v := range p.Connections {
+			routes[k] = slices.Clone(v)
+		}
+		p.Connections = routes
+	}
 	return p
 }
 
@@ -135,6 +142,19 @@ func (p Payer) validate() error {
 	for _, t := range p.Transactions {
 		if !slices.Contains(knownTransactions, t) {
 			return fmt.Errorf("payer %s: unknown transaction %q (known: %s)", p.ID, t, strings.Join(knownTransactions, ", "))
+		}
+	}
+	for typ, names := range p.Connections {
+		if !slices.Contains(routeTypes, typ) {
+			return fmt.Errorf("payer %s: connections: unknown type %q (known: %s)", p.ID, typ, strings.Join(routeTypes, ", "))
+		}
+		if len(names) == 0 || len(names) > 8 {
+			return fmt.Errorf("payer %s: connections.%s: list 1 to 8 connection ids, in the order to try them", p.ID, typ)
+		}
+		for i, n := range names {
+			if strings.TrimSpace(n) == "" || slices.Contains(names[:i], n) {
+				return fmt.Errorf("payer %s: connections.%s: entry %d is empty or repeated", p.ID, typ, i+1)
+			}
 		}
 	}
 	switch p.DependentPlacement {

@@ -13,15 +13,16 @@ import (
 // {"id": "87726", "connection": "uhc-core"}. An id the directory does not
 // know adds a payer, which then needs at least a name and transactions.
 type payerPatch struct {
-	ID                 string    `json:"id"`
-	Name               *string   `json:"name"`
-	Aliases            *[]string `json:"aliases"`
-	Transactions       *[]string `json:"transactions"`
-	Connection         *string   `json:"connection"`
-	DependentPlacement *string   `json:"dependentPlacement"`
-	Coverage           *[]string `json:"coverage"`
-	MemberIDFormat     *string   `json:"memberIdFormat"`
-	Notes              *string   `json:"notes"`
+	ID                 string               `json:"id"`
+	Name               *string              `json:"name"`
+	Aliases            *[]string            `json:"aliases"`
+	Transactions       *[]string            `json:"transactions"`
+	Connection         *string              `json:"connection"`
+	Connections        *map[string][]string `json:"connections"`
+	DependentPlacement *string              `json:"dependentPlacement"`
+	Coverage           *[]string            `json:"coverage"`
+	MemberIDFormat     *string              `json:"memberIdFormat"`
+	Notes              *string              `json:"notes"`
 }
 
 func (pp payerPatch) apply(p *Payer) {
@@ -39,6 +40,9 @@ func (pp payerPatch) apply(p *Payer) {
 	setList(&p.Aliases, pp.Aliases)
 	setList(&p.Transactions, pp.Transactions)
 	set(&p.Connection, pp.Connection)
+	if pp.Connections != nil {
+		p.Connections = (Payer{Connections: *pp.Connections}).clone().Connections
+	}
 	set(&p.DependentPlacement, pp.DependentPlacement)
 	setList(&p.Coverage, pp.Coverage)
 	set(&p.MemberIDFormat, pp.MemberIDFormat)

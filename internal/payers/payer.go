@@ -51,6 +51,11 @@ type Payer struct {
 	// Connection names the production connection that reaches the payer;
 	// "" means not configured.
 	Connection string `json:"connection"`
+	// Connections names, per transaction type (RouteEligibility, ...),
+	// the ordered routes to the payer: the first that answers wins, the
+	// next takes over when one is down. It takes precedence over
+	// Connection for the types it lists.
+	Connections map[string][]string `json:"connections,omitempty"`
 	// DependentPlacement is PlacementDependents or PlacementSubscriber.
 	DependentPlacement string `json:"dependentPlacement"`
 	// Coverage lines of business, for the console's payer picker:
@@ -62,13 +67,49 @@ type Payer struct {
 	Notes string `json:"notes,omitempty"`
 }
 
+// Route types: the keys of Payer.Connections.
+const (
+	RouteEligibility = "eligibility"
+	RouteClaims      = "claims"
+	RouteClaimStatus = "claimStatus"
+)
+
+// routeTypes lists the keys a payer's "connections" may use.
+var routeTypes = []string{RouteEligibility, RouteClaims, RouteClaimStatus}
+
+// routeTypeOf maps a transaction code to its route type.
+func routeTypeOf(transaction string) string {
+	switch transaction {
+	case Eligibility:
+		return RouteEligibility
+	case ClaimStatus:
+		return RouteClaimStatus
+	case DentalClaim, ProfessionalClaim, InstitutionalClaim:
+		return RouteClaims
+	}
+	return transaction
+}
+
+// RoutesFor lists the connections that reach the payer for a transaction
+// code, in order: its "connections" entry for the type, else the single
+// "connection".
+func (p Payer) RoutesFor(transaction string) []string {
+	if names := p.Connections[routeTypeOf(transaction)]; len(names) > 0 {
+		return slices.Clone(names)
+	}
+	if p.Connection != "" {
+		return []string{p.Connection}
+	}
+	return nil
+}
+
 // Supports reports whether the payer lists the transaction code.
 func (p Payer) Supports(transaction string) bool {
 	return slices.Contains(p.Transactions, transaction)
 }
 
 // Configured reports whether a production connection is named.
-func (p Payer) Configured() bool { return p.Connection != "" }
+func (p Payer) Configured() bool { return p.Connection != "" || len(p.Connections) > 0 }
 
 // WhereToFindPayers is what an answer naming an unknown or unconfigured
 // payer says about where the payer ids are.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Mode is the API key's mode.
@@ -80,6 +81,26 @@ type Router struct {
 	dir        *Directory
 	mock       Connection
 	production map[string]Connection
+	breakers   map[string]*Breaker // by connection name, shared by every payer
+	observe    func(RouteEvent)
+	now        func() time.Time
+}
+
+// RouterOptions tune the failover between a payer's routes.
+type RouterOptions struct {
+	// Breakers sets a connection's breaker (failures in a row, open
+	// time); connections not listed get the defaults.
+	Breakers map[string]BreakerSettings
+	// Observe is told every attempt of a routed exchange (metrics).
+	Observe func(RouteEvent)
+	// Now is the breakers' clock (tests); time.Now by default.
+	Now func() time.Time
+}
+
+// BreakerSettings are one connection's breaker thresholds.
+type BreakerSettings struct {
+	Failures int
+	OpenFor  time.Duration
 }
 
 // NewRouter builds a router over dir. mock answers every test-mode
@@ -87,6 +108,11 @@ type Router struct {
 // connections that reach real payers. A production connection that is
 // TestOnly, or registered under the mock's name, is refused.
 func NewRouter(dir *Directory, mock Connection, production map[string]Connection) (*Router, error) {
+	return NewRouterWith(dir, mock, production, RouterOptions{})
+}
+
+// NewRouterWith is NewRouter with failover settings.
+func NewRouterWith(dir *Directory, mock Connection, production map[string]Connection, opts RouterOptions) (*Router, error) {
 	if dir == nil {
 		return nil, errors.New("payers: router needs a directory")
 	}
@@ -105,7 +131,29 @@ func NewRouter(dir *Directory, mock Connection, production map[string]Connection
 		}
 		prod[name] = c
 	}
-	return &Router{dir: dir, mock: mock, production: prod}, nil
+	r := &Router{dir: dir, mock: mock, production: prod, breakers: map[string]*Breaker{},
+		observe: opts.Observe, now: opts.Now}
+	if r.observe == nil {
+		r.observe = func(RouteEvent) {}
+	}
+	if r.now == nil {
+		r.now = time.Now
+	}
+	for name := range prod {
+		set := opts.Breakers[name]
+		r.breakers[name] = &Breaker{Failures: set.Failures, OpenFor: set.OpenFor}
+	}
+	return r, nil
+}
+
+// BreakerState reports the state of a connection's breaker ("" when the
+// router has no such connection).
+func (r *Router) BreakerState(name string) string {
+	b, ok := r.breakers[name]
+	if !ok {
+		return ""
+	}
+	return b.State(r.now())
 }
 
 // Directory returns the directory the router consults.
@@ -139,14 +187,25 @@ func (r *Router) Route(mode Mode, tradingPartnerServiceID, transaction string) (
 	case ModeTest:
 		return Route{Payer: p, ConnectionName: MockConnectionName, Connection: r.mock}, nil
 	case ModeProduction:
-		if p.Connection == "" {
+		names := p.RoutesFor(transaction)
+		if len(names) == 0 {
 			return Route{}, &NotConfiguredError{PayerID: id, Reason: "no production connection is configured for this payer"}
 		}
-		c, ok := r.production[p.Connection]
-		if !ok {
-			return Route{}, &NotConfiguredError{PayerID: id, Reason: fmt.Sprintf("its connection %q is not available on this server", p.Connection)}
+		conns := make([]Connection, len(names))
+		breakers := make([]*Breaker, len(names))
+		for i, name := range names {
+			c, ok := r.production[name]
+			if !ok {
+				return Route{}, &NotConfiguredError{PayerID: id, Reason: fmt.Sprintf("its connection %q is not available on this server", name)}
+			}
+			conns[i], breakers[i] = c, r.breakers[name]
 		}
-		return Route{Payer: p, ConnectionName: p.Connection, Connection: c}, nil
+		if len(names) == 1 {
+			return Route{Payer: p, ConnectionName: names[0], Connection: conns[0]}, nil
+		}
+		return Route{Payer: p, ConnectionName: strings.Join(names, ","), Connection: &failover{
+			transaction: transaction, names: names, conns: conns, breakers: breakers, observe: r.observe, now: r.now,
+		}}, nil
 	default:
 		return Route{}, fmt.Errorf("payers: unknown mode %q", mode)
 	}

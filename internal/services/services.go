@@ -65,6 +65,7 @@ type Config struct {
 	// (the --payers file's); PayerCallsPerKey is
 	// eligibility.Config.PayerCallsPerKey.
 	PayerConnections map[string]payers.Connection
+	PayerBreakers    map[string]payers.BreakerSettings
 	PayerCallsPerKey int
 
 	// Directories is the operator's directory root DIRECTORY connections'
@@ -196,7 +197,8 @@ func New(cfg Config) (*Set, error) {
 	// The mock answers 276s about the caller's own test claims too.
 	mock276 := mockpayer.New(mockpayer.WithDirectory(s.Payers), mockpayer.WithClock(s.Clock.Now),
 		mockpayer.WithClaimStates(storeClaimStates(s.Store)), mockpayer.WithScenarios(scenarios), mockpayer.WithLogger(s.Logger))
-	router, err := payers.NewRouter(s.Payers, mock276, cfg.PayerConnections)
+	router, err := payers.NewRouterWith(s.Payers, mock276, cfg.PayerConnections, payers.RouterOptions{
+		Breakers: cfg.PayerBreakers, Observe: routeMetrics(s.Metrics)})
 	if err != nil {
 		return nil, err
 	}

@@ -13,10 +13,10 @@ import (
 const eligibilityColumns = `id, account_id, key_id, mode, trading_partner_service_id, payer_name,
 	control_number, status, request_json, x12_request, x12_response, response_json,
 	http_status, created_at, duration_us, cost_micros,
-	patient_name, member_id, patient_birth_date, service_date, submitter_control_number`
+	patient_name, member_id, patient_birth_date, service_date, submitter_control_number, route`
 
 const insertEligibilitySQL = `INSERT INTO eligibility_checks (` + eligibilityColumns + `)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`
 
 func (q *queries) InsertEligibilityCheck(ctx context.Context, c EligibilityCheck) error {
 	if c.Mode != ModeProduction {
@@ -28,7 +28,7 @@ func (q *queries) InsertEligibilityCheck(ctx context.Context, c EligibilityCheck
 			c.ControlNumber, c.Status, string(c.RequestJSON), string(c.X12Request), string(c.X12Response),
 			string(c.ResponseJSON), c.HTTPStatus, toUS(c.CreatedAt), c.DurationMicros, c.CostMicros,
 			strings.ToUpper(c.PatientName), strings.ToUpper(c.MemberID), c.PatientBirthDate, c.ServiceDate,
-			c.SubmitterControlNumber)
+			c.SubmitterControlNumber, c.Route)
 		if err != nil {
 			return mapErr(err)
 		}
@@ -153,7 +153,7 @@ func scanEligibility(row scanner) (EligibilityCheck, error) {
 	err := row.Scan(&c.ID, &c.AccountID, &c.KeyID, &c.Mode, &c.TradingPartnerServiceID, &c.PayerName,
 		&c.ControlNumber, &c.Status, &req, &x12req, &x12resp, &resp,
 		&c.HTTPStatus, &created, &c.DurationMicros, &c.CostMicros,
-		&c.PatientName, &c.MemberID, &c.PatientBirthDate, &c.ServiceDate, &c.SubmitterControlNumber)
+		&c.PatientName, &c.MemberID, &c.PatientBirthDate, &c.ServiceDate, &c.SubmitterControlNumber, &c.Route)
 	if err != nil {
 		return EligibilityCheck{}, mapErr(err)
 	}

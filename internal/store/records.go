@@ -48,6 +48,9 @@ type EligibilityCheck struct {
 	CreatedAt              time.Time
 	DurationMicros         int64
 	CostMicros             int64 // forced to 0 for test mode
+	// Route is the connection that answered (a payer's routes fail over
+	// from one to the next); "" when none did.
+	Route string
 
 	// Search keys of the history, taken from the request: the patient (the
 	// dependent if there is one, else the subscriber), upper case as X12

@@ -1,0 +1,30 @@
+package services
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/clearhouse/clearhouse/internal/payers"
+)
+
+// routeMetrics counts the attempts of exchanges routed over a payer's
+// ordered connections: which route answered, which failed over, which were
+// skipped while their breaker was open, and how often a breaker opened.
+func routeMetrics(reg prometheus.Registerer) func(payers.RouteEvent) {
+	attempts := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "clearhouse_payer_route_attempts_total",
+		Help: "Attempts of routed payer exchanges, by transaction, connection and outcome (answered, failover, refused, skipped).",
+	}, []string{"transaction", "connection", "outcome"})
+	opened := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "clearhouse_payer_route_breaker_opened_total",
+		Help: "Times a connection's circuit breaker opened after repeated outages.",
+	}, []string{"connection"})
+	if reg != nil {
+		reg.MustRegister(attempts, opened)
+	}
+	return func(e payers.RouteEvent) {
+		attempts.WithLabelValues(e.Transaction, e.Connection, e.Outcome).Inc()
+		if e.BreakerOpen {
+			opened.WithLabelValues(e.Connection).Inc()
+		}
+	}
+}
