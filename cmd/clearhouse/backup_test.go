@@ -50,7 +50,16 @@ func TestBackupUnderLoad(t *testing.T) {
 			}
 		}()
 	}
-	time.Sleep(1500 * time.Millisecond)
+	// Wait for answers, not for a fixed time: on a loaded machine 1.5 s
+	// held only 3 of them.
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		mu.Lock()
+		n := len(answered)
+		mu.Unlock()
+		if n >= 12 || time.Now().After(deadline) {
+			break
+		}
+	}
 	backupDir := filepath.Join(t.TempDir(), "backup")
 	began := time.Now()
 	out := runOK(t, "backup", "--data", data, "--to", backupDir)
