@@ -28,9 +28,14 @@ func Build837I(req *InstitutionalRequest, opts BuildOptions) (*Built, error) {
 		submitter.SubmitterIdentification = submitter.TaxID // 1000A NM109, as the contract's example maps it
 	}
 	ci := req.ClaimInformation
-	parties := &claimParties{Submitter: &submitter, Receiver: req.Receiver, Billing: billing.p,
-		Subscriber: req.Subscriber, Dependent: req.Dependent,
-		PayerID: payerID, PayerName: payerName(req.TradingPartnerName, opts.PayerName, req.Receiver),
+	var payTo *Address
+	if a := req.BillingPayToAddressName; a != nil {
+		payTo = a.Address
+	}
+	parties := &claimParties{PayToAddress: payTo, Submitter: &submitter, Receiver: req.Receiver, Billing: billing.p,
+		Subscriber: req.Subscriber, Dependent: req.Dependent, PayToPlan: req.BillingPayToPlanName.payToPlan(),
+		PayerSecondary: req.TradingPartnerSecondaryIdentifiers,
+		PayerID:        payerID, PayerName: payerName(req.TradingPartnerName, opts.PayerName, req.Receiver),
 		PayerAddress:    req.PayerAddress,
 		ClaimFilingCode: ci.ClaimFilingCode, PropertyCasualtyClaimNumber: ci.PropertyCasualtyClaimNumber,
 		GroupNameOnlyWithoutNumber: true}
@@ -129,8 +134,19 @@ func (b *institutionalBuilder) claim() {
 			b.seg("REF", ref[0], ref[1])
 		}
 	}
-	if ci.BillingNote != "" {
-		b.seg("NTE", "ADD", ci.BillingNote)
+	for _, f := range ci.FileInformation {
+		b.seg("K3", f)
+	}
+	for _, n := range ci.ClaimNotes.coded() {
+		for _, t := range n.Texts {
+			b.seg("NTE", n.Code, t)
+		}
+	}
+	if note := ci.billingNote(); note != "" {
+		b.seg("NTE", "ADD", note)
+	}
+	if e := ci.epsdt(); e != nil {
+		b.seg("CRC", append([]string{"ZZ", e.CertificationConditionCodeAppliesIndicator}, e.ConditionCodes...)...)
 	}
 	if p := ci.PrincipalDiagnosis; p != nil {
 		b.hi([][]string{poa(p.QualifierCode, p.PrincipalDiagnosisCode, p.PresentOnAdmissionIndicator)})
@@ -204,6 +220,14 @@ func (b *institutionalBuilder) claim() {
 		}
 		b.hi(items)
 	}
+	for _, g := range ci.TreatmentCodeInformationList {
+		items = nil
+		for _, code := range g {
+			items = append(items, []string{"TC", code})
+		}
+		b.hi(items)
+	}
+	b.hcp(ci.ClaimPricingInformation)
 	b.person("71", "AT", b.role("attending"))
 	b.person("72", "", b.role("operating"))
 	b.person("ZZ", "", b.role("otherOperating"))
@@ -213,7 +237,11 @@ func (b *institutionalBuilder) claim() {
 	if r := b.role("rendering"); !sameNPI(r, b.role("attending")) {
 		b.person("82", "", r)
 	}
+	b.facility(ci.ServiceFacilityLocation.facility(), false)
 	b.person("DN", "", b.role("referring"))
+	if o := ci.OtherSubscriberInformation; o != nil {
+		b.otherSubscriber(o)
+	}
 	for i := range ci.ServiceLines {
 		b.line(i, &ci.ServiceLines[i])
 	}
@@ -239,6 +267,7 @@ func (b *institutionalBuilder) person(entity, prv string, p *Provider) {
 	if p.CommercialNumber != "" {
 		b.seg("REF", "G2", p.CommercialNumber)
 	}
+	b.secondaryRefs(p)
 }
 
 func (b *institutionalBuilder) line(i int, l *InstitutionalServiceLine) {
@@ -258,6 +287,9 @@ func (b *institutionalBuilder) line(i int, l *InstitutionalServiceLine) {
 	}
 	b.fields("SV2", s(sv.ServiceLineRevenueCode), proc, s(amount(sv.LineItemChargeAmount)), s(sv.MeasurementUnit),
 		s(trimZeroFraction(sv.ServiceUnitCount)), s(""), s(amount(sv.NonCoveredChargeAmount)))
+	for _, r := range l.reports() {
+		b.pwk(r)
+	}
 	if l.ServiceDate != "" {
 		if l.ServiceDateEnd != "" {
 			b.seg("DTP", "472", "RD8", l.ServiceDate+"-"+l.ServiceDateEnd)
@@ -266,12 +298,22 @@ func (b *institutionalBuilder) line(i int, l *InstitutionalServiceLine) {
 		}
 	}
 	b.lineIDs = append(b.lineIDs, b.lineItemControl(i, l.LineItemControlNumber, b.opts))
+	if l.RepricedLineItemReferenceNumber != "" {
+		b.seg("REF", "9B", l.RepricedLineItemReferenceNumber)
+	}
+	if l.AdjustedRepricedLineItemReferenceNumber != "" {
+		b.seg("REF", "9D", l.AdjustedRepricedLineItemReferenceNumber)
+	}
+	if l.ServiceTaxAmount != "" {
+		b.seg("AMT", "GT", amount(l.ServiceTaxAmount))
+	}
 	if l.FacilityTaxAmount != "" {
-		b.seg("AMT", "GT", amount(l.FacilityTaxAmount))
+		b.seg("AMT", "N8", amount(l.FacilityTaxAmount)) // X223A3: GT is the service tax, N8 the facility tax
 	}
-	if l.LineNoteText != "" {
-		b.seg("NTE", "TPO", l.LineNoteText)
+	if note := cmpOr(l.LineNoteText, l.ThirdPartyOrganizationNotes); note != "" {
+		b.seg("NTE", "TPO", note)
 	}
+	b.hcp(l.LineRepricingInformation)
 	b.drug(l.DrugIdentification)
 	b.person("72", "", l.OperatingPhysician)
 	b.person("ZZ", "", l.OtherOperatingPhysician)
@@ -285,4 +327,47 @@ func (b *institutionalBuilder) line(i int, l *InstitutionalServiceLine) {
 		b.person("82", "", l.RenderingProvider)
 	}
 	b.person("DN", "", l.ReferringProvider)
+	s = x12.Simple
+	for _, a := range l.LineAdjudicationInformation {
+		proc := append([]string{a.ProductOrServiceIDQualifier, a.ProcedureCode}, a.ProcedureModifier...)
+		if a.ProcedureCodeDescription != "" {
+			for len(proc) < 6 {
+				proc = append(proc, "")
+			}
+			proc = append(proc, a.ProcedureCodeDescription)
+		}
+		var procField x12.Field = s("")
+		if a.ProcedureCode != "" {
+			procField = x12.Composite(proc...)
+		}
+		b.fields("SVD", s(a.OtherPayerPrimaryIdentifier), s(amount(a.ServiceLinePaidAmount)), procField, s(a.ServiceLineRevenueCode),
+			s(trimZeroFraction(a.PaidServiceUnitCount)), s(a.BundledLineNumber))
+		b.cas(institutionalCAS(a.LineAdjustment))
+		b.seg("DTP", "573", "D8", a.AdjudicationOrPaymentDate)
+		if a.RemainingPatientLiability != "" {
+			b.seg("AMT", "EAF", amount(a.RemainingPatientLiability))
+		}
+	}
+}
+
+// otherSubscriber writes 2320 (with MIA and MOA), 2330A/B and the other
+// payer's provider ids 2330C–I.
+func (b *institutionalBuilder) otherSubscriber(o *InstitutionalOtherSubscriber) {
+	shared := o.shared()
+	b.otherSubscriberHead(shared, "")
+	if m := o.MedicareInpatientAdjudication; m != nil {
+		b.seg("MIA", m.elements()...)
+	}
+	if m := o.MedicareOutpatientAdjudication; m != nil {
+		b.seg("MOA", m.elements()...)
+	}
+	b.otherSubscriberNames(shared)
+	for _, r := range []struct {
+		entity, kind string
+		p            *OtherPayerProvider
+	}{{"71", "1", o.OtherPayerAttendingProvider}, {"72", "1", o.OtherPayerOperatingPhysician}, {"ZZ", "1", o.OtherPayerOtherOperatingPhysician},
+		{"77", "2", o.OtherPayerServiceFacilityLocation}, {"82", "1", o.OtherPayerRenderingProvider}, {"DN", "1", o.OtherPayerReferringProvider},
+		{"85", "2", o.OtherPayerBillingProvider}} {
+		b.otherPayerProvider(r.entity, r.kind, r.p)
+	}
 }

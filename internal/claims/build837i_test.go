@@ -104,3 +104,35 @@ func TestInstitutionalRenderingOnlyWhenDifferent(t *testing.T) {
 		t.Errorf("a line's own rendering provider: %d NM1*82, want 1", n)
 	}
 }
+
+// The institutional fields beyond the inpatient stay land in their X223A3
+// segments: pay-to address and plan (2010AB/AC), the payer's secondary id
+// in the contract's object form and the receiver's ETIN, K3, coded claim
+// notes and the billing note, EPSDT CRC*ZZ, treatment codes HI*TC, HCP,
+// the attending provider's secondary id, the service facility (2310E),
+// coordination of benefits as the contract's one object (2320 with CAS,
+// AMT, OI, MOA; 2330A/B; the other payer's attending and billing provider
+// ids 2330C/I), and on the lines PWK (both forms), REF*9B/9D, AMT*GT
+// service tax and AMT*N8 facility tax, NTE*TPO, HCP, line provider ids
+// and 2430 (SVD04 the revenue code). The 837I passes the guide.
+func TestInstitutionalCOBAndMoreMapToTheirSegments(t *testing.T) {
+	b := mustBuildInstitutional(t, loadInstitutional(t, "cob.json"), "87726")
+	for _, w := range []string{
+		"~NM1*40*2*UnitedHealthcare*****46*RCV0001~",
+		"~REF*EI*987654321~NM1*87*2~N3*PO Box 40~N4*Dallas*TX*752020040~NM1*PE*2*State Medicaid*****PI*TXMCD~N3*1 Capitol Way~N4*Austin*TX*787010001~REF*FY*MCD-OFF~REF*EI*741234567~HL*2*",
+		"~NM1*PR*2*UnitedHealthcare*****PI*87726~REF*FY*OFF7~CLM*",
+		"~REF*D9*01KHCCA4V6K00NFPX588G859SJ~K3*HH EPISODE 1~NTE*ALG*Penicillin~NTE*MED*Furosemide 40 mg daily~NTE*ADD*Recertification period~CRC*ZZ*Y*ST~HI*ABK:I509~HI*TC:12345~HCP*05*600**PRICER9~",
+		"~NM1*71*1*Attend*Amy****XX*1999999984~REF*G2*UHC-AA1~NM1*77*2*Valley Home Health Branch*****XX*1999999992~N3*7 Branch St~N4*Dallas*TX*752031234~REF*LU*BR-7~",
+		"~SBR*P*18*MCR-GRP******MA~CAS*CO*45*200~AMT*D*400~AMT*EAF*50~OI***Y***Y~MOA*0.8**MA01~NM1*IL*1*Home*Hal****MI*1EG4TE5MK74~N3*2 Pine Rd~N4*Dallas*TX*75202~REF*SY*123456789~NM1*PR*2*Medicare A*****PI*04411~DTP*573*D8*20241105~REF*2U*MCRA~NM1*71*1~REF*G2*MCR-ATT~NM1*85*2~REF*G2*MCR-BILL~LX*1~",
+		"~SV2*0551*HC:G0299*500*UN*8~PWK*08*FX***AC*POC-1~DTP*472*RD8*20241001-20241031~REF*6R*HH-L1~REF*9B*RPL-1~REF*9D*ARPL-1~AMT*GT*5~AMT*N8*3~NTE*TPO*Visits per plan of care~HCP*05*450~NM1*82*1*Nurse*Nora****XX*1999999992~REF*G2*UHC-NN~SVD*04411*300*HC:G0299*0551*8~CAS*CO*45*200~DTP*573*D8*20241105~LX*2~",
+		"~PWK*09*AA~DTP*472*D8*20241002~REF*6R*LINE2~NM1*72*1*Cutter*Cy****XX*1999999976~REF*0B*TX-LIC-9~SE*",
+	} {
+		if !strings.Contains(string(b.X12), w) {
+			t.Errorf("the 837I lacks %s", w)
+		}
+	}
+	if f := guideFindings(t, b.X12); len(f) > 0 {
+		t.Errorf("the 837I does not pass the guide:\n%s", strings.Join(f, "\n"))
+	}
+	testenv.Golden(t, "testdata/golden/institutional-cob.837i", b.X12)
+}

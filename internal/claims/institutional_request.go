@@ -25,6 +25,10 @@ type InstitutionalRequest struct {
 	Providers               []Provider                     `json:"providers,omitempty"` // roles by providerType
 	PayerAddress            *Address                       `json:"payerAddress,omitempty"`
 	ClaimInformation        *InstitutionalClaimInformation `json:"claimInformation,omitempty"`
+	// TradingPartnerSecondaryIdentifiers are 2010BB REFs (2U EI FY NF).
+	TradingPartnerSecondaryIdentifiers PayerSecondaryIDs       `json:"tradingPartnerSecondaryIdentifiers,omitempty"`
+	BillingPayToAddressName            *PayToAddressName       `json:"billingPayToAddressName,omitempty"` // 2010AB
+	BillingPayToPlanName               *InstitutionalPayToPlan `json:"billingPayToPlanName,omitempty"`    // 2010AC
 }
 
 // InstitutionalClaimInformation is loop 2300 of the 837I.
@@ -58,6 +62,20 @@ type InstitutionalClaimInformation struct {
 	ClaimSupplementalInformation             *InstitutionalClaimSupplemental `json:"claimSupplementalInformation,omitempty"`
 	ClaimContractInformation                 *ContractInformation            `json:"claimContractInformation,omitempty"`
 	ServiceLines                             []InstitutionalServiceLine      `json:"serviceLines,omitempty"`
+	ClaimNotes                               *InstitutionalClaimNotes        `json:"claimNotes,omitempty"`              // NTE
+	ClaimPricingInformation                  *Repricing                      `json:"claimPricingInformation,omitempty"` // HCP
+	EpsdtReferral                            *EPSDTReferral                  `json:"epsdtReferral,omitempty"`           // CRC*ZZ
+	ConditionCodes                           []string                        `json:"conditionCodes,omitempty"`          // CRC*ZZ codes, the older form of epsdtReferral.conditionCodes
+	FileInformation                          []string                        `json:"fileInformation,omitempty"`         // K3
+	TreatmentCodeInformationList             [][]string                      `json:"treatmentCodeInformationList,omitempty"`
+	ServiceFacilityLocation                  *InstitutionalFacility          `json:"serviceFacilityLocation,omitempty"`    // 2310E
+	OtherSubscriberInformation               *InstitutionalOtherSubscriber   `json:"otherSubscriberInformation,omitempty"` // 2320/2330
+	// Deprecated fields with no place in the 837I (X223A3 has no patient
+	// amount paid, no patient weight, and CLM06 is not used): refused
+	// with why, never dropped.
+	PatientAmountPaid  string `json:"patientAmountPaid,omitempty"`
+	PatientWeight      string `json:"patientWeight,omitempty"`
+	SignatureIndicator string `json:"signatureIndicator,omitempty"`
 }
 
 // InstitutionalClaimCodes is the CL1 segment.
@@ -168,6 +186,7 @@ type InstitutionalClaimSupplemental struct {
 	ServiceAuthorizationExceptionCode    string              `json:"serviceAuthorizationExceptionCode,omitempty"`
 	ReportInformation                    *ReportInformation  `json:"reportInformation,omitempty"`
 	ReportInformations                   []ReportInformation `json:"reportInformations,omitempty"`
+	ClaimNumber                          string              `json:"claimNumber,omitempty"` // deprecated; REF*D9 is ours
 }
 
 // InstitutionalServiceLine is loop 2400 of the 837I.
@@ -185,6 +204,7 @@ type InstitutionalServiceLine struct {
 	OtherOperatingPhysician *Provider             `json:"otherOperatingPhysician,omitempty"`
 	RenderingProvider       *Provider             `json:"renderingProvider,omitempty"`
 	ReferringProvider       *Provider             `json:"referringProvider,omitempty"`
+	InstitutionalLineParts
 }
 
 // InstitutionalService is the SV2 segment.

@@ -38,7 +38,7 @@ func (r *InstitutionalRequest) roles() map[string]providerRole {
 func ValidateInstitutional(r *InstitutionalRequest) error {
 	c := &checker{form: "837I"}
 	normalizeRequestText(c, r)
-	checkEnvelopeFields(c, r.TradingPartnerServiceID, r.TradingPartnerName, r.UsageIndicator, r.ClaimIdentifier, nil)
+	checkEnvelopeFields(c, r.TradingPartnerServiceID, r.TradingPartnerName, r.UsageIndicator, r.ClaimIdentifier, r.TradingPartnerSecondaryIdentifiers)
 	checkSubmitter(c, r.Submitter)
 	if s := r.Submitter; s != nil {
 		c.digits("/submitter/taxId", s.TaxID, 9, "taxId")
@@ -65,6 +65,7 @@ func ValidateInstitutional(r *InstitutionalRequest) error {
 		}
 	}
 	checkAddress(c, "/payerAddress", r.PayerAddress, true)
+	checkInstitutionalParties(c, r)
 	checkInstitutionalClaim(c, r.ClaimInformation, roles)
 	return c.result()
 }
@@ -127,6 +128,7 @@ func checkInstitutionalClaim(c *checker, ci *InstitutionalClaimInformation, role
 		c.add(base+"/claimSupplementalInformation/claimControlNumber", "is required when claimFrequencyCode is %s: the payer's claim control number of the claim being replaced or voided (REF*F8)", ci.ClaimFrequencyCode)
 	}
 	checkContract(c, base+"/claimContractInformation", ci.ClaimContractInformation)
+	checkInstitutionalClaimParts(c, base, ci)
 	switch n := len(ci.ServiceLines); {
 	case n == 0:
 		c.add(base+"/serviceLines", "is required: at least one service line with institutionalService (serviceLineRevenueCode, lineItemChargeAmount, measurementUnit, serviceUnitCount)")
@@ -414,5 +416,6 @@ func checkInstitutionalLine(c *checker, base string, l *InstitutionalServiceLine
 	checkProvider(c, base+"/otherOperatingPhysician", l.OtherOperatingPhysician)
 	checkProvider(c, base+"/renderingProvider", l.RenderingProvider)
 	checkProvider(c, base+"/referringProvider", l.ReferringProvider)
+	checkInstitutionalLineParts(c, base, l)
 	return cents, ok
 }

@@ -132,7 +132,7 @@ func (s ProviderSecondaryIDs) MarshalJSON() ([]byte, error) {
 func (p *Provider) secondaryRefs() []ProviderSecondaryID {
 	var out []ProviderSecondaryID
 	if p.SecondaryIdentifier.One != "" {
-		out = append(out, ProviderSecondaryID{Qualifier: p.SecondaryIdentificationQualifierCode, Identifier: p.SecondaryIdentifier.One})
+		out = append(out, ProviderSecondaryID{Qualifier: cmpOr(p.SecondaryIdentificationQualifierCode, p.IdentificationQualifierCode), Identifier: p.SecondaryIdentifier.One})
 	}
 	out = append(out, p.SecondaryIdentifier.List...)
 	out = append(out, p.ReferenceIdentification...)
@@ -149,8 +149,9 @@ func checkProviderSecondary(c *checker, p string, pr *Provider, allowed []string
 		return
 	}
 	if pr.SecondaryIdentifier.One != "" {
-		c.required(p+"/secondaryIdentificationQualifierCode", pr.SecondaryIdentificationQualifierCode, "the kind of secondaryIdentifier: "+joinCodes(allowed))
-		c.oneOf(p+"/secondaryIdentificationQualifierCode", pr.SecondaryIdentificationQualifierCode, allowed, joinCodes(allowed))
+		q := cmpOr(pr.SecondaryIdentificationQualifierCode, pr.IdentificationQualifierCode)
+		c.required(p+"/secondaryIdentificationQualifierCode", q, "the kind of secondaryIdentifier: "+joinCodes(allowed))
+		c.oneOf(p+"/secondaryIdentificationQualifierCode", q, allowed, joinCodes(allowed))
 		c.length(p+"/secondaryIdentifier", pr.SecondaryIdentifier.One, 1, 50)
 	}
 	for i, s := range pr.SecondaryIdentifier.List {

@@ -67,6 +67,9 @@ type ContactInformation struct {
 	PhoneExtension string `json:"phoneExtension,omitempty"`
 	FaxNumber      string `json:"faxNumber,omitempty"`
 	Email          string `json:"email,omitempty"`
+	// ValidContact is deprecated in the contract and has no 837 element;
+	// it is read and not written.
+	ValidContact *bool `json:"validContact,omitempty"`
 }
 
 // Address is a ClaimsAddress (N3/N4).
@@ -132,6 +135,7 @@ type Provider struct {
 	ProviderUpinNumber                   string                `json:"providerUpinNumber,omitempty"`
 	OtherIdentifier                      string                `json:"otherIdentifier,omitempty"` // deprecated in the contract, no 837 element: refused when sent
 	SecondaryIdentificationQualifierCode string                `json:"secondaryIdentificationQualifierCode,omitempty"`
+	IdentificationQualifierCode          string                `json:"identificationQualifierCode,omitempty"` // the institutional line physicians' name for it
 	SecondaryIdentifier                  ProviderSecondaryIDs  `json:"secondaryIdentifier,omitzero"`
 	ReferenceIdentification              []ProviderSecondaryID `json:"referenceIdentification,omitempty"`
 }

@@ -208,6 +208,12 @@ func checkSubscriber(c *checker, s *Subscriber, isPatient bool) {
 		c.add(base, "is required: the insured person, with memberId, firstName, lastName and (when the subscriber is the patient) dateOfBirth, gender and address")
 		return
 	}
+	if s.MemberID == "" {
+		s.MemberID = s.StandardHealthID // the contract's deprecated name for it
+	} else if s.StandardHealthID != "" && s.StandardHealthID != s.MemberID {
+		c.add(base+"/standardHealthId", "is the deprecated name of memberId and differs from it: send memberId only")
+	}
+	checkContact(c, base+"/contactInformation", s.ContactInformation, false)
 	c.required(base+"/memberId", s.MemberID, "the member id from the insurance card")
 	c.length(base+"/memberId", s.MemberID, 2, 80)
 	if s.LastName == "" && s.OrganizationName == "" {
