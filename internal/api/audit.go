@@ -44,6 +44,7 @@ var auditRules = map[string]audit.Rule{
 	"GET /2023-08-01/executions/{executionId}/metadata":                                          {Action: audit.ActionDownload, ResourceType: audit.ResourceFile, IDParam: "executionId"},
 	"GET /2023-08-01/executions/{executionId}/transactions":                                      {Action: audit.ActionList, ResourceType: audit.ResourceTransaction, IDParam: "executionId"},
 	"GET /2023-08-01/transactions":                                                               {Action: audit.ActionList, ResourceType: audit.ResourceTransaction},
+	"GET /2023-08-01/polling/transactions":                                                       {Action: audit.ActionList, ResourceType: audit.ResourceTransaction},
 	"GET /2023-08-01/transactions/{transactionId}":                                               {Action: audit.ActionRead, ResourceType: audit.ResourceTransaction, IDParam: "transactionId"},
 	"GET /2023-08-01/transactions/{transactionId}/input":                                         {Action: audit.ActionDownload, ResourceType: audit.ResourceTransaction, IDParam: "transactionId"},
 	"GET /2023-08-01/transactions/{transactionId}/output":                                        {Action: audit.ActionDownload, ResourceType: audit.ResourceTransaction, IDParam: "transactionId"},

@@ -392,6 +392,11 @@ func (h fileHandlers) transactions(w http.ResponseWriter, r *http.Request, execu
 		WriteError(w, r, err)
 		return
 	}
+	h.writeTransactions(w, r, f)
+}
+
+// writeTransactions answers one page of the key's transactions.
+func (h fileHandlers) writeTransactions(w http.ResponseWriter, r *http.Request, f store.TransactionFilter) {
 	list, next, err := tenant(r, h.store).Transactions(r.Context(), f)
 	if err != nil {
 		WriteError(w, r, pageError(err))

@@ -108,6 +108,7 @@ func (s *Server) routes() []Route {
 		{Pattern: "GET /2023-08-01/transactions/{transactionId}/output", Handler: files.transactionDocument("output")},
 		{Pattern: "GET /2023-08-01/transactions/{transactionId}/fragments/{fragmentIndex}/output", Handler: http.HandlerFunc(files.fragmentDocument)},
 		{Pattern: "GET /2023-08-01/transactions/{transactionId}/edi-platform/fragments/{fragmentIndex}/output", Handler: http.HandlerFunc(files.fragmentDocument)},
+		{Pattern: "GET /2023-08-01/polling/transactions", Handler: http.HandlerFunc(files.pollTransactions)},
 		{Pattern: "GET " + core.DownloadsPath + "{token}", Public: true, Handler: http.HandlerFunc(files.download)},
 
 		// Real-time claim status (276/277), through the eligibility router.

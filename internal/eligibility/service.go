@@ -155,9 +155,9 @@ type Result struct {
 	X12Request             []byte // the 270 sent, if any
 	X12Answer              []byte // the payer's 271 or 999, if any
 	// Route is the production connection that answered (or refused).
-	Route string
-	CreatedAt              time.Time
-	Duration               time.Duration
+	Route     string
+	CreatedAt time.Time
+	Duration  time.Duration
 	// NotRecorded is set when the check could not be stored: the answer is
 	// then a 503 Problem and ID is empty.
 	NotRecorded bool

@@ -120,7 +120,16 @@ func (w *where) addIf(ok bool, cond string, v any) {
 
 // cursor adds the keyset condition of a page that continues after cursor,
 // for lists ordered by (timeColumn DESC, id DESC).
-func (w *where) cursor(cursor, timeColumn string) error {
+func (w *where) cursor(cursor, timeColumn string) error { return w.cursorPast(cursor, timeColumn, "<") }
+
+// cursorAfter is cursor for a list in ascending order.
+func (w *where) cursorAfter(cursor, timeColumn string) error {
+	return w.cursorPast(cursor, timeColumn, ">")
+}
+
+// cursorPast keeps the rows past the cursor's (time, id) in the list's
+// order: op is "<" for newest first, ">" for oldest first.
+func (w *where) cursorPast(cursor, timeColumn, op string) error {
 	if cursor == "" {
 		return nil
 	}
@@ -130,7 +139,7 @@ func (w *where) cursor(cursor, timeColumn string) error {
 	}
 	w.args = append(w.args, at, id)
 	n := len(w.args)
-	w.conds = append(w.conds, fmt.Sprintf("(%[1]s < $%[2]d OR (%[1]s = $%[2]d AND id < $%[3]d))", timeColumn, n-1, n))
+	w.conds = append(w.conds, fmt.Sprintf("(%[1]s %[4]s $%[2]d OR (%[1]s = $%[2]d AND id %[4]s $%[3]d))", timeColumn, n-1, n, op))
 	return nil
 }
 

@@ -159,6 +159,9 @@ type TransactionFilter struct {
 	From, To           time.Time
 	Limit              int
 	Cursor             string
+	// Ascending lists oldest first, processed strictly after From (the
+	// polling endpoint: a client resumes after what it has seen).
+	Ascending bool
 }
 
 const executionColumns = `id, account_id, mode, direction, status, file_type, source_dirname, source_name,
@@ -375,7 +378,8 @@ func (q *queries) ListTransactions(ctx context.Context, accountID string, f Tran
 	w.addIf(f.PartnershipID != "", "partnership_id = $?", f.PartnershipID)
 	w.addIf(f.Sender != "", "sender = $?", f.Sender)
 	w.addIf(f.Receiver != "", "receiver = $?", f.Receiver)
-	w.addIf(!f.From.IsZero(), "processed_at >= $?", toUS(f.From))
+	w.addIf(!f.From.IsZero() && !f.Ascending, "processed_at >= $?", toUS(f.From))
+	w.addIf(!f.From.IsZero() && f.Ascending, "processed_at > $?", toUS(f.From))
 	w.addIf(!f.To.IsZero(), "processed_at < $?", toUS(f.To))
 	if f.BusinessIdentifier != "" {
 		w.args = append(w.args, f.BusinessIdentifier)
@@ -386,12 +390,18 @@ func (q *queries) ListTransactions(ctx context.Context, accountID string, f Tran
 		}
 		w.conds = append(w.conds, sub+")")
 	}
-	if err := w.cursor(f.Cursor, "processed_at"); err != nil {
+	order := "DESC"
+	if f.Ascending {
+		order = "ASC"
+		if err := w.cursorAfter(f.Cursor, "processed_at"); err != nil {
+			return nil, "", err
+		}
+	} else if err := w.cursor(f.Cursor, "processed_at"); err != nil {
 		return nil, "", err
 	}
 	limit := pageLimit(f.Limit, 100)
 	rows, err := q.r.query(ctx, `SELECT `+transactionColumns+` FROM transactions WHERE `+w.sql()+`
-		ORDER BY processed_at DESC, id DESC LIMIT `+w.limit(limit+1), w.args...)
+		ORDER BY processed_at `+order+`, id `+order+` LIMIT `+w.limit(limit+1), w.args...)
 	if err != nil {
 		return nil, "", err
 	}

@@ -220,6 +220,7 @@ func (s *server) createEverything() []resource {
 		{method: "GET", path: "/2024-04-01/electronic-remittance-advice/" + txs.Items[0].TransactionID + "/pdf", want: 404},
 		{method: "GET", path: "/2023-08-01/transactions", want: 200},
 		{method: "GET", path: "/2023-08-01/transactions?executionId=" + accepted.ExecutionID, want: 200},
+		{method: "GET", path: "/2023-08-01/polling/transactions?startDateTime=2000-01-01T00:00:00Z", want: 200},
 	}})
 	var evs struct {
 		Items []struct{ ID string }
