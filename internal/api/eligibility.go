@@ -101,6 +101,16 @@ type eligibilityCheckDetail struct {
 	Response    json.RawMessage `json:"response,omitempty"`
 	X12Request  string          `json:"x12Request,omitempty"`
 	X12Response string          `json:"x12Response,omitempty"`
+	// SimulatedBy names the payer simulator scenario that answered a
+	// test-mode check (docs/guides/payer-simulator.md).
+	SimulatedBy *simulatedBy `json:"simulatedBy,omitempty"`
+}
+
+// simulatedBy is the scenario that produced a simulated answer.
+type simulatedBy struct {
+	Scenario string `json:"scenario"`
+	Index    int    `json:"index"`
+	Line     int    `json:"line"`
 }
 
 func summarize(c store.EligibilityCheck) eligibilityCheckSummary {
@@ -177,13 +187,24 @@ func (h *eligibilityHandlers) get(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	WriteJSON(w, http.StatusOK, eligibilityCheckDetail{
+	detail := eligibilityCheckDetail{
 		eligibilityCheckSummary: summarize(c),
 		Request:                 rawJSON(c.RequestJSON),
 		Response:                rawJSON(c.ResponseJSON),
 		X12Request:              string(c.X12Request),
 		X12Response:             string(c.X12Response),
-	})
+	}
+	if c.Mode == store.ModeTest {
+		sims, err := tenant(r, h.checks).SimulatedAnswers(r.Context(), c.ID)
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		if len(sims) > 0 {
+			detail.SimulatedBy = &simulatedBy{Scenario: sims[0].Scenario, Index: sims[0].Index, Line: sims[0].Line}
+		}
+	}
+	WriteJSON(w, http.StatusOK, detail)
 }
 
 // rawJSON passes stored JSON through, or nothing when it is empty or

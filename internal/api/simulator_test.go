@@ -129,9 +129,16 @@ func TestPayerSimulatorDoneWhen(t *testing.T) {
 	if err := json.Unmarshal(body, &ref); err != nil || ref.ID == "" {
 		t.Fatalf("check id: %v %s", err, body)
 	}
-	if resp, stored := f.call("GET", "/2024-04-01/eligibility-checks/"+ref.ID, f.key, "", false); resp.StatusCode != 200 ||
-		!strings.Contains(string(stored), "hdhp-denied-197") {
-		t.Errorf("stored check: %d %.500s", resp.StatusCode, stored)
+	// The stored check records the scenario that answered it.
+	var detail struct {
+		SimulatedBy *struct {
+			Scenario    string
+			Index, Line int
+		} `json:"simulatedBy"`
+	}
+	f.json("GET", "/2024-04-01/eligibility-checks/"+ref.ID, "", 200, &detail)
+	if s := detail.SimulatedBy; s == nil || s.Scenario != "hdhp-denied-197" || s.Index != 0 || s.Line != 3 {
+		t.Errorf("stored check simulatedBy %+v", s)
 	}
 
 	// A dental claim for that member is denied with CARC 197 in its 835.
@@ -159,13 +166,14 @@ func TestPayerSimulatorDoneWhen(t *testing.T) {
 		t.Errorf("no CARC in the 835: %+v", pay)
 	}
 	var answer string
+	var row store.ClaimRow
 	for range 100 {
 		rows, _, err := f.store.ListDentalClaims(context.Background(), account, store.DentalClaimFilter{Mode: store.ModeTest})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(rows) > 0 {
-			answer = rows[0].Answer
+			row, answer = rows[0], rows[0].Answer
 		}
 		if answer == "denied" {
 			break
@@ -174,6 +182,22 @@ func TestPayerSimulatorDoneWhen(t *testing.T) {
 	}
 	if answer != "denied" {
 		t.Errorf("the claim's answer is %q, want denied", answer)
+	}
+	// Its 277CA and 835 are recorded with the scenario that produced them.
+	sims, err := store.ForTenant(f.store, store.Scope{AccountID: account, Mode: store.ModeTest}).
+		SimulatedAnswers(context.Background(), store.ClaimSubject(row.ExecutionID, row.PatientControlNumber))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, s := range sims {
+		if s.Scenario != "hdhp-denied-197" || s.Index != 0 || s.Line != 3 {
+			t.Errorf("simulated answer %+v", s)
+		}
+		kinds = append(kinds, s.Kind)
+	}
+	if strings.Join(kinds, " ") != "277CA 835" {
+		t.Errorf("the claim's simulated answers: %v, want 277CA and 835", kinds)
 	}
 
 	// The published mocks still answer, next to the account's scenarios,

@@ -142,9 +142,13 @@ func (m *Mock) answerJob(ctx context.Context, job store.Job) error {
 	}
 	// The payer answers as the account's simulator scenarios say.
 	ctx = payers.WithCaller(ctx, payers.Caller{AccountID: e.AccountID, Mode: payers.Mode(e.Mode)})
+	ctx, sims := payers.WithSimulationLog(ctx)
 	ans, err := m.payer.AnswerClaims(ctx, body)
 	if err != nil {
 		return jobs.Permanent(fmt.Errorf("mock payer: %w", err))
+	}
+	if err := m.recordSimulations(ctx, e, sims); err != nil {
+		return err
 	}
 	files := []struct {
 		name string
@@ -172,6 +176,22 @@ func (m *Mock) answerJob(ctx context.Context, job store.Job) error {
 	m.logger.Info("delivery: the mock payer answered", "execution", e.ID, "account", e.AccountID, "rejectedClaims", ans.Rejected,
 		"attempt", job.Attempt)
 	return nil
+}
+
+// recordSimulations stores which scenario produced each answer about each
+// claim of execution e, before the answers are received: a claim's answer
+// is never visible without its scenario. A rerun keeps the first records.
+func (m *Mock) recordSimulations(ctx context.Context, e store.Execution, sims *payers.SimulationLog) error {
+	all := sims.All()
+	if len(all) == 0 {
+		return nil
+	}
+	rows := make([]store.SimulatedAnswer, len(all))
+	for i, s := range all {
+		rows[i] = store.SimulatedAnswer{AccountID: e.AccountID, Mode: e.Mode, Subject: store.ClaimSubject(e.ID, s.Claim),
+			Kind: s.Kind, Scenario: s.Scenario, Index: s.Index, Line: s.Line, CreatedAt: m.now()}
+	}
+	return m.store.PutSimulatedAnswers(ctx, rows)
 }
 
 // claimFile reports whether a file's first functional group holds claims

@@ -57,9 +57,13 @@ func (m *Mock) remitJob(ctx context.Context, job store.Job) error {
 		return err
 	}
 	ctx = payers.WithCaller(ctx, payers.Caller{AccountID: e.AccountID, Mode: payers.Mode(e.Mode)})
+	ctx, sims := payers.WithSimulationLog(ctx)
 	era, err := m.payer.Remit(ctx, body)
 	if err != nil {
 		return jobs.Permanent(fmt.Errorf("mock payer: %w", err))
+	}
+	if err := m.recordSimulations(ctx, e, sims); err != nil {
+		return err
 	}
 	if era == nil {
 		return nil // every claim was rejected: nothing to pay

@@ -165,6 +165,9 @@ type Result struct {
 	// set when the check is recorded: history keeps these bytes and the API
 	// writes them, so the answer is encoded once.
 	JSON []byte
+	// Simulation names the payer simulator scenario that answered a
+	// test-mode check (nil: the published mocks, or a real payer).
+	Simulation *payers.Simulation
 
 	keys historyKeys // what history is searched by
 }
@@ -266,7 +269,13 @@ func (s *Service) exchange(ctx context.Context, caller Caller, route payers.Rout
 		ctx = payers.WithCaller(ctx, payers.Caller{AccountID: caller.AccountID, Mode: caller.Mode})
 	}
 	ctx, rec := payers.WithRouteRecord(ctx)
+	ctx, sims := payers.WithSimulationLog(ctx)
 	answer, err := route.Connection.Exchange(ctx, res.X12Request)
+	if all := sims.All(); len(all) > 0 {
+		// Recorded with the check even when the scenario's answer is a
+		// timeout or a dropped connection.
+		res.Simulation = &all[len(all)-1]
+	}
 	if caller.Mode == payers.ModeProduction {
 		res.Route = route.ConnectionName
 		if answered, _ := rec.Answer(); answered != "" {
@@ -466,6 +475,9 @@ func (s *Service) record(ctx context.Context, caller Caller, res *Result, reques
 		HTTPStatus: res.HTTPStatus, CreatedAt: res.CreatedAt, DurationMicros: res.Duration.Microseconds(), CostMicros: cost,
 		PatientName: res.keys.patientName, MemberID: res.keys.memberID,
 		PatientBirthDate: res.keys.birthDate, ServiceDate: res.keys.serviceDate, Route: res.Route,
+	}
+	if sim := res.Simulation; sim != nil {
+		c.Simulation = &store.SimulatedAnswer{Kind: sim.Kind, Scenario: sim.Scenario, Index: sim.Index, Line: sim.Line}
 	}
 	if c.TradingPartnerServiceID == "" && res.Response != nil {
 		c.TradingPartnerServiceID = res.Response.TradingPartnerServiceID

@@ -82,7 +82,7 @@ func (p *Payer) AnswerClaims(ctx context.Context, file []byte) (*ClaimAnswer, er
 	for i := range batch.claims {
 		scs[i] = set.Claim(batch.simRequest(i, p.canonical), p.canonical)
 		if sc := scs[i]; sc != nil && sc.Claim.FunctionalAck != nil {
-			p.logScenario(ctx, "999", sc)
+			p.logScenario(ctx, "999", batch.claims[i].PatientControlNumber, sc)
 			injectRejection(rep, batch, i, sc.Claim.FunctionalAck)
 		}
 	}
@@ -108,7 +108,7 @@ func (p *Payer) AnswerClaims(ctx context.Context, file []byte) (*ClaimAnswer, er
 		st := claims.Status{Category: "A2", Code: "20"}
 		sc := scs[i]
 		if sc != nil {
-			p.logScenario(ctx, "277CA", sc)
+			p.logScenario(ctx, "277CA", c.PatientControlNumber, sc)
 		}
 		if unacknowledged(sc) {
 			continue // the payer stays silent about this claim

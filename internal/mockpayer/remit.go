@@ -106,7 +106,7 @@ func (p *Payer) Remit(ctx context.Context, file []byte) ([]byte, error) {
 		plan, pays := planFor(sc, c.member)
 		if pays && len(c.lines) > 0 {
 			if sc != nil {
-				p.logScenario(ctx, "835", sc)
+				p.logScenario(ctx, "835", c.pcn, sc)
 			}
 			claimsPaid = append(claimsPaid, c)
 			plans = append(plans, plan)

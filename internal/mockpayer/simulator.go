@@ -54,8 +54,12 @@ func (p *Payer) scenarioSet(ctx context.Context) (*sim.Set, error) {
 	return p.scenarios(ctx)
 }
 
-// logScenario records which scenario answered an exchange.
-func (p *Payer) logScenario(ctx context.Context, kind string, s *sim.Scenario) {
+// logScenario records which scenario answered an exchange (and, for a
+// claim's answers, which claim): in the caller's simulation log
+// (payers.WithSimulationLog), so the answer is stored with it, and in the
+// log.
+func (p *Payer) logScenario(ctx context.Context, kind, claim string, s *sim.Scenario) {
+	payers.NoteSimulation(ctx, payers.Simulation{Kind: kind, Claim: claim, Scenario: s.Name, Index: s.Index, Line: s.Line})
 	if p.logger == nil {
 		return
 	}
@@ -89,7 +93,7 @@ func (p *Payer) simulatedEligibility(ctx context.Context, inq *inquiry) (*sim.Sc
 
 // answerSimulated writes the 271 a scenario describes, after its delay.
 func (p *Payer) answerSimulated(ctx context.Context, inq *inquiry, sc *sim.Scenario) ([]byte, error) {
-	p.logScenario(ctx, "eligibility", sc)
+	p.logScenario(ctx, "eligibility", "", sc)
 	el := sc.Eligibility
 	if err := sleep(ctx, time.Duration(el.DelayMs)*time.Millisecond); err != nil {
 		return nil, err
@@ -222,7 +226,7 @@ func (p *Payer) simulatedStatus(ctx context.Context, q *statusRequest) (*sim.Sce
 			continue
 		}
 		if one := (&sim.Set{Scenarios: []*sim.Scenario{sc}}); one.Claim(req, p.canonical) != nil {
-			p.logScenario(ctx, "277", sc)
+			p.logScenario(ctx, "277", q.ej, sc)
 			return sc, nil
 		}
 	}

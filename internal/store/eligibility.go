@@ -32,6 +32,12 @@ func (q *queries) InsertEligibilityCheck(ctx context.Context, c EligibilityCheck
 		if err != nil {
 			return mapErr(err)
 		}
+		if sim := c.Simulation; sim != nil {
+			if _, err := q.w.exec(ctx, insertSimulatedSQL, c.AccountID, c.Mode, c.ID, sim.Kind, sim.Scenario, sim.Index, sim.Line,
+				toUS(c.CreatedAt)); err != nil {
+				return mapErr(err)
+			}
+		}
 		return q.insertUsage(ctx, UsageRecord{
 			ID: NewID(), AccountID: c.AccountID, KeyID: c.KeyID, Mode: c.Mode,
 			Kind: UsageEligibilityCheck, RefID: c.ID, CostMicros: c.CostMicros, CreatedAt: c.CreatedAt,

@@ -61,6 +61,11 @@ type EligibilityCheck struct {
 	MemberID         string
 	PatientBirthDate string
 	ServiceDate      string
+
+	// Simulation, when the payer simulator answered the check, is stored
+	// with it (simulated_answers; its account, mode and subject are the
+	// check's).
+	Simulation *SimulatedAnswer
 }
 
 // EligibilityFilter narrows ListEligibilityChecks. Zero fields do not filter.

@@ -120,6 +120,10 @@ func (q *queries) PurgeExpired(ctx context.Context, accountID string, c PurgeCut
 		if err := q.deleteIn(ctx, dryRun, `DELETE FROM eligibility_checks WHERE account_id = $1 AND id IN `, accountID, ids); err != nil {
 			return r, err
 		}
+		// Which simulator scenario answered them goes with them.
+		if err := q.deleteIn(ctx, dryRun, `DELETE FROM simulated_answers WHERE account_id = $1 AND subject IN `, accountID, ids); err != nil {
+			return r, err
+		}
 	}
 	if !c.Files.IsZero() {
 		if err := q.purgeFiles(ctx, db, accountID, c.Files, lim, dryRun, &r); err != nil {

@@ -123,6 +123,7 @@ type Queries interface {
 	AuditLog
 	MockPayerScenarios
 	PracticeProviders
+	SimulatedAnswers
 	Retention
 }
 

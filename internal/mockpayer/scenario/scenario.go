@@ -45,9 +45,11 @@ type Scenario struct {
 	Eligibility *Eligibility `json:"eligibility,omitempty"`
 	Claim       *Claim       `json:"claim,omitempty"`
 
-	// Line is where the scenario starts in its file.
-	Line int `json:"-"`
-	pcn  *regexp.Regexp
+	// Line is where the scenario starts in its file; Index its position
+	// in the list, from 0.
+	Line  int `json:"-"`
+	Index int `json:"-"`
+	pcn   *regexp.Regexp
 }
 
 // Match lists what a request must carry; every field given must match.
@@ -257,6 +259,7 @@ func Parse(data []byte) (*Set, error) {
 	names := map[string]bool{}
 	for i := range f.Scenarios {
 		s := &f.Scenarios[i]
+		s.Index = i
 		if i < len(starts) {
 			s.Line = lineAt(data, starts[i])
 		}

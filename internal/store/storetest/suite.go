@@ -66,6 +66,7 @@ func Run(t *testing.T, open Opener) {
 		{"SFTPUsers", testSFTPUsers},
 		{"MockScenarios", testMockScenarios},
 		{"PracticeProviders", testPracticeProviders},
+		{"SimulatedAnswers", testSimulatedAnswers},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
