@@ -113,7 +113,7 @@ func (s *ProviderSecondaryIDs) UnmarshalJSON(b []byte) error {
 	case len(b) > 0 && b[0] == '"':
 		return json.Unmarshal(b, &s.One)
 	case len(b) > 0 && b[0] == '[':
-		return json.Unmarshal(b, &s.List)
+		return strictUnmarshal(b, &s.List)
 	}
 	return fmt.Errorf("want an array of {qualifier, identifier} or a string")
 }
@@ -206,8 +206,8 @@ func (o *OtherPayerProvider) UnmarshalJSON(b []byte) error {
 			}
 		case len(k) > len("otherPayer") && k[:len("otherPayer")] == "otherPayer":
 			var ids []ProviderSecondaryID
-			if err := json.Unmarshal(v, &ids); err != nil {
-				return fmt.Errorf("%s: want an array of {qualifier, identifier}", k)
+			if err := strictUnmarshal(v, &ids); err != nil {
+				return fmt.Errorf("%s: want an array of {qualifier, identifier}: %w", k, err)
 			}
 			o.IDs = append(o.IDs, ids...)
 		default:
@@ -256,4 +256,13 @@ type TestResult struct {
 	MeasurementReferenceIdentificationCode string `json:"measurementReferenceIdentificationCode,omitempty"` // MEA01 OG TR
 	MeasurementQualifier                   string `json:"measurementQualifier,omitempty"`                   // MEA02 HT R1–R4
 	TestResults                            string `json:"testResults,omitempty"`                            // MEA03
+}
+
+// strictUnmarshal decodes b into v refusing names v does not have: a
+// custom decoder's inner fields get the same treatment as the request's
+// (the API's unknown-field warnings do not look inside custom decoders).
+func strictUnmarshal(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
 }

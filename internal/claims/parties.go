@@ -32,7 +32,7 @@ func (p *PayerSecondaryIDs) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	if len(b) > 0 && b[0] == '[' {
 		var list []SecondaryIdentifier
-		err := json.Unmarshal(b, &list)
+		err := strictUnmarshal(b, &list)
 		*p = list
 		return err
 	}
