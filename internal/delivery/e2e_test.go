@@ -95,7 +95,7 @@ func newWorld(t *testing.T) *world {
 	if err := st.CreateAccount(ctx, store.Account{ID: w.account, Name: "Demo Clinic", CreatedAt: fake.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	w.partners("52133", "MOCKDOWN", "87726") // 87726: UnitedHealthcare, for 837P and 837I
+	w.partners("52133", "MOCKDOWN", "87726", "62308") // 87726: UnitedHealthcare, for 837P and 837I; 62308: Cigna, the professional example's payer (6400)
 	return w
 }
 
