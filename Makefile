@@ -37,7 +37,7 @@ unit:
 	$(GO) test $(TESTFLAGS) -timeout 20m ./...
 
 race:
-	$(GO) test $(TESTFLAGS) -race $(RACE_PKGS)
+	$(GO) test $(TESTFLAGS) -race -timeout 30m $(RACE_PKGS)
 
 # build prints each package as it compiles (-v): the first build downloads
 # the modules and compiles about 200 packages, which takes minutes.
