@@ -20,6 +20,7 @@ var consolePagesWithoutPHI = []string{
 	"GET /{$}", "GET /signin", "POST /signin", "POST /signout", "GET /checks/new", "GET /payers/search",
 	"GET /static/{file}", "GET /favicon.ico", "GET /keys", "GET /files/upload", "GET /claims/new",
 	"/webhooks", // prefix: webhook pages
+	"/practice", // prefix: the practice's providers (no patient data)
 }
 
 // TestConsoleAuditsPHIPages visits every console route of

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/claims"
 	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/practice"
 )
 
 // The claim form speaks a front desk's language: patient, insurance,
@@ -24,11 +26,11 @@ const claimLines = 4
 
 var claimFields = func() []fieldSpec {
 	f := []fieldSpec{
-		{Name: "payer", Label: "Insurance company", Hint: "Type its name or the payer ID from the card, then pick it from the list.", Required: true, MaxLen: 120},
-		{Name: "pcn", Label: "Your claim number", Hint: "Your own number for this visit (the patient account number), up to 20 letters and digits. The payer's answers quote it.", Required: true, MaxLen: 20},
-		{Name: "sub_first", Label: "First name", Required: true, MaxLen: 35},
-		{Name: "sub_last", Label: "Last name", Required: true, MaxLen: 60},
-		{Name: "sub_member_id", Label: "Member ID", Hint: "As printed on the insurance card.", Required: true, MaxLen: 80},
+		{Name: "payer", Label: "Insurance company", Hint: "Type its name or the payer ID from the card, then pick it from the list.", MaxLen: 120},
+		{Name: "pcn", Label: "Your claim number", Hint: "Your own number for this visit (the patient account number), up to 20 letters and digits. The payer's answers quote it.", MaxLen: 20},
+		{Name: "sub_first", Label: "First name", MaxLen: 35},
+		{Name: "sub_last", Label: "Last name", MaxLen: 60},
+		{Name: "sub_member_id", Label: "Member ID", Hint: "As printed on the insurance card.", MaxLen: 80},
 		{Name: "sub_dob", Label: "Date of birth", Type: "date"},
 		{Name: "sub_gender", Label: "Sex"},
 		{Name: "sub_group", Label: "Group number", MaxLen: 50},
@@ -41,20 +43,22 @@ var claimFields = func() []fieldSpec {
 		{Name: "dep_dob", Label: "Patient date of birth", Type: "date"},
 		{Name: "dep_gender", Label: "Patient sex"},
 		{Name: "dep_rel", Label: "Patient is the subscriber's"},
-		{Name: "bill_org", Label: "Practice name", Required: true, MaxLen: 60, Autocomp: "organization"},
-		{Name: "bill_npi", Label: "Practice NPI", Hint: "10 digits.", Required: true, Inputmode: "numeric", MaxLen: 10},
-		{Name: "bill_tin", Label: "Tax ID (EIN)", Hint: "9 digits, no dash.", Required: true, Inputmode: "numeric", MaxLen: 10},
+		{Name: "bill_id", Label: "Practice"},
+		{Name: "bill_org", Label: "Practice name", MaxLen: 60, Autocomp: "organization"},
+		{Name: "bill_npi", Label: "Practice NPI", Hint: "10 digits.", Inputmode: "numeric", MaxLen: 10},
+		{Name: "bill_tin", Label: "Tax ID (EIN)", Hint: "9 digits, no dash.", Inputmode: "numeric", MaxLen: 10},
 		{Name: "bill_taxonomy", Label: "Taxonomy code", Hint: "10 characters, e.g. 1223G0001X for general dentistry.", MaxLen: 10},
-		{Name: "bill_address1", Label: "Street address", Hint: "Where the practice is, not a PO box.", Required: true, MaxLen: 55},
-		{Name: "bill_city", Label: "City", Required: true, MaxLen: 30},
-		{Name: "bill_state", Label: "State", Required: true, MaxLen: 2},
-		{Name: "bill_zip", Label: "ZIP+4", Hint: "9 digits, no dash.", Required: true, Inputmode: "numeric", MaxLen: 10},
-		{Name: "bill_contact", Label: "Billing contact", Required: true, MaxLen: 60},
-		{Name: "bill_phone", Label: "Billing phone", Hint: "10 digits.", Required: true, Inputmode: "tel", MaxLen: 14},
+		{Name: "bill_address1", Label: "Street address", Hint: "Where the practice is, not a PO box.", MaxLen: 55},
+		{Name: "bill_city", Label: "City", MaxLen: 30},
+		{Name: "bill_state", Label: "State", MaxLen: 2},
+		{Name: "bill_zip", Label: "ZIP+4", Hint: "9 digits, no dash.", Inputmode: "numeric", MaxLen: 10},
+		{Name: "bill_contact", Label: "Billing contact", MaxLen: 60},
+		{Name: "bill_phone", Label: "Billing phone", Hint: "10 digits.", Inputmode: "tel", MaxLen: 14},
+		{Name: "rend_id", Label: "Treating dentist"},
 		{Name: "rend_first", Label: "Dentist first name", MaxLen: 35},
 		{Name: "rend_last", Label: "Dentist last name", MaxLen: 60},
 		{Name: "rend_npi", Label: "Dentist NPI", Inputmode: "numeric", MaxLen: 10},
-		{Name: "service_date", Label: "Date of service", Type: "date", Required: true},
+		{Name: "service_date", Label: "Date of service", Type: "date"},
 		{Name: "place", Label: "Where the care was given"},
 		{Name: "filing", Label: "Kind of insurance"},
 		{Name: "diagnosis", Label: "Diagnosis code (ICD-10)", Hint: "Optional, without the dot, e.g. K029.", MaxLen: 8},
@@ -76,6 +80,28 @@ var claimFields = func() []fieldSpec {
 	return f
 }()
 
+// claimRequired are the inputs the claim rules require: those an empty
+// form (as the page first shows it) gets a message for. Derived from
+// claims.Validate, so the stars cannot drift from the rules the API
+// applies.
+var claimRequired = func() map[string]bool {
+	f := emptyClaimForm()
+	out := map[string]bool{}
+	var ve *claims.ValidationError
+	if errors.As(claims.Validate(f.request(payers.Default())), &ve) {
+		for _, e := range ve.Fields {
+			out[claimPathField(e.Path)] = true
+		}
+	}
+	return out
+}()
+
+// emptyClaimForm is the form as a new claim starts: what an office rarely
+// changes is chosen.
+func emptyClaimForm() *claimForm {
+	return claimFormFrom(url.Values{"place": {"11"}, "filing": {"CI"}, "dep_rel": {"19"}})
+}
+
 // claimForm is the claim form's values and messages by input name.
 type claimForm struct {
 	Values  map[string]string
@@ -86,6 +112,9 @@ type claimForm struct {
 	Sample  string
 	PayerID string
 	general []summaryItem
+	// billing and rendering are the saved providers picked (bill_id,
+	// rend_id); nil when typed by hand.
+	billing, rendering *practice.Provider
 }
 
 func (f *claimForm) Field(name string) fieldView {
@@ -99,6 +128,7 @@ func (f *claimForm) Field(name string) fieldView {
 			}
 		}
 	}
+	spec.Required = claimRequired[name]
 	return spec
 }
 
@@ -202,30 +232,46 @@ func (f *claimForm) request(dir *payers.Directory) *claims.Request {
 		payerID = v["payer"]
 	}
 	p, _ := dir.Lookup(payerID)
-	addr := func(prefix string) *claims.Address {
+	// Addresses are sent whole when they are needed, even empty, so that
+	// the rules name each missing part at once instead of "address is
+	// required" first and its parts on the next try.
+	addr := func(prefix string, needed bool) *claims.Address {
 		a := &claims.Address{Address1: v[prefix+"_address1"], City: v[prefix+"_city"], State: v[prefix+"_state"],
-			PostalCode: strings.ReplaceAll(v[prefix+"_zip"], "-", "")}
-		if *a == (claims.Address{}) {
+			PostalCode: digitsOnly(v[prefix+"_zip"])}
+		if *a == (claims.Address{}) && !needed {
 			return nil
 		}
 		return a
 	}
-	contact := &claims.ContactInformation{Name: v["bill_contact"], PhoneNumber: digitsOnly(v["bill_phone"])}
+	var billing *claims.Provider
+	if f.billing != nil {
+		billing = f.billing.Claim(practice.Billing)
+	} else {
+		billing = &claims.Provider{ProviderType: "BillingProvider", OrganizationName: v["bill_org"], NPI: v["bill_npi"],
+			EmployerID: digitsOnly(v["bill_tin"]), TaxonomyCode: strings.ToUpper(v["bill_taxonomy"]), Address: addr("bill", true),
+			ContactInformation: &claims.ContactInformation{Name: v["bill_contact"], PhoneNumber: digitsOnly(v["bill_phone"])}}
+	}
 	req := &claims.Request{TradingPartnerServiceID: payerID, TradingPartnerName: p.Name,
-		Submitter: &claims.Submitter{OrganizationName: v["bill_org"], ContactInformation: contact},
-		Receiver:  &claims.Receiver{OrganizationName: p.Name},
+		Submitter: &claims.Submitter{OrganizationName: billing.OrganizationName, LastName: billing.LastName, FirstName: billing.FirstName,
+			ContactInformation: billing.ContactInformation},
+		Receiver: &claims.Receiver{OrganizationName: p.Name},
 		Subscriber: &claims.Subscriber{PaymentResponsibilityLevelCode: "P", MemberID: v["sub_member_id"], FirstName: v["sub_first"],
 			LastName: v["sub_last"], DateOfBirth: requestDate(v["sub_dob"]), Gender: v["sub_gender"], GroupNumber: v["sub_group"],
-			Address: addr("sub")},
-		Billing: &claims.Provider{ProviderType: "BillingProvider", OrganizationName: v["bill_org"], NPI: v["bill_npi"],
-			EmployerID: strings.ReplaceAll(v["bill_tin"], "-", ""), TaxonomyCode: v["bill_taxonomy"], Address: addr("bill"),
-			ContactInformation: contact},
+			Address: addr("sub", !f.hasDependent())},
+		Billing: billing,
+	}
+	if req.Receiver.OrganizationName == "" {
+		req.Receiver = nil // the payer box says what is missing
 	}
 	if f.hasDependent() {
+		// The form asks one address: the patient lives with the subscriber.
 		req.Dependent = &claims.Dependent{FirstName: v["dep_first"], LastName: v["dep_last"], DateOfBirth: requestDate(v["dep_dob"]),
-			Gender: v["dep_gender"], RelationshipToSubscriberCode: v["dep_rel"]}
+			Gender: v["dep_gender"], RelationshipToSubscriberCode: v["dep_rel"], Address: addr("sub", true)}
 	}
-	if v["rend_npi"] != "" || v["rend_last"] != "" {
+	switch {
+	case f.rendering != nil:
+		req.Rendering = f.rendering.Claim(practice.Rendering)
+	case v["rend_npi"] != "" || v["rend_last"] != "" || v["rend_first"] != "":
 		req.Rendering = &claims.Provider{ProviderType: "RenderingProvider", NPI: v["rend_npi"], FirstName: v["rend_first"], LastName: v["rend_last"]}
 	}
 	ci := &claims.ClaimInformation{PatientControlNumber: v["pcn"], PlaceOfServiceCode: v["place"], ClaimFrequencyCode: "1",
@@ -261,7 +307,11 @@ func (f *claimForm) request(dir *payers.Directory) *claims.Request {
 		}
 		ci.ServiceLines = append(ci.ServiceLines, line)
 	}
-	if cents, ok := f.totalCents(); ok {
+	if len(ci.ServiceLines) == 0 { // an empty first line, so its code, charge and date are asked for
+		ci.ServiceLines = []claims.ServiceLine{{ServiceDate: requestDate(v["service_date"]),
+			DentalService: &claims.DentalService{PlaceOfServiceCode: v["place"], ProcedureCount: "1"}}}
+	}
+	if cents, ok := f.totalCents(); ok && cents > 0 {
 		ci.ClaimChargeAmount = formatCents(cents)
 	}
 	req.ClaimInformation = ci
@@ -416,14 +466,19 @@ var claimWords = strings.NewReplacer(
 	"address1", "street address", "memberId", "member ID", "firstName", "first name", "lastName", "last name",
 	"dateOfBirth", "date of birth", "employerId", "tax ID", "npi", "NPI", "YYYYMMDD", "a date",
 	"dentalService.", "", "serviceLines", "procedures", "patientControlNumber", "claim number",
+	"faxNumber", "fax number", "taxonomyCode", "taxonomy code", "submitter", "practice",
 )
+
+// requiredWords are the rules' ways of saying a value is missing ("is
+// required: …", "a tax id is required: …").
+var requiredWords = regexp.MustCompile(`^(?:is required|an? [\w ,]+ (?:is|are) required)`)
 
 // claimMessage says a rule's message in a front desk's words.
 func claimMessage(field, msg string) string {
 	switch {
 	case strings.Contains(msg, "not a valid NPI"):
 		return "This NPI is not valid: one digit is probably mistyped. Copy it again from the provider's NPI record."
-	case strings.HasPrefix(msg, "is required"):
+	case requiredWords.MatchString(msg):
 		if label := claimGroups[field]; label != "" {
 			return "Something is missing: " + plainWords(claimWords.Replace(strings.TrimPrefix(strings.TrimPrefix(msg, "is required"), ":")))
 		}
@@ -442,6 +497,9 @@ func claimMessage(field, msg string) string {
 // addErrors places the service's messages next to their inputs.
 func (f *claimForm) addErrors(errs []claims.FieldError) {
 	for _, e := range errs {
+		if e.Path == "/claimInformation/claimChargeAmount" && strings.HasPrefix(e.Message, "is required") {
+			continue // the total is the lines' charges added up: a line without one says so
+		}
 		name := claimPathField(e.Path)
 		msg := claimMessage(name, e.Message)
 		if name == "" {
@@ -463,7 +521,7 @@ func (f *claimForm) summarize() {
 		}
 	}
 	for _, s := range claimFields {
-		add(s.Name, s.Label)
+		add(s.Name, summaryLabel(s))
 		switch s.Name {
 		case "sub_zip":
 			add("subscriber", claimGroups["subscriber"])
@@ -478,4 +536,21 @@ func (f *claimForm) summarize() {
 		}
 	}
 	f.Summary = append(f.Summary, f.general...)
+}
+
+// Value is one input's value, for the template.
+func (f *claimForm) Value(name string) string { return f.Values[name] }
+
+// summaryLabel names an input in the summary on top, where "City" alone
+// could be the insured person's or the practice's.
+func summaryLabel(s fieldSpec) string {
+	prefix, _, _ := strings.Cut(s.Name, "_")
+	group := map[string]string{"sub": "insured person", "bill": "practice"}[prefix]
+	if strings.HasPrefix(prefix, "line") && !strings.HasSuffix(s.Name, "_code") {
+		group = "procedure " + strings.TrimPrefix(prefix, "line")
+	}
+	if group == "" || strings.Contains(strings.ToLower(s.Label), strings.Fields(group)[0]) {
+		return s.Label
+	}
+	return s.Label + " (" + group + ")"
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/claimstatus"
 	"github.com/clearhouse/clearhouse/internal/delivery"
 	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/practice"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -42,6 +43,8 @@ type claimNewData struct {
 	Form    *claimForm
 	Samples []claimSample
 	Payers  []payers.Payer
+	// Billing and Rendering are the practice's saved providers to pick.
+	Billing, Rendering []practice.Provider
 }
 
 // dentalPayers are the payers that take dental claims, for the list under
@@ -65,10 +68,21 @@ func newKey() string {
 // newClaimPage shows the claim form, empty or filled with a sample.
 func (c *Console) newClaimPage(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
-	f := claimFormFrom(url.Values{"place": {"11"}, "filing": {"CI"}, "dep_rel": {"19"}})
+	f := emptyClaimForm()
 	if name := r.URL.Query().Get("sample"); name != "" && v.IsTest() {
 		if sf, ok := sampleForm(c.samples, name, time.Now()); ok {
 			f = sf
+		}
+	}
+	// The practice's defaults are picked.
+	for role, input := range map[string]string{practice.Billing: "bill_id", practice.Rendering: "rend_id"} {
+		p, ok, err := c.practiceService().Default(r.Context(), scopeOf(v), role)
+		if err != nil {
+			c.fail(w, r, err)
+			return
+		}
+		if ok {
+			f.Values[input] = p.ID
 		}
 	}
 	c.showClaimForm(w, r, http.StatusOK, f)
@@ -81,6 +95,14 @@ func (c *Console) showClaimForm(w http.ResponseWriter, r *http.Request, status i
 		f.Key = newKey()
 	}
 	data := claimNewData{Form: f, Payers: c.dentalPayers()}
+	var err error
+	if data.Billing, err = c.practiceService().List(r.Context(), scopeOf(v), practice.Billing); err == nil {
+		data.Rendering, err = c.practiceService().List(r.Context(), scopeOf(v), practice.Rendering)
+	}
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
 	if v.IsTest() {
 		data.Samples = c.samples
 	}
@@ -103,16 +125,25 @@ func (c *Console) submitClaim(w http.ResponseWriter, r *http.Request) {
 	if f.Key == "" || len(f.Key) > 100 {
 		f.Key = newKey()
 	}
+	// Every problem at once: the form's own (payer, amounts, the saved
+	// providers), then the claim rules on what was typed.
 	if p, msg, _ := resolvePayer(c.cfg.Payers, f.Values["payer"]); msg == "" {
 		f.PayerID = p.ID
 		f.Values["payer"] = payerLabel(p)
-	} else {
+	} else if f.Values["payer"] != "" {
 		f.Errors["payer"] = []string{msg}
 	}
 	if _, ok := f.totalCents(); !ok {
 		f.Errors["lines"] = append(f.Errors["lines"], "A charge is not an amount: write dollars and cents like 180 or 180.50.")
 	}
-	if len(f.Errors) > 0 {
+	if !c.pickProviders(w, r, f) {
+		return
+	}
+	var invalid *claims.ValidationError
+	if errors.As(claims.Validate(f.request(c.cfg.Payers)), &invalid) {
+		f.addErrors(invalid.Fields)
+	}
+	if len(f.Errors) > 0 || len(f.general) > 0 {
 		f.summarize()
 		c.showClaimForm(w, r, http.StatusBadRequest, f)
 		return
@@ -323,4 +354,31 @@ func (c *Console) deliveryJob(ctx context.Context, executionID string) (*store.J
 		return nil, err
 	}
 	return &j, nil
+}
+
+// pickProviders loads the saved providers the form names (bill_id,
+// rend_id); false when it answered already (a failure). A provider that
+// is gone (deleted meanwhile) is a message on its picker.
+func (c *Console) pickProviders(w http.ResponseWriter, r *http.Request, f *claimForm) bool {
+	scope := scopeOf(viewerFrom(r.Context()))
+	for _, pick := range []struct {
+		role, input string
+		into        **practice.Provider
+	}{{practice.Billing, "bill_id", &f.billing}, {practice.Rendering, "rend_id", &f.rendering}} {
+		id := f.Values[pick.input]
+		if id == "" {
+			continue
+		}
+		p, err := c.practiceService().Get(r.Context(), scope, pick.role, id)
+		if errors.Is(err, store.ErrNotFound) {
+			f.Errors[pick.input] = []string{"This saved provider is no longer there; pick another or type it by hand."}
+			continue
+		}
+		if err != nil {
+			c.fail(w, r, err)
+			return false
+		}
+		*pick.into = &p
+	}
+	return true
 }

@@ -69,6 +69,13 @@ func (c *Console) ediRoutes() []api.Route {
 		"POST /keys":             posted(c.createKey),
 		"POST /keys/{id}/revoke": posted(c.revokeKey),
 		"GET /audit":             signedIn(c.auditPage),
+		// The practice's saved providers.
+		"GET /practice":                     signedIn(c.practicePage),
+		"GET /practice/{role}/new":          signedIn(c.providerFormPage),
+		"GET /practice/{role}/{id}/edit":    signedIn(c.providerFormPage),
+		"POST /practice/{role}":             posted(c.saveProvider),
+		"POST /practice/{role}/{id}":        posted(c.saveProvider),
+		"POST /practice/{role}/{id}/delete": posted(c.deleteProvider),
 	}
 	if c.cfg.Core != nil {
 		routes["GET /files"] = signedIn(c.filesPage)

@@ -25,12 +25,14 @@ var checkPages = []string{"signin", "check_new", "check_result", "history", "err
 // layout and every partial into its own template set, so their "content"
 // blocks never clash. Families declare theirs beside their handlers; this
 // is the one place they are gathered (no init() appends to a table).
-func pageFiles() []string { return slices.Concat(checkPages, ediPages, claimPages, auditPages) }
+func pageFiles() []string {
+	return slices.Concat(checkPages, ediPages, claimPages, auditPages, practicePages)
+}
 
 // templateFuncs are the template functions of every family.
 func templateFuncs() template.FuncMap {
 	all := template.FuncMap{}
-	for _, family := range []template.FuncMap{formatFuncs, ediFuncs, claimFuncs, auditFuncs} {
+	for _, family := range []template.FuncMap{formatFuncs, ediFuncs, claimFuncs, auditFuncs, practiceFuncs} {
 		maps.Copy(all, family)
 	}
 	return all
