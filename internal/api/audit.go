@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/audit"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -108,12 +109,12 @@ func (s *Server) audited(pattern string, h http.Handler) http.Handler {
 
 // apiCaller is the API key of an authenticated request.
 func apiCaller(r *http.Request) (account, mode, actorType, actorID string, ok bool) {
-	p := PrincipalFrom(r.Context())
+	p := httpkit.PrincipalFrom(r.Context())
 	return p.AccountID, p.Mode, audit.ActorAPIKey, p.KeyID, p.AccountID != ""
 }
 
 func auditUnavailable(w http.ResponseWriter, r *http.Request) {
-	Logger(r.Context()).Error("access audit: the entry could not be recorded; the answer was withheld")
+	httpkit.Logger(r.Context()).Error("access audit: the entry could not be recorded; the answer was withheld")
 	WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable,
 		"The access could not be recorded in the audit log, so the answer was withheld; retry shortly."))
 }
@@ -150,7 +151,7 @@ type auditHandlers struct{ store store.Store }
 // resourceId, from and to; paged like the other lists, or every page at
 // once as JSON lines with format=jsonl.
 func (h auditHandlers) list(w http.ResponseWriter, r *http.Request) {
-	p := PrincipalFrom(r.Context())
+	p := httpkit.PrincipalFrom(r.Context())
 	l := parseListQuery(r)
 	f := store.AuditFilter{Mode: p.Mode, Action: l.oneOf("action", audit.Actions...),
 		ResourceType: l.oneOf("resourceType", audit.ResourceTypes...), ResourceID: l.q.Get("resourceId"),
@@ -201,7 +202,7 @@ func (h auditHandlers) export(w http.ResponseWriter, r *http.Request, account st
 		}
 		f.Cursor = next
 		if list, next, err = h.store.ListAuditEvents(r.Context(), account, f); err != nil {
-			Logger(r.Context()).Error("audit export stopped", "error", err.Error())
+			httpkit.Logger(r.Context()).Error("audit export stopped", "error", err.Error())
 			break
 		}
 	}

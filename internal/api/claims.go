@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/clearhouse/clearhouse/internal/claims"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 )
 
 // claimHandlers serve the dental claim routes (api-contract.md §4): the
@@ -16,7 +17,7 @@ import (
 type claimHandlers struct{ svc *claims.Service }
 
 func claimCaller(r *http.Request) claims.Caller {
-	p := PrincipalFrom(r.Context())
+	p := httpkit.PrincipalFrom(r.Context())
 	return claims.Caller{AccountID: p.AccountID, KeyID: p.KeyID, Mode: p.Mode}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/statusinquiry"
 )
@@ -13,7 +14,7 @@ import (
 type statusHandlers struct{ svc *statusinquiry.Service }
 
 func statusCaller(r *http.Request) payers.Caller {
-	p := PrincipalFrom(r.Context())
+	p := httpkit.PrincipalFrom(r.Context())
 	return payers.Caller{AccountID: p.AccountID, Mode: payers.Mode(p.Mode)}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/blob"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 )
 
 // openAPIDoc is the hand-written OpenAPI 3.1 description of every route.
@@ -33,12 +34,12 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := s.svc.Store.Ping(ctx); err != nil {
-		Logger(r.Context()).Warn("not ready", "error", err.Error())
+		httpkit.Logger(r.Context()).Warn("not ready", "error", err.Error())
 		WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable, "The database cannot be read or written, or has no room for new records; requests would not be recorded."))
 		return
 	}
 	if err := blob.Probe(ctx, s.svc.Core.Blob()); err != nil {
-		Logger(r.Context()).Warn("not ready", "error", err.Error())
+		httpkit.Logger(r.Context()).Warn("not ready", "error", err.Error())
 		WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable, "The file store cannot take a new file (disk full or read-only); files and claims would not be stored."))
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/eligibility"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -22,7 +23,7 @@ type eligibilityHandlers struct {
 }
 
 func callerOf(r *http.Request) eligibility.Caller {
-	p := PrincipalFrom(r.Context())
+	p := httpkit.PrincipalFrom(r.Context())
 	return eligibility.Caller{AccountID: p.AccountID, KeyID: p.KeyID, Mode: payers.Mode(p.Mode)}
 }
 
@@ -130,7 +131,7 @@ var checkStatuses = []string{eligibility.StatusActive, eligibility.StatusInactiv
 // first, in the caller's mode only (test keys never see production checks).
 // Filters: payerId, status, from, to (RFC 3339), limit (1–500), cursor.
 func (h *eligibilityHandlers) list(w http.ResponseWriter, r *http.Request) {
-	p := PrincipalFrom(r.Context())
+	p := httpkit.PrincipalFrom(r.Context())
 	q := r.URL.Query()
 	f := store.EligibilityFilter{PayerID: q.Get("payerId"), Status: q.Get("status"), Mode: p.Mode, Cursor: q.Get("cursor")}
 	var fields []FieldError

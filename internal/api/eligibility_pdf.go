@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/clearhouse/clearhouse/internal/eligibility/summary"
+	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -12,16 +14,13 @@ import (
 // chart. Same visibility as the check: the key's account and mode only.
 type pdfHandler struct {
 	checks store.Queries
-	render func(store.EligibilityCheck) ([]byte, error) // nil: 404
+	payers *payers.Directory
 }
 
 // get is GET /2024-04-01/eligibility-checks/{id}/pdf.
 func (h pdfHandler) get(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	c, err := tenant(r, h.checks).EligibilityCheck(r.Context(), id)
-	if err == nil && h.render == nil {
-		err = Errorf(http.StatusNotFound, CodeNotFound, "This server does not render check summaries.")
-	}
 	if errors.Is(err, store.ErrNotFound) {
 		err = Errorf(http.StatusNotFound, CodeNotFound, "No eligibility check %s for this API key's account and mode.", id)
 	}
@@ -29,7 +28,7 @@ func (h pdfHandler) get(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	b, err := h.render(c)
+	b, err := summary.PDF(summary.New(c, h.payers))
 	if err != nil {
 		WriteError(w, r, err)
 		return

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/clearhouse/clearhouse/internal/findings"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/problem"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -117,19 +118,19 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	case store.IsInvalidInput(err):
 		// Validation should have refused it before the database did:
 		// logged so that it gets a rule of its own.
-		Logger(r.Context()).Warn("input refused by the store, not by validation", "error", err.Error())
+		httpkit.Logger(r.Context()).Warn("input refused by the store, not by validation", "error", err.Error())
 		e = invalidInput()
 	case store.IsUnavailable(err):
 		// The database is down, full, read-only or too slow: the client's
 		// request was fine and may be retried.
-		Logger(r.Context()).Warn("store unavailable", "error", err.Error())
+		httpkit.Logger(r.Context()).Warn("store unavailable", "error", err.Error())
 		w.Header().Set("Retry-After", "1")
 		e = Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable,
-			"Storage is unavailable, so nothing was read or changed; retry shortly (request id %s).", RequestID(r.Context()))
+			"Storage is unavailable, so nothing was read or changed; retry shortly (request id %s).", httpkit.RequestID(r.Context()))
 	default:
-		Logger(r.Context()).Error("internal error", "error", err.Error())
+		httpkit.Logger(r.Context()).Error("internal error", "error", err.Error())
 		e = Errorf(http.StatusInternalServerError, CodeInternal,
-			"Internal error; quote request id %s when reporting it.", RequestID(r.Context()))
+			"Internal error; quote request id %s when reporting it.", httpkit.RequestID(r.Context()))
 	}
 	if e.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/clearhouse/clearhouse/internal/events"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -18,7 +19,7 @@ var detailTypes = []string{events.TransactionProcessed, events.FragmentProcessed
 // newest first, as their stored envelopes. Filters: detailType,
 // executionId, transactionId, from, to; paging: pageSize, pageToken.
 func (h eventHandlers) list(w http.ResponseWriter, r *http.Request) {
-	p := PrincipalFrom(r.Context())
+	p := httpkit.PrincipalFrom(r.Context())
 	l := parseListQuery(r)
 	f := store.EventFilter{Mode: p.Mode, DetailType: l.oneOf("detailType", detailTypes...),
 		ExecutionID: l.q.Get("executionId"), TransactionID: l.q.Get("transactionId"),

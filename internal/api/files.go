@@ -14,6 +14,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/events"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -30,7 +31,7 @@ type fileHandlers struct {
 // are durable.
 func (h fileHandlers) upload(w http.ResponseWriter, r *http.Request) {
 	extendUploadDeadlines(w, r, h.core.MaxFileBytes())
-	p := PrincipalFrom(r.Context())
+	p := httpkit.PrincipalFrom(r.Context())
 	q := r.URL.Query()
 	ex, err := h.core.Receive(r.Context(), core.ReceiveParams{AccountID: p.AccountID, Mode: p.Mode,
 		Name: q.Get("name"), Dirname: q.Get("dirname"), Body: r.Body})
@@ -62,7 +63,7 @@ func (h fileHandlers) upload(w http.ResponseWriter, r *http.Request) {
 	case store.IsInvalidInput(err):
 		WriteError(w, r, err)
 	default:
-		Logger(r.Context()).Error("inbound file not recorded", "error", err.Error())
+		httpkit.Logger(r.Context()).Error("inbound file not recorded", "error", err.Error())
 		WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable,
 			"The file could not be stored; nothing was recorded. Send it again shortly."))
 	}
@@ -91,7 +92,7 @@ func extendUploadDeadlines(w http.ResponseWriter, r *http.Request, limit int64) 
 	read := time.Now().Add(uploadReadTime(limit))
 	rc := http.NewResponseController(w)
 	if err := errors.Join(rc.SetReadDeadline(read), rc.SetWriteDeadline(read.Add(uploadAnswerTime))); err != nil {
-		Logger(r.Context()).Warn("upload deadline not extended; the server's read timeout applies", "error", err.Error())
+		httpkit.Logger(r.Context()).Warn("upload deadline not extended; the server's read timeout applies", "error", err.Error())
 	}
 }
 
@@ -164,7 +165,7 @@ func (h fileHandlers) getExecution(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h fileHandlers) listExecutions(w http.ResponseWriter, r *http.Request) {
-	p := PrincipalFrom(r.Context())
+	p := httpkit.PrincipalFrom(r.Context())
 	l := parseListQuery(r)
 	f := store.ExecutionFilter{Mode: p.Mode, Direction: l.oneOf("direction", store.DirectionInbound, store.DirectionOutbound),
 		Status: l.oneOf("status", store.ExecutionReceived, store.ExecutionProcessing, store.ExecutionCompleted,
@@ -367,7 +368,7 @@ func (h fileHandlers) executionTransactions(w http.ResponseWriter, r *http.Reque
 // filters: direction, status, transactionSetId, partnershipId, sender,
 // receiver (ISA "qualifier/id"), businessIdentifier (+ elementId), from, to.
 func (h fileHandlers) transactions(w http.ResponseWriter, r *http.Request, executionID string) {
-	p := PrincipalFrom(r.Context())
+	p := httpkit.PrincipalFrom(r.Context())
 	l := parseListQuery(r)
 	f := store.TransactionFilter{Mode: p.Mode, ExecutionID: executionID,
 		Direction:          l.oneOf("direction", store.DirectionInbound, store.DirectionOutbound),

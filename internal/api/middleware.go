@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -25,8 +26,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("X-Request-Id", id)
 	setSecurityHeaders(w.Header())
-	info := &requestInfo{id: id, logger: s.svc.Logger.With("request_id", id)}
-	r = r.WithContext(withInfo(r.Context(), info))
+	info := &httpkit.Info{ID: id, Logger: s.svc.Logger.With("request_id", id)}
+	r = r.WithContext(httpkit.WithInfo(r.Context(), info))
 	rec := &statusWriter{ResponseWriter: w}
 
 	s.metrics.inFlight.Inc()
@@ -36,7 +37,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if p == http.ErrAbortHandler {
 				panic(p)
 			}
-			info.logger.Error("handler panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			info.Logger.Error("handler panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			if !rec.wroteHeader {
 				WriteError(rec, r, Errorf(http.StatusInternalServerError, CodeInternal,
 					"Internal error; quote request id %s when reporting it.", id))
@@ -90,7 +91,7 @@ func (s *Server) unmatched(w http.ResponseWriter, r *http.Request) {
 	WriteError(w, r, Errorf(http.StatusNotFound, CodeNotFound, "No endpoint %s %s.", r.Method, r.URL.Path))
 }
 
-func (s *Server) observe(r *http.Request, rec *statusWriter, info *requestInfo, elapsed time.Duration) {
+func (s *Server) observe(r *http.Request, rec *statusWriter, info *httpkit.Info, elapsed time.Duration) {
 	status := rec.status
 	if status == 0 {
 		status = http.StatusOK
@@ -106,10 +107,10 @@ func (s *Server) observe(r *http.Request, rec *statusWriter, info *requestInfo, 
 		"method", r.Method, "route", route, "path", r.URL.Path, "status", status,
 		"duration_ms", float64(elapsed.Microseconds()) / 1000, "bytes", rec.bytes,
 	}
-	if info.principal.AccountID != "" {
-		attrs = append(attrs, "account_id", info.principal.AccountID, "key_id", info.principal.KeyID, "mode", info.principal.Mode)
+	if info.Principal.AccountID != "" {
+		attrs = append(attrs, "account_id", info.Principal.AccountID, "key_id", info.Principal.KeyID, "mode", info.Principal.Mode)
 	}
-	info.logger.Info("request", attrs...)
+	info.Logger.Info("request", attrs...)
 }
 
 // statusWriter remembers the status and size of the response.

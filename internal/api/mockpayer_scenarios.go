@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/mockpayer/scenario"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -21,7 +22,7 @@ type mockScenarioHandlers struct {
 }
 
 func (h mockScenarioHandlers) testModeOnly(r *http.Request, status int) error {
-	if PrincipalFrom(r.Context()).Mode == store.ModeTest {
+	if httpkit.PrincipalFrom(r.Context()).Mode == store.ModeTest {
 		return nil
 	}
 	if status == http.StatusNotFound {

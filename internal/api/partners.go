@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/netguard"
 	"github.com/clearhouse/clearhouse/internal/partners"
 	"github.com/clearhouse/clearhouse/internal/secrets"
@@ -122,7 +123,7 @@ func (h partnerHandlers) apply(ctx context.Context, p partnerOwner, doc partners
 type partnerOwner struct{ AccountID, Mode string }
 
 func owner(r *http.Request) partnerOwner {
-	p := PrincipalFrom(r.Context())
+	p := httpkit.PrincipalFrom(r.Context())
 	return partnerOwner{p.AccountID, p.Mode}
 }
 

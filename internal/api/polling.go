@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -14,7 +15,7 @@ import (
 // this one) resumes where it stopped. Either startDateTime or pageToken is
 // required; nextPageToken is there while more results are.
 func (h fileHandlers) pollTransactions(w http.ResponseWriter, r *http.Request) {
-	p := PrincipalFrom(r.Context())
+	p := httpkit.PrincipalFrom(r.Context())
 	l := parseListQuery(r)
 	start := l.time("startDateTime")
 	switch {

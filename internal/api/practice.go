@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/practice"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -19,7 +20,7 @@ type practiceHandlers struct {
 }
 
 func practiceScope(r *http.Request) store.Scope {
-	p := PrincipalFrom(r.Context())
+	p := httpkit.PrincipalFrom(r.Context())
 	return store.Scope{AccountID: p.AccountID, Mode: p.Mode}
 }
 

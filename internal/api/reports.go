@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/clearhouse/clearhouse/internal/blob"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/reports"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -66,7 +67,7 @@ func (h reportHandlers) report(setID string, convert func(io.Reader, io.Writer, 
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "private, no-store")
 		if err := convert(rc, w, reportMeta(t)); err != nil {
-			Logger(r.Context()).Error("report conversion failed", "transactionId", t.ID, "error", err)
+			httpkit.Logger(r.Context()).Error("report conversion failed", "transactionId", t.ID, "error", err)
 			panic(http.ErrAbortHandler)
 		}
 	}

@@ -20,7 +20,7 @@ import (
 func (s *Server) routes() []Route {
 	svc := s.svc
 	eligibility := &eligibilityHandlers{svc: svc.Eligibility, checks: svc.Store}
-	pdf := pdfHandler{checks: svc.Store, render: svc.EligibilityPDF}
+	pdf := pdfHandler{checks: svc.Store, payers: svc.Payers}
 	claims := &claimHandlers{svc: svc.Claims}
 	files := fileHandlers{core: svc.Core, store: svc.Store}
 	events := eventHandlers{store: svc.Store}

@@ -12,8 +12,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,7 +27,9 @@ import (
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/eligibility"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/netguard"
+	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/statusinquiry"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -35,8 +39,8 @@ import (
 
 // Services are the finished services the routes serve; app.New builds
 // them (the composition root). All are required but Secrets (nil: no
-// secrets key, so storing one is refused), Directories and EligibilityPDF
-// (nil: the PDF endpoint answers 404).
+// secrets key, so storing one is refused), Directories and Payers (default
+// payers.Default()).
 type Services struct {
 	Store       store.Store
 	Clock       clock.Clock
@@ -45,8 +49,8 @@ type Services struct {
 	Secrets     *secrets.Box
 	Core        *core.Service
 	Eligibility *eligibility.Service
-	// EligibilityPDF renders a check's one-page printable summary.
-	EligibilityPDF func(store.EligibilityCheck) ([]byte, error)
+	// Payers names the payers of a check's printable summary (its PDF).
+	Payers *payers.Directory
 	// Directories is the operator's directory root (serve
 	// --directory-root) DIRECTORY connections' folders live under; nil
 	// refuses DIRECTORY connections.
@@ -61,17 +65,8 @@ type Services struct {
 	Webhooks      *webhooks.Service
 }
 
-// Route is one endpoint. Pattern is a ServeMux pattern with a method:
-// "POST /2024-04-01/change/medicalnetwork/eligibility/v3". Routes need an
-// API key unless Public.
-type Route struct {
-	Pattern string
-	Handler http.Handler
-	Public  bool
-	// MaxBodyBytes overrides the server's body limit for this route (file
-	// uploads); 0 keeps it.
-	MaxBodyBytes int64
-}
+// Route is one endpoint (httpkit.Route, which the console's routes are too).
+type Route = httpkit.Route
 
 // Options tune the server.
 type Options struct {
@@ -104,7 +99,7 @@ type Server struct {
 	// recorder keeps the access audit of the routes in auditRules.
 	recorder *audit.Recorder
 	// authFailures limits failed authentications per source address.
-	authFailures *AuthFailures
+	authFailures *httpkit.AuthFailures
 	// bodyLimits holds the routes' own body limits, by pattern.
 	bodyLimits map[string]int64
 }
@@ -121,6 +116,9 @@ func New(svc Services, opts Options) (*Server, error) {
 		svc.Eligibility == nil || svc.Claims == nil || svc.StatusInquiry == nil || svc.Webhooks == nil {
 		return nil, errors.New("api: Services need Store, Clock, Logger, Metrics, Core, Eligibility, Claims, StatusInquiry and Webhooks (see app.New)")
 	}
+	if svc.Payers == nil {
+		svc.Payers = payers.Default()
+	}
 	s := &Server{
 		svc:          svc,
 		mux:          http.NewServeMux(),
@@ -130,7 +128,7 @@ func New(svc Services, opts Options) (*Server, error) {
 		limiter:      newKeyLimiter(opts.RateLimit, opts.RateBurst),
 		keyUse:       &keyUse{keys: svc.Store, logger: svc.Logger},
 		recorder:     audit.New(svc.Store, svc.Clock),
-		authFailures: NewAuthFailures(),
+		authFailures: httpkit.NewAuthFailures(),
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
@@ -190,7 +188,7 @@ func (s *Server) Routes() []RouteInfo { return slices.Clone(s.served) }
 // context, or answers 401.
 func (s *Server) requireKey(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		addr := SourceOf(r)
+		addr := httpkit.SourceOf(r)
 		if blocked, wait := s.authFailures.Blocked(addr, time.Now()); blocked {
 			tooManyFailures(w, r, wait)
 			return
@@ -202,7 +200,7 @@ func (s *Server) requireKey(next http.Handler) http.Handler {
 				WriteError(w, r, Errorf(http.StatusUnauthorized, CodeUnauthorized, "%s", msg))
 				return
 			}
-			Logger(r.Context()).Error("authentication failed", "error", err.Error())
+			httpkit.Logger(r.Context()).Error("authentication failed", "error", err.Error())
 			WriteError(w, r, Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable,
 				"Authentication is unavailable; retry shortly."))
 			return
@@ -210,11 +208,11 @@ func (s *Server) requireKey(next http.Handler) http.Handler {
 		s.keyUse.seen(p.KeyID, time.Now())
 		if s.limiter != nil {
 			if ok, wait := s.limiter.allow(p.KeyID, time.Now()); !ok {
-				tooManyRequests(w, r.WithContext(WithPrincipal(r.Context(), p)), wait)
+				tooManyRequests(w, r.WithContext(httpkit.WithPrincipal(r.Context(), p)), wait)
 				return
 			}
 		}
-		next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
+		next.ServeHTTP(w, r.WithContext(httpkit.WithPrincipal(r.Context(), p)))
 	})
 }
 
@@ -224,4 +222,12 @@ var authMessages = map[error]string{
 	auth.ErrMalformedKey: "Malformed API key; expected a key issued by 'clearhouse keys create' (test_… or live_…).",
 	auth.ErrUnknownKey:   "Unknown API key.",
 	auth.ErrRevokedKey:   "This API key has been revoked.",
+}
+
+// tooManyFailures answers 429 to an address that spent its failures.
+func tooManyFailures(w http.ResponseWriter, r *http.Request, wait time.Duration) {
+	secs := max(int(math.Ceil(wait.Seconds())), 1)
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	WriteError(w, r, Errorf(http.StatusTooManyRequests, CodeTooManyRequests,
+		"Too many requests with a missing, unknown or revoked API key from this address; retry after %d s with a valid key.", secs))
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/app"
 	"github.com/clearhouse/clearhouse/internal/app/apptest"
 	"github.com/clearhouse/clearhouse/internal/auth"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 )
@@ -128,7 +129,7 @@ func TestAccountsAreIsolatedOverHTTP(t *testing.T) {
 	t.Parallel()
 	var f *fixture
 	getCheck := api.Route{Pattern: "GET /test/checks/{id}", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p := api.PrincipalFrom(r.Context())
+		p := httpkit.PrincipalFrom(r.Context())
 		c, err := f.store.GetEligibilityCheck(r.Context(), p.AccountID, r.PathValue("id"))
 		if err != nil {
 			api.WriteError(w, r, err)

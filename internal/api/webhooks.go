@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
@@ -16,7 +17,7 @@ import (
 type webhookHandlers struct{ svc *webhooks.Service }
 
 func webhookCaller(r *http.Request) webhooks.Caller {
-	p := PrincipalFrom(r.Context())
+	p := httpkit.PrincipalFrom(r.Context())
 	return webhooks.Caller{AccountID: p.AccountID, Mode: p.Mode}
 }
 

@@ -230,7 +230,7 @@ var mockClaims = web.MockClaims{RejectMemberID: mockpayer.ClaimRejectMemberID,
 func APIServices(s *services.Set) api.Services {
 	return api.Services{Store: s.Store, Clock: s.Clock, Logger: s.Logger, Metrics: s.Metrics, Secrets: s.Secrets,
 		Directories: s.Directories, ConnectionGuard: s.ConnectionGuard, Core: s.Core, Eligibility: s.Eligibility,
-		EligibilityPDF: web.SummaryPDF(s.Payers), Claims: s.Claims, StatusInquiry: s.StatusInquiry, Webhooks: s.Webhooks}
+		Payers: s.Payers, Claims: s.Claims, StatusInquiry: s.StatusInquiry, Webhooks: s.Webhooks}
 }
 
 // sweepBlobTemporaries removes the unfinished writes a crash left in the

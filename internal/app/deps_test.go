@@ -14,17 +14,19 @@ const module = "github.com/clearhouse/clearhouse/"
 // packages never reach the mock payer (only the composition root and
 // tests do), and eligibility stands apart from the EDI core's machinery.
 var forbidden = map[string][]string{
-	"internal/eligibility":   {"internal/mockpayer", "internal/claims", "internal/core", "internal/events", "internal/jobs", "internal/blob", "internal/api", "internal/web"},
-	"internal/payers":        {"internal/mockpayer", "internal/api", "internal/web"},
-	"internal/statusinquiry": {"internal/mockpayer", "internal/api", "internal/web"},
-	"internal/claims":        {"internal/mockpayer", "internal/api", "internal/web"},
-	"internal/core":          {"internal/mockpayer", "internal/api", "internal/web", "internal/claims", "internal/delivery"},
-	"internal/webhooks":      {"internal/mockpayer", "internal/api", "internal/web"},
-	"internal/delivery":      {"internal/mockpayer", "internal/api", "internal/web"},
-	"internal/partners":      {"internal/mockpayer", "internal/api", "internal/web"},
-	"internal/web":           {"internal/mockpayer", "internal/app", "internal/services"},
-	"internal/api":           {"internal/web", "internal/app", "internal/services", "internal/mockpayer"},
-	"internal/services":      {"internal/api", "internal/web", "internal/app"},
+	"internal/eligibility":         {"internal/mockpayer", "internal/claims", "internal/core", "internal/events", "internal/jobs", "internal/blob", "internal/api", "internal/web"},
+	"internal/payers":              {"internal/mockpayer", "internal/api", "internal/web"},
+	"internal/statusinquiry":       {"internal/mockpayer", "internal/api", "internal/web"},
+	"internal/claims":              {"internal/mockpayer", "internal/api", "internal/web"},
+	"internal/core":                {"internal/mockpayer", "internal/api", "internal/web", "internal/claims", "internal/delivery"},
+	"internal/webhooks":            {"internal/mockpayer", "internal/api", "internal/web"},
+	"internal/delivery":            {"internal/mockpayer", "internal/api", "internal/web"},
+	"internal/partners":            {"internal/mockpayer", "internal/api", "internal/web"},
+	"internal/web":                 {"internal/api", "internal/mockpayer", "internal/app", "internal/services"},
+	"internal/api":                 {"internal/web", "internal/app", "internal/services", "internal/mockpayer"},
+	"internal/httpkit":             {"internal/api", "internal/web"},
+	"internal/eligibility/summary": {"internal/api", "internal/web", "internal/claims", "internal/core"},
+	"internal/services":            {"internal/api", "internal/web", "internal/app"},
 }
 
 // TestDependencyRule runs go list -deps on each package and fails on a

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/clearhouse/clearhouse/internal/eligibility"
+	"github.com/clearhouse/clearhouse/internal/eligibility/summary"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -186,7 +187,7 @@ func (c *Console) runCheck(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, err)
 		return
 	}
-	view := newResultView(stored, c.cfg.Payers)
+	view := summary.New(stored, c.cfg.Payers)
 	if isHTMX(r) {
 		view.Focus = true // move the screen reader to the new result
 		c.render(w, r, http.StatusOK, "check_new", "result_swap", view)

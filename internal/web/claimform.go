@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/clearhouse/clearhouse/internal/claims"
+	"github.com/clearhouse/clearhouse/internal/eligibility/summary"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/practice"
 )
@@ -480,7 +481,7 @@ func claimMessage(field, msg string) string {
 		return "This NPI is not valid: one digit is probably mistyped. Copy it again from the provider's NPI record."
 	case requiredWords.MatchString(msg):
 		if label := claimGroups[field]; label != "" {
-			return "Something is missing: " + plainWords(claimWords.Replace(strings.TrimPrefix(strings.TrimPrefix(msg, "is required"), ":")))
+			return "Something is missing: " + summary.PlainWords(claimWords.Replace(strings.TrimPrefix(strings.TrimPrefix(msg, "is required"), ":")))
 		}
 		return "Fill this in."
 	case strings.HasPrefix(msg, "must "):
@@ -489,9 +490,9 @@ func claimMessage(field, msg string) string {
 			got = " You entered " + strings.TrimPrefix(msg[i:], "; got ") + "."
 			msg = msg[:i]
 		}
-		return plainWords(claimWords.Replace("This "+msg)) + got
+		return summary.PlainWords(claimWords.Replace("This "+msg)) + got
 	}
-	return plainWords(claimWords.Replace(msg))
+	return summary.PlainWords(claimWords.Replace(msg))
 }
 
 // addErrors places the service's messages next to their inputs.

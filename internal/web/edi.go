@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
@@ -61,7 +61,7 @@ var ediFuncs = template.FuncMap{
 }
 
 // ediRoutes are the routes of the EDI pages.
-func (c *Console) ediRoutes() []api.Route {
+func (c *Console) ediRoutes() []httpkit.Route {
 	signedIn := func(h http.HandlerFunc) http.Handler { return c.secure(c.requireSession(h)) }
 	posted := func(h http.HandlerFunc) http.Handler { return c.secure(c.requireSession(c.checkCSRF(h))) }
 	routes := map[string]http.Handler{
@@ -101,9 +101,9 @@ func (c *Console) ediRoutes() []api.Route {
 		routes["POST /webhooks/{id}/rotate"] = posted(c.rotateWebhookSecret)
 		routes["POST /webhooks/{id}/test"] = posted(c.sendTestEvent)
 	}
-	out := make([]api.Route, 0, len(routes))
+	out := make([]httpkit.Route, 0, len(routes))
 	for pattern, h := range routes {
-		out = append(out, api.Route{Pattern: pattern, Handler: h, Public: true})
+		out = append(out, httpkit.Route{Pattern: pattern, Handler: h, Public: true})
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/blob"
+	"github.com/clearhouse/clearhouse/internal/eligibility/summary"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
@@ -227,7 +228,7 @@ func (c *Console) readJSON(ctx context.Context, key string) (string, error) {
 	if err != nil || truncated {
 		return string(b), err // a cut document is shown as it is
 	}
-	return indentJSON(b), nil
+	return summary.IndentJSON(b), nil
 }
 
 // readBounded reads at most maxShownBytes of a blob; truncated says more

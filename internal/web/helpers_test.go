@@ -85,7 +85,7 @@ func newServer(t testing.TB, edi bool) (*testServer, *services.Set) {
 		t.Fatal(err)
 	}
 	srv, err := api.New(api.Services{Store: st, Clock: svc.Clock, Logger: logger, Metrics: svc.Metrics, Secrets: box,
-		Core: svc.Core, Eligibility: svc.Eligibility, EligibilityPDF: SummaryPDF(svc.Payers), Claims: svc.Claims,
+		Core: svc.Core, Eligibility: svc.Eligibility, Payers: svc.Payers, Claims: svc.Claims,
 		StatusInquiry: svc.StatusInquiry, Webhooks: svc.Webhooks}, api.Options{ExtraRoutes: console.Routes()})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/eligibility"
+	"github.com/clearhouse/clearhouse/internal/eligibility/summary"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -204,7 +205,7 @@ func (c *Console) resultPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	view := newResultView(ch, c.cfg.Payers)
+	view := summary.New(ch, c.cfg.Payers)
 	c.renderPage(w, r, http.StatusOK, "check_result", page{Title: "Eligibility check " + ch.ID, Nav: "history", Data: view})
 }
 

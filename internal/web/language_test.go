@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/clearhouse/clearhouse/internal/eligibility"
+	"github.com/clearhouse/clearhouse/internal/eligibility/summary"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -55,16 +56,13 @@ func TestFormMessagesSpeakFrontDesk(t *testing.T) {
 	if seen < 15 {
 		t.Errorf("only %d messages seen; the forms should break more rules", seen)
 	}
-	for code := range aaaAdvice {
-		v := aaaViewOf(eligibility.AAAError{Code: code, Location: "Loop 2100C", FollowupAction: "Please Correct and Resubmit"})
+	for _, code := range summary.AdvisedCodes() {
+		v := summary.RejectionOf(eligibility.AAAError{Code: code, Location: "Loop 2100C", FollowupAction: "Please Correct and Resubmit"})
 		for _, s := range []string{v.Title, v.Advice, v.About} {
 			if m := developerWords.FindString(s); m != "" {
 				t.Errorf("AAA %s: %q speaks developer (%q)", code, s, m)
 			}
 		}
-	}
-	if got := formatPhone("9725550188"); got != "(972) 555-0188" {
-		t.Errorf("formatPhone = %q", got)
 	}
 }
 

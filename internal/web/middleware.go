@@ -6,8 +6,8 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/auth"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -93,7 +93,7 @@ func (c *Console) requireSession(next http.HandlerFunc) http.HandlerFunc {
 			AccountName: acct.Name, KeyName: key.Name,
 			CSRF: c.sessions.csrfToken(sess), session: sess, EDI: c.cfg.Core != nil,
 		}
-		ctx := api.WithPrincipal(r.Context(), v.Principal) // names the account in the access log
+		ctx := httpkit.WithPrincipal(r.Context(), v.Principal) // names the account in the access log
 		c.audited(r.Pattern, next)(w, r.WithContext(context.WithValue(ctx, viewerKey{}, v)))
 	}
 }

@@ -1,54 +1,15 @@
 package web
 
 import (
-	"bytes"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/clearhouse/clearhouse/internal/eligibility"
 	"github.com/clearhouse/clearhouse/internal/testenv"
 )
-
-// pdfText checks that b is a PDF that poppler reads as exactly one page and
-// returns its text. Poppler (pdfinfo, pdftotext) is an independent reader:
-// a file our own writer could read but viewers cannot fails here.
-func pdfText(t *testing.T, b []byte) string {
-	t.Helper()
-	if !bytes.HasPrefix(b, []byte("%PDF-")) || !bytes.Contains(b[max(0, len(b)-64):], []byte("%%EOF")) {
-		t.Fatalf("not a PDF: %.40q … %q", b, b[max(0, len(b)-40):])
-	}
-	info, err := exec.LookPath("pdfinfo")
-	if err != nil {
-		testenv.Missing(t, "pdfinfo not found (apt-get install poppler-utils)")
-		return ""
-	}
-	path := filepath.Join(t.TempDir(), "summary.pdf")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(info, path).CombinedOutput()
-	if err != nil {
-		t.Fatalf("pdfinfo: %v\n%s", err, out)
-	}
-	if !regexp.MustCompile(`(?m)^Pages:\s+1$`).Match(out) || !strings.Contains(string(out), "612 x 792 pts (letter)") {
-		t.Errorf("pdfinfo: want one Letter page:\n%s", out)
-	}
-	if strings.Contains(string(out), "Syntax Error") {
-		t.Errorf("pdfinfo reports syntax errors:\n%s", out)
-	}
-	text, err := exec.Command("pdftotext", "-layout", path, "-").Output()
-	if err != nil {
-		t.Fatalf("pdftotext: %v", err)
-	}
-	return string(text)
-}
 
 // TestSummaryPDF renders the summary of an HMO, a Medicare, a dental and a
 // rejected check, and of a plan far too long for a page, and reads each
@@ -102,7 +63,7 @@ func TestSummaryPDF(t *testing.T) {
 				}
 				t.Logf("summary %s", path)
 			}
-			text := pdfText(t, apiPDF)
+			text := testenv.PDFText(t, apiPDF)
 			wantContains(t, tc.mock+" PDF", text, append(tc.wants, id)...)
 			if tc.mock == "uhc-subscriber" {
 				if m := developerWords.FindString(text); m != "" {
@@ -133,27 +94,5 @@ func TestSummaryPDF(t *testing.T) {
 	}
 	if resp := b.get("/checks/" + id + "/pdf"); resp.StatusCode != 404 {
 		t.Errorf("another account's PDF in the console: %d", resp.StatusCode)
-	}
-}
-
-// TestSummaryPDFStaysOnePage: a plan with sixty services is cut, says so,
-// and is still one page.
-func TestSummaryPDFStaysOnePage(t *testing.T) {
-	v := &resultView{ID: "ec_long", PayerName: "Big Plan", PayerID: "99999", Coverage: coverageView{Status: "Active Coverage", Class: "ok"}}
-	var bs []eligibility.BenefitsInformation
-	for i := range 60 {
-		bs = append(bs, eligibility.BenefitsInformation{Code: "B", Name: "Co-Payment", ServiceTypeCodes: []string{fmt.Sprint(i)},
-			ServiceTypes: []string{fmt.Sprintf("Service number %d with a long name that wraps", i)}, InPlanNetworkIndicatorCode: "Y",
-			BenefitAmount: fmt.Sprint(10 + i), AdditionalInformation: []eligibility.AdditionalInformation{{Description: "A NOTE THAT MAKES THE ROW TALLER THAN ONE LINE"}}})
-	}
-	v.Benefits = buildBenefits(bs)
-	b, err := summaryPDF(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := pdfText(t, b)
-	wantContains(t, "long PDF", text, "Service number 0 ", "More on the result page", "ec_long")
-	if strings.Contains(text, "Service number 59 ") {
-		t.Error("all sixty services fit on one page? the test should overflow it")
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/auth"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 )
 
 // signInForm is the sign-in page's data.
@@ -61,7 +61,7 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 	form := signInForm{CSRF: c.sessions.csrfToken(anon), Next: safeNext(r.PostFormValue("next"))}
 	// Keys tried from one address are limited as the API's are: the form
 	// must not be a faster way to guess them.
-	addr := api.SourceOf(r)
+	addr := httpkit.SourceOf(r)
 	if blocked, wait := c.signInFailures.Blocked(addr, time.Now()); blocked {
 		w.Header().Set("Retry-After", strconv.Itoa(max(int(wait.Seconds()+0.999), 1)))
 		form.Error = fmt.Sprintf("Too many keys that were not accepted were tried from your network. Wait %d seconds, then paste your key again.", max(int(wait.Seconds()+0.999), 1))

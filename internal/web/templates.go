@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 )
 
 //go:embed templates
@@ -124,9 +124,9 @@ func (c *Console) notFound(w http.ResponseWriter, r *http.Request) {
 // fail logs an unexpected error (never PHI: store and template errors only)
 // and shows a generic 500 with the request id to quote.
 func (c *Console) fail(w http.ResponseWriter, r *http.Request, err error) {
-	api.Logger(r.Context()).Error("web: internal error", "path", r.URL.Path, "error", err.Error())
+	httpkit.Logger(r.Context()).Error("web: internal error", "path", r.URL.Path, "error", err.Error())
 	c.showError(w, r, http.StatusInternalServerError, "Something went wrong",
-		"The console could not complete this request. Quote request id "+api.RequestID(r.Context())+" when reporting it.")
+		"The console could not complete this request. Quote request id "+httpkit.RequestID(r.Context())+" when reporting it.")
 }
 
 //go:embed static

@@ -24,11 +24,11 @@ import (
 	"time"
 	_ "time/tzdata" // the history's day filters in the viewer's zone, on hosts without a zone database
 
-	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/audit"
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/eligibility"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
@@ -81,7 +81,7 @@ type Console struct {
 	samples  []claimSample
 	origin   *http.CrossOriginProtection
 	// signInFailures limits the keys that were not accepted, per address.
-	signInFailures *api.AuthFailures
+	signInFailures *httpkit.AuthFailures
 	// recorder keeps the access audit of the pages in consoleAuditRules.
 	recorder *audit.Recorder
 }
@@ -117,15 +117,15 @@ func New(cfg Config) (*Console, error) {
 		mocks:          cfg.MockRequests,
 		samples:        cfg.MockClaims.samples(),
 		origin:         http.NewCrossOriginProtection(),
-		signInFailures: api.NewAuthFailures(),
+		signInFailures: httpkit.NewAuthFailures(),
 		recorder:       audit.New(cfg.Store, cfg.Clock),
 	}, nil
 }
 
-// Routes are the console's endpoints, for api.Options.ExtraRoutes. They
+// Routes are the console's endpoints, for the API server's ExtraRoutes. They
 // are public as far as the API is concerned: the console authenticates
 // with its own session cookie.
-func (c *Console) Routes() []api.Route {
+func (c *Console) Routes() []httpkit.Route {
 	signedIn := func(h http.HandlerFunc) http.Handler { return c.secure(c.requireSession(h)) }
 	posted := func(h http.HandlerFunc) http.Handler { return c.secure(c.requireSession(c.checkCSRF(h))) }
 	routes := []struct {
@@ -145,9 +145,9 @@ func (c *Console) Routes() []api.Route {
 		{"GET /static/{file}", http.HandlerFunc(serveStatic)},
 		{"GET /favicon.ico", http.HandlerFunc(serveFavicon)},
 	}
-	out := make([]api.Route, len(routes))
+	out := make([]httpkit.Route, len(routes))
 	for i, r := range routes {
-		out[i] = api.Route{Pattern: r.pattern, Handler: r.handler, Public: true}
+		out[i] = httpkit.Route{Pattern: r.pattern, Handler: r.handler, Public: true}
 	}
 	return append(out, c.ediRoutes()...)
 }

@@ -1,10 +1,9 @@
-package api
+package httpkit
 
 import (
 	"math"
 	"net"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -21,16 +20,22 @@ const (
 	maxFailureAddresses = 100_000
 )
 
+// budget is one address's failures left, refilled over time.
+type budget struct {
+	tokens float64
+	last   time.Time
+}
+
 // AuthFailures is a token bucket per source address (IPv6 by /64: one
 // host holds a whole /64), spent by failed authentications only. The API
 // has one; the console's sign-in form another.
 type AuthFailures struct {
 	mu      sync.Mutex
-	buckets map[string]*bucket
+	buckets map[string]*budget
 }
 
 // NewAuthFailures makes an empty table.
-func NewAuthFailures() *AuthFailures { return &AuthFailures{buckets: map[string]*bucket{}} }
+func NewAuthFailures() *AuthFailures { return &AuthFailures{buckets: map[string]*budget{}} }
 
 // SourceOf is the address a request's failures are counted against: the
 // peer's IP (a proxy's forwarding headers can be forged, so they are not
@@ -51,7 +56,7 @@ func SourceOf(r *http.Request) string {
 }
 
 // refill brings b up to now.
-func (b *bucket) refill(now time.Time) {
+func (b *budget) refill(now time.Time) {
 	b.tokens = math.Min(authFailureBurst, b.tokens+now.Sub(b.last).Seconds()*authFailureRate)
 	b.last = now
 }
@@ -87,17 +92,9 @@ func (l *AuthFailures) Failed(addr string, now time.Time) {
 		if len(l.buckets) >= maxFailureAddresses {
 			return // full of addresses failing right now: this one goes uncounted
 		}
-		b = &bucket{tokens: authFailureBurst, last: now}
+		b = &budget{tokens: authFailureBurst, last: now}
 		l.buckets[addr] = b
 	}
 	b.refill(now)
 	b.tokens = math.Max(b.tokens-1, 0)
-}
-
-// tooManyFailures answers 429 to an address that spent its failures.
-func tooManyFailures(w http.ResponseWriter, r *http.Request, wait time.Duration) {
-	secs := max(int(math.Ceil(wait.Seconds())), 1)
-	w.Header().Set("Retry-After", strconv.Itoa(secs))
-	WriteError(w, r, Errorf(http.StatusTooManyRequests, CodeTooManyRequests,
-		"Too many requests with a missing, unknown or revoked API key from this address; retry after %d s with a valid key.", secs))
 }

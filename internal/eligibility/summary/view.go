@@ -1,4 +1,9 @@
-package web
+// Package summary lays out a stored eligibility check the way people read
+// coverage — status and plan first, the people, the benefits grid, the
+// payer's rejections in front-desk words — and renders it as a one-page
+// PDF for the patient's chart. The API (GET …/eligibility-checks/{id}/pdf)
+// and the console both use it; it belongs to neither.
+package summary
 
 import (
 	"bytes"
@@ -14,10 +19,10 @@ import (
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
-// resultView is a stored check laid out the way people read coverage:
+// View is a stored check laid out the way people read coverage:
 // status and plan first, then the people, then benefits by service type,
 // the payer's messages and rejections, and the raw X12 last.
-type resultView struct {
+type View struct {
 	ID         string
 	CreatedAt  time.Time
 	Mode       string
@@ -31,11 +36,11 @@ type resultView struct {
 	Request  *eligibility.Request  // what was sent
 	Response *eligibility.Response // the mapped answer
 
-	Coverage coverageView
-	People   []personView
-	Benefits benefitsView
-	Errors   []aaaView
-	Contacts []labeled
+	Coverage Coverage
+	People   []Person
+	Benefits Benefits
+	Errors   []Rejection
+	Contacts []Labeled
 	NotSent  bool // our own answer: the check never reached the payer
 	Focus    bool // the result was swapped into the new-check page
 
@@ -43,31 +48,31 @@ type resultView struct {
 	RequestJSON             string
 }
 
-type coverageView struct {
+type Coverage struct {
 	Status        string
 	Class         string // ok, warn, bad
 	Plan          string
 	InsuranceType string
 	Group         string
-	Dates         []labeled
+	Dates         []Labeled
 	Covered       []string // service types the coverage entries list
 }
 
-type labeled struct{ Label, Value string }
+type Labeled struct{ Label, Value string }
 
-type personView struct {
+type Person struct {
 	Role   string
 	Name   string
-	Fields []labeled
+	Fields []Labeled
 }
 
-// newResultView decodes a stored check.
-func newResultView(c store.EligibilityCheck, dir *payers.Directory) *resultView {
-	v := &resultView{
+// New decodes a stored check.
+func New(c store.EligibilityCheck, dir *payers.Directory) *View {
+	v := &View{
 		ID: c.ID, CreatedAt: c.CreatedAt, Mode: c.Mode, Status: c.Status, HTTPStatus: c.HTTPStatus,
 		PayerID: c.TradingPartnerServiceID, PayerName: c.PayerName,
-		X12Request: readableX12(c.X12Request), X12Response: readableX12(c.X12Response),
-		RequestJSON: indentJSON(c.RequestJSON),
+		X12Request: ReadableX12(c.X12Request), X12Response: ReadableX12(c.X12Response),
+		RequestJSON: IndentJSON(c.RequestJSON),
 	}
 	var req eligibility.Request
 	if json.Unmarshal(c.RequestJSON, &req) == nil {
@@ -98,19 +103,19 @@ func newResultView(c store.EligibilityCheck, dir *payers.Directory) *resultView 
 		p := eligibility.Problem{Code: "UNKNOWN", Message: "The stored answer of this check could not be read."}
 		_ = json.Unmarshal(c.ResponseJSON, &p)
 		v.Problem = &p
-		v.Coverage = coverageView{Status: "Check failed", Class: "bad"}
+		v.Coverage = Coverage{Status: "Check failed", Class: "bad"}
 		v.Summary = "The check failed: " + p.Message
 	}
 	return v
 }
 
-func (v *resultView) fromResponse() {
+func (v *View) fromResponse() {
 	r := v.Response
 	if v.PayerName == "" && r.Payer != nil {
 		v.PayerName = r.Payer.Name
 	}
 	for _, e := range r.Errors {
-		v.Errors = append(v.Errors, aaaViewOf(e))
+		v.Errors = append(v.Errors, RejectionOf(e))
 	}
 	v.Coverage = coverageOf(r)
 	v.People = peopleOf(r)
@@ -142,7 +147,7 @@ func (v *resultView) fromResponse() {
 	v.NotSent = len(v.X12Request) == 0 && r.Status == "ERROR"
 	if v.NotSent {
 		v.Coverage.Status, v.Coverage.Class = "Not sent: this payer is not connected", "bad"
-		v.Errors = []aaaView{{Title: "This payer is not set up for checks on this server",
+		v.Errors = []Rejection{{Title: "This payer is not set up for checks on this server",
 			Advice: "Ask your administrator to connect the payer, or check that the right payer is chosen.", Code: "79"}}
 	}
 	patient := ""
@@ -162,8 +167,8 @@ func (v *resultView) fromResponse() {
 }
 
 // coverageOf finds the coverage status (EB01 1–8) and the plan.
-func coverageOf(r *eligibility.Response) coverageView {
-	cv := coverageView{Status: "No coverage status in the payer's answer", Class: "warn"}
+func coverageOf(r *eligibility.Response) Coverage {
+	cv := Coverage{Status: "No coverage status in the payer's answer", Class: "warn"}
 	found := false
 	seen := map[string]bool{}
 	for _, b := range r.BenefitsInformation {
@@ -220,7 +225,7 @@ func coverageOf(r *eligibility.Response) coverageView {
 func isCoverageCode(code string) bool { return len(code) == 1 && code >= "1" && code <= "8" }
 
 // planDateLabels name the plan dates, in the order they are shown.
-var planDateLabels = []labeled{
+var planDateLabels = []Labeled{
 	{"plan", "Plan dates"}, {"planBegin", "Plan begins"}, {"planEnd", "Plan ends"},
 	{"eligibility", "Eligibility dates"}, {"eligibilityBegin", "Eligible from"}, {"eligibilityEnd", "Eligible until"},
 	{"policyEffective", "Policy effective"}, {"policyExpiration", "Policy expires"},
@@ -228,12 +233,12 @@ var planDateLabels = []labeled{
 	{"added", "Added"}, {"cobraBegin", "COBRA begins"}, {"cobraEnd", "COBRA ends"},
 }
 
-func planDates(m map[string]string) []labeled {
-	var out []labeled
+func planDates(m map[string]string) []Labeled {
+	var out []Labeled
 	done := map[string]bool{}
 	for _, l := range planDateLabels {
 		if d := m[l.Label]; d != "" {
-			out = append(out, labeled{l.Value, formatDate(d)})
+			out = append(out, Labeled{l.Value, FormatDate(d)})
 			done[l.Label] = true
 		}
 	}
@@ -245,7 +250,7 @@ func planDates(m map[string]string) []labeled {
 	}
 	sort.Strings(rest)
 	for _, k := range rest {
-		out = append(out, labeled{humanize(k), formatDate(m[k])})
+		out = append(out, Labeled{humanize(k), FormatDate(m[k])})
 	}
 	return out
 }
@@ -267,8 +272,8 @@ func humanize(key string) string {
 	return b.String()
 }
 
-func peopleOf(r *eligibility.Response) []personView {
-	var out []personView
+func peopleOf(r *eligibility.Response) []Person {
+	var out []Person
 	if r.Subscriber != nil {
 		out = append(out, personOf("Subscriber", r.Subscriber))
 	}
@@ -278,16 +283,16 @@ func peopleOf(r *eligibility.Response) []personView {
 	return out
 }
 
-func personOf(role string, p *eligibility.ResponsePerson) personView {
+func personOf(role string, p *eligibility.ResponsePerson) Person {
 	name := strings.Join(strings.Fields(strings.Join([]string{p.FirstName, p.MiddleName, p.LastName, p.Suffix}, " ")), " ")
-	pv := personView{Role: role, Name: name}
+	pv := Person{Role: role, Name: name}
 	add := func(label, value string) {
 		if value != "" {
-			pv.Fields = append(pv.Fields, labeled{label, value})
+			pv.Fields = append(pv.Fields, Labeled{label, value})
 		}
 	}
 	add("Member ID", p.MemberID)
-	add("Date of birth", formatDate(p.DateOfBirth))
+	add("Date of birth", FormatDate(p.DateOfBirth))
 	add("Gender", map[string]string{"M": "Male", "F": "Female", "U": "Unknown"}[p.Gender])
 	if role == "Dependent" || p.RelationToSubscriberCode != "18" {
 		add("Relationship", p.RelationToSubscriber)
@@ -302,10 +307,10 @@ func personOf(role string, p *eligibility.ResponsePerson) personView {
 func benefitValue(b eligibility.BenefitsInformation) string {
 	var parts []string
 	if b.BenefitAmount != "" {
-		parts = append(parts, formatMoney(b.BenefitAmount))
+		parts = append(parts, FormatMoney(b.BenefitAmount))
 	}
 	if b.BenefitPercent != "" {
-		parts = append(parts, formatPercent(b.BenefitPercent))
+		parts = append(parts, FormatPercent(b.BenefitPercent))
 	}
 	if b.BenefitQuantity != "" {
 		parts = append(parts, strings.TrimSpace(b.BenefitQuantity+" "+b.QuantityQualifier))
@@ -342,7 +347,7 @@ func relatedEntities(b eligibility.BenefitsInformation, kind string) []string {
 }
 
 // Patient is who the check was about, as the payer named them.
-func (v *resultView) Patient() string {
+func (v *View) Patient() string {
 	if len(v.People) == 0 {
 		return ""
 	}
@@ -351,21 +356,21 @@ func (v *resultView) Patient() string {
 
 // contactOf labels a payer contact the way people read it: "Phone
 // (800) 555-0138", "Website www.uhcprovider.com".
-func contactOf(ct eligibility.Contact) labeled {
+func contactOf(ct eligibility.Contact) Labeled {
 	mode := strings.ToLower(ct.CommunicationMode)
 	switch {
 	case strings.Contains(mode, "extension"):
-		return labeled{"Extension", ct.CommunicationNumber}
+		return Labeled{"Extension", ct.CommunicationNumber}
 	case strings.Contains(mode, "telephone") || mode == "te" || strings.Contains(mode, "phone"):
-		return labeled{"Phone", formatPhone(ct.CommunicationNumber)}
+		return Labeled{"Phone", formatPhone(ct.CommunicationNumber)}
 	case strings.Contains(mode, "facsimile") || strings.Contains(mode, "fax"):
-		return labeled{"Fax", formatPhone(ct.CommunicationNumber)}
+		return Labeled{"Fax", formatPhone(ct.CommunicationNumber)}
 	case strings.Contains(mode, "url") || strings.Contains(mode, "uniform resource"):
-		return labeled{"Website", strings.ToLower(ct.CommunicationNumber)}
+		return Labeled{"Website", strings.ToLower(ct.CommunicationNumber)}
 	case strings.Contains(mode, "mail"):
-		return labeled{"Email", strings.ToLower(ct.CommunicationNumber)}
+		return Labeled{"Email", strings.ToLower(ct.CommunicationNumber)}
 	}
-	return labeled{ct.CommunicationMode, ct.CommunicationNumber}
+	return Labeled{ct.CommunicationMode, ct.CommunicationNumber}
 }
 
 // formatPhone writes a 10-digit US number as (972) 555-0188.
@@ -385,9 +390,9 @@ func formatPhone(s string) string {
 	return "(" + digits[:3] + ") " + digits[3:6] + "-" + digits[6:]
 }
 
-// readableX12 puts each segment of an interchange on its own line. The
+// ReadableX12 puts each segment of an interchange on its own line. The
 // segment terminator is the byte after ISA16 (offset 105).
-func readableX12(b []byte) string {
+func ReadableX12(b []byte) string {
 	if len(b) < 106 || !bytes.HasPrefix(b, []byte("ISA")) {
 		return string(b)
 	}
@@ -404,7 +409,7 @@ func readableX12(b []byte) string {
 	return out.String()
 }
 
-func indentJSON(b []byte) string {
+func IndentJSON(b []byte) string {
 	var buf bytes.Buffer
 	if json.Indent(&buf, b, "", "  ") != nil {
 		return string(b)

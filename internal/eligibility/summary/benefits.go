@@ -1,4 +1,4 @@
-package web
+package summary
 
 import (
 	"fmt"
@@ -8,19 +8,19 @@ import (
 	"github.com/clearhouse/clearhouse/internal/eligibility"
 )
 
-// benefitsView lays a 271's benefits out the way commercial portals show
+// Benefits lays a 271's benefits out the way commercial portals show
 // them: the plan's deductible, out-of-pocket and maximums with their total
 // and what is left, then one compact grid with a row per service and a
 // column per network; Medicare by part; dental by class, with frequency
 // limits, waiting periods and procedure history.
-type benefitsView struct {
+type Benefits struct {
 	Columns     []string     // networks: "In network", "Out of network" (or "Any network")
 	PlanColumns []string     // the networks the plan-wide amounts are given for
 	Plan        []planRow    // plan-wide amounts
 	Services    []serviceRow // the grid
 	Medicare    []medicarePart
 	Dental      *dentalView
-	Other       []labeled // what fits nowhere else, with the payer's words
+	Other       []Labeled // what fits nowhere else, with the payer's words
 }
 
 // planRow is one plan-wide amount, such as the individual deductible, in
@@ -60,16 +60,16 @@ type costLine struct {
 
 type medicarePart struct {
 	Name  string // "Part A (hospital)"
-	Lines []labeled
+	Lines []Labeled
 	Notes []string
 }
 
 type dentalView struct {
-	Maximums   []labeled
+	Maximums   []Labeled
 	Classes    []serviceRow // coinsurance by class, columns as Columns
 	Frequency  []dentalLimit
 	Waiting    []string
-	History    []labeled // procedure code → last done
+	History    []Labeled // procedure code → last done
 	NoWaitings bool
 }
 
@@ -193,8 +193,8 @@ func notes(b eligibility.BenefitsInformation) []string {
 }
 
 // buildBenefits sorts the entries into the view.
-func buildBenefits(bs []eligibility.BenefitsInformation) benefitsView {
-	var v benefitsView
+func buildBenefits(bs []eligibility.BenefitsInformation) Benefits {
+	var v Benefits
 	dental := isDental(bs)
 	if dental {
 		v.Dental = &dentalView{}
@@ -223,9 +223,9 @@ func buildBenefits(bs []eligibility.BenefitsInformation) benefitsView {
 			planCells[k][col] = cell
 		}
 		if remainingEntry(b) {
-			cell.Remaining = formatMoney(b.BenefitAmount)
+			cell.Remaining = FormatMoney(b.BenefitAmount)
 		} else {
-			cell.Total, cell.Period = formatMoney(b.BenefitAmount), periodWords(b)
+			cell.Total, cell.Period = FormatMoney(b.BenefitAmount), periodWords(b)
 		}
 		for _, n := range notes(b) {
 			if !slices.Contains(plan[k].Notes, n) {
@@ -263,7 +263,7 @@ func buildBenefits(bs []eligibility.BenefitsInformation) benefitsView {
 		note := strings.Join(ns, "; ")
 		switch {
 		case dental && b.Code == "F" && b.BenefitAmount != "" && slices.Contains(b.ServiceTypeCodes, "38"):
-			label, text := "Orthodontic maximum", formatMoney(b.BenefitAmount)
+			label, text := "Orthodontic maximum", FormatMoney(b.BenefitAmount)
 			if p := periodWords(b); p == "lifetime" {
 				label = "Orthodontic lifetime maximum"
 			} else if p != "" {
@@ -272,7 +272,7 @@ func buildBenefits(bs []eligibility.BenefitsInformation) benefitsView {
 			if age := ageLimit(b); age != "" {
 				text += ", " + age
 			}
-			v.Dental.Maximums = append(v.Dental.Maximums, labeled{label, text})
+			v.Dental.Maximums = append(v.Dental.Maximums, Labeled{label, text})
 		case (b.Code == "C" || b.Code == "G" || b.Code == "F") && b.BenefitAmount != "" && planLevel(b):
 			label := map[string]string{"C": "Deductible", "G": "Out-of-pocket maximum", "F": "Benefit maximum"}[b.Code]
 			if b.Code == "F" && dental {
@@ -292,16 +292,16 @@ func buildBenefits(bs []eligibility.BenefitsInformation) benefitsView {
 		case dental && (b.Code == "F" || b.Code == "A") && (len(b.BenefitsServiceDelivery) > 0 || procedureOf(b) != "") && b.BenefitAmount == "":
 			v.Dental.Frequency = append(v.Dental.Frequency, dentalLimitOf(b, note))
 			if d := historyDate(b); d != "" {
-				v.Dental.History = append(v.Dental.History, labeled{serviceOrProcedure(b), d})
+				v.Dental.History = append(v.Dental.History, Labeled{serviceOrProcedure(b), d})
 			}
 		case dental && waiting(ns):
 			v.Dental.Waiting = append(v.Dental.Waiting, waitingText(b, ns))
 		case b.Code == "L" || b.Code == "R" || b.Code == "U" || len(b.BenefitsRelatedEntities) > 0:
 			for _, e := range relatedEntities(b, b.Name) {
-				v.Other = append(v.Other, labeled{b.Name, e})
+				v.Other = append(v.Other, Labeled{b.Name, e})
 			}
 			if len(b.BenefitsRelatedEntities) == 0 {
-				v.Other = append(v.Other, labeled{b.Name, note})
+				v.Other = append(v.Other, Labeled{b.Name, note})
 			}
 		case b.Code == "A" || b.Code == "B" || b.Code == "C" || b.Code == "I" || b.Code == "F" || b.Code == "G":
 			addService(names, col, costLineOf(b, note))
@@ -316,12 +316,12 @@ func buildBenefits(bs []eligibility.BenefitsInformation) benefitsView {
 				}
 			}
 			if services[names[0]] == nil {
-				v.Other = append(v.Other, labeled{strings.Join(names, ", "), note})
+				v.Other = append(v.Other, Labeled{strings.Join(names, ", "), note})
 			}
 		}
 		if d := historyDate(b); d != "" && !(dental && b.Code == "F") {
 			v.Dental = orNew(v.Dental)
-			v.Dental.History = append(v.Dental.History, labeled{serviceOrProcedure(b), d})
+			v.Dental.History = append(v.Dental.History, Labeled{serviceOrProcedure(b), d})
 		}
 	}
 
@@ -438,19 +438,19 @@ func costLineOf(b eligibility.BenefitsInformation, note string) costLine {
 	l := costLine{Note: note}
 	switch b.Code {
 	case "B":
-		l.Text = formatMoney(b.BenefitAmount) + " copay"
+		l.Text = FormatMoney(b.BenefitAmount) + " copay"
 	case "A":
-		l.Text = "Patient pays " + formatPercent(b.BenefitPercent)
+		l.Text = "Patient pays " + FormatPercent(b.BenefitPercent)
 		if p := percentOf(b.BenefitPercent); p >= 0 {
 			l.Text += fmt.Sprintf(" (plan pays %s%%)", trimFloat(100-p))
 		}
 	case "C":
-		l.Text = "Deductible " + formatMoney(b.BenefitAmount)
+		l.Text = "Deductible " + FormatMoney(b.BenefitAmount)
 		if remainingEntry(b) {
-			l.Text = "Deductible: " + formatMoney(b.BenefitAmount) + " left"
+			l.Text = "Deductible: " + FormatMoney(b.BenefitAmount) + " left"
 		}
 	case "G":
-		l.Text = "Out-of-pocket maximum " + formatMoney(b.BenefitAmount)
+		l.Text = "Out-of-pocket maximum " + FormatMoney(b.BenefitAmount)
 	case "I":
 		l.Text, l.Bad = "Not covered", true
 	case "F":
@@ -575,7 +575,7 @@ func dentalLimitOf(b eligibility.BenefitsInformation, note string) dentalLimit {
 		}
 	}
 	if l.Limit == "" && b.Code == "A" {
-		l.Limit = "Patient pays " + formatPercent(b.BenefitPercent)
+		l.Limit = "Patient pays " + FormatPercent(b.BenefitPercent)
 	}
 	return l
 }
@@ -588,7 +588,7 @@ func historyDate(b eligibility.BenefitsInformation) string {
 	}
 	for _, k := range []string{"latestVisitOrConsultation", "service", "completion"} {
 		if d := b.BenefitsDateInformation.Dates[k]; d != "" {
-			return formatDate(d)
+			return FormatDate(d)
 		}
 	}
 	return ""
@@ -610,7 +610,7 @@ func waitingText(b eligibility.BenefitsInformation, ns []string) string {
 	}
 	if b.BenefitsDateInformation != nil {
 		if d := b.BenefitsDateInformation.Dates["benefitBegin"]; d != "" {
-			s += " (covered from " + formatDate(d) + ")"
+			s += " (covered from " + FormatDate(d) + ")"
 		}
 	}
 	return s
@@ -627,24 +627,24 @@ func addMedicare(parts map[string]*medicarePart, b eligibility.BenefitsInformati
 		p = &medicarePart{Name: name}
 		parts[name] = p
 	}
-	add := func(label, value string) { p.Lines = append(p.Lines, labeled{label, value}) }
+	add := func(label, value string) { p.Lines = append(p.Lines, Labeled{label, value}) }
 	switch {
 	case isCoverageCode(b.Code):
 		status := b.Name
 		if b.BenefitsDateInformation != nil {
 			if d := b.BenefitsDateInformation.Dates["eligibility"]; d != "" {
-				status += " since " + formatDate(d)
+				status += " since " + FormatDate(d)
 			}
 		}
 		add("Coverage", status)
 	case b.Code == "C" && remainingEntry(b):
-		add("Deductible remaining", formatMoney(b.BenefitAmount))
+		add("Deductible remaining", FormatMoney(b.BenefitAmount))
 	case b.Code == "C":
-		add("Deductible", strings.TrimSpace(formatMoney(b.BenefitAmount)+" "+periodWords(b)))
+		add("Deductible", strings.TrimSpace(FormatMoney(b.BenefitAmount)+" "+periodWords(b)))
 	case b.Code == "A":
-		add("Coinsurance", "Patient pays "+formatPercent(b.BenefitPercent))
+		add("Coinsurance", "Patient pays "+FormatPercent(b.BenefitPercent))
 	case b.Code == "B":
-		add("Copay", formatMoney(b.BenefitAmount))
+		add("Copay", FormatMoney(b.BenefitAmount))
 	case b.Code == "K" || b.QuantityQualifierCode == "LA":
 		add("Lifetime reserve days remaining", b.BenefitQuantity)
 		return // its message says the same

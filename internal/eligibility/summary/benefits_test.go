@@ -1,4 +1,4 @@
-package web
+package summary
 
 import (
 	"testing"
@@ -37,7 +37,7 @@ func TestDentalDetails(t *testing.T) {
 	if d := cmp.Diff(want, v.Dental.Frequency); d != "" {
 		t.Errorf("frequency limits (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]labeled{{"D1120", "Jan 15, 2026"}}, v.Dental.History); d != "" {
+	if d := cmp.Diff([]Labeled{{"D1120", "Jan 15, 2026"}}, v.Dental.History); d != "" {
 		t.Errorf("procedure history (-want +got):\n%s", d)
 	}
 	if !v.Dental.NoWaitings || len(v.Dental.Waiting) != 0 {

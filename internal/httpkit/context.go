@@ -1,0 +1,82 @@
+// Package httpkit is the request plumbing the API and the console share,
+// so that neither imports the other: the route type both hand to the
+// composition root, the request's context (its id, logger and
+// authenticated caller) and the per-address table of failed
+// authentications.
+package httpkit
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"github.com/clearhouse/clearhouse/internal/auth"
+)
+
+// Route is one endpoint. Pattern is a ServeMux pattern with a method:
+// "POST /2024-04-01/change/medicalnetwork/eligibility/v3". Routes need an
+// API key unless Public.
+type Route struct {
+	Pattern string
+	Handler http.Handler
+	Public  bool
+	// MaxBodyBytes overrides the server's body limit for this route (file
+	// uploads); 0 keeps it.
+	MaxBodyBytes int64
+}
+
+// Info travels in the request context. The API server fills it before
+// routing (WithInfo); the auth wrapper, or the console's session, adds
+// the principal so the access log can name the account.
+type Info struct {
+	ID        string
+	Logger    *slog.Logger
+	Principal auth.Principal
+}
+
+type infoKey struct{}
+type principalKey struct{}
+
+// InfoFrom is the request's Info, nil outside a request the server routed.
+func InfoFrom(ctx context.Context) *Info {
+	info, _ := ctx.Value(infoKey{}).(*Info)
+	return info
+}
+
+// PrincipalFrom returns the authenticated caller of the request. Handlers of
+// authenticated routes always have one; elsewhere it is the zero Principal.
+func PrincipalFrom(ctx context.Context) auth.Principal {
+	p, _ := ctx.Value(principalKey{}).(auth.Principal)
+	return p
+}
+
+// WithPrincipal returns ctx carrying p, as the auth middleware does (handy
+// for calling a handler directly in a test).
+func WithPrincipal(ctx context.Context, p auth.Principal) context.Context {
+	if info := InfoFrom(ctx); info != nil {
+		info.Principal = p
+	}
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// RequestID returns the request's id (also sent as X-Request-Id).
+func RequestID(ctx context.Context) string {
+	if info := InfoFrom(ctx); info != nil {
+		return info.ID
+	}
+	return ""
+}
+
+// Logger returns the server's logger with the request id attached. Never
+// log request or response bodies or anything identifying a patient.
+func Logger(ctx context.Context) *slog.Logger {
+	if info := InfoFrom(ctx); info != nil {
+		return info.Logger
+	}
+	return slog.Default()
+}
+
+// WithInfo returns ctx carrying info.
+func WithInfo(ctx context.Context, info *Info) context.Context {
+	return context.WithValue(ctx, infoKey{}, info)
+}
