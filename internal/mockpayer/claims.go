@@ -249,6 +249,9 @@ func readClaims(file []byte) (*claimBatch, error) {
 			case "41":
 				b.submitterName, b.submitterID = seg.Element(3), seg.Element(9)
 			case "85":
+				if cur != nil {
+					break // 2330G/2330I: the other payer's billing provider ids, not 2010AA
+				}
 				if seg.Element(2) == "2" {
 					b.providerOrg = seg.Element(3)
 				} else {
