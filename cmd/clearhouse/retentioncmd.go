@@ -177,6 +177,7 @@ func runPurge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer blobs.Close()
+	blobs = blob.WithInline(blobs, st) // purged claims' documents in the database go with their rows
 	policies, err := st.ListRetentionPolicies(ctx)
 	if err != nil {
 		return err

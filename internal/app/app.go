@@ -147,6 +147,9 @@ func New(ctx context.Context, cfg Config) (a *App, err error) {
 		a.closers = append(a.closers, blobs.Close)
 		go sweepBlobTemporaries(blobs, logger) // in the background: a large store takes a while to walk
 	}
+	// Small documents written with their records (a claim's 837 and Guide
+	// JSON) live in the database; every reader gets them by key here.
+	blobs = blob.WithInline(blobs, st)
 	// Refuse to start with a key that cannot open the stored secrets: it
 	// would fail every delivery while looking healthy.
 	if err := webhooks.CheckSecrets(ctx, st, cfg.Secrets); err != nil {

@@ -286,7 +286,7 @@ func (w *fileWriter) Abort() {
 // A process killed during PutNew can leave a partial file under the key;
 // nothing refers to it, as with any write whose record never committed.
 func PutNew(ctx context.Context, s Store, key string, data []byte, contentType string) error {
-	if k, ok := s.(bucket); ok && k.dir != "" && plainKey(key) {
+	if k, ok := unwrap(s).(bucket); ok && k.dir != "" && plainKey(key) {
 		return putNewFile(filepath.Join(k.dir, filepath.FromSlash(key)), data)
 	}
 	return s.Put(ctx, key, bytes.NewReader(data), contentType)

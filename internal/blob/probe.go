@@ -17,7 +17,7 @@ const probeSize = 64 << 10
 // backends (S3, memory) have no disk of ours to fill; Probe is a no-op
 // there.
 func Probe(ctx context.Context, s Store) error {
-	k, ok := s.(bucket)
+	k, ok := unwrap(s).(bucket)
 	if !ok || k.dir == "" {
 		return nil
 	}

@@ -12,7 +12,7 @@ import (
 // ".readyz-*" files of readiness probes, untouched for olderThan. Other
 // backends have none; it returns 0 for them. Serve runs it at start.
 func SweepTemporary(s Store, olderThan time.Duration) (int, error) {
-	k, ok := s.(bucket)
+	k, ok := unwrap(s).(bucket)
 	if !ok || k.dir == "" {
 		return 0, nil
 	}

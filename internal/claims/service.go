@@ -273,9 +273,11 @@ type outboundClaim struct {
 	body                 []byte // the 200 answer
 }
 
-// record writes the claim's 837 and its Guide JSON to the blob store, then
-// the outbound file (execution, transaction, events, delivery job), the
-// claim and the idempotency answer in one database transaction.
+// record writes the claim's 837 and its Guide JSON, the outbound file
+// (execution, transaction, events, delivery job), the claim and the
+// idempotency answer in one database transaction. The 837 and the Guide
+// JSON are rows of that transaction when the blob store reads inline
+// documents (inlineable); otherwise they are blobs made durable before it.
 func (s *Service) record(ctx context.Context, c Caller, oc outboundClaim, r *route, now time.Time, idem *store.IdempotencyRecord) error {
 	k, built := oc.kind, oc.built
 	execID, txID := store.NewTimeUUID(), store.NewTimeUUID()
@@ -286,16 +288,21 @@ func (s *Service) record(ctx context.Context, c Caller, oc outboundClaim, r *rou
 		return err
 	}
 	stored := out.keys()
-	if err := blob.PutNew(ctx, s.opts.Blob, fileKey, built.X12, "application/edi-x12"); err != nil {
-		s.discard(stored...)
-		return fmt.Errorf("claims: store the %s: %w", k.form, err)
+	inline := inlineable(s.opts.Blob, built.X12, guideJSON.Bytes())
+	if inline {
+		fileKey, jsonKey = blob.InlinePrefix+fileKey, blob.InlinePrefix+jsonKey
+	} else {
+		if err := blob.PutNew(ctx, s.opts.Blob, fileKey, built.X12, "application/edi-x12"); err != nil {
+			s.discard(stored...)
+			return fmt.Errorf("claims: store the %s: %w", k.form, err)
+		}
+		stored = append(stored, fileKey)
+		if err := blob.PutNew(ctx, s.opts.Blob, jsonKey, guideJSON.Bytes(), "application/json"); err != nil {
+			s.discard(stored...)
+			return fmt.Errorf("claims: store the %s's Guide JSON: %w", k.form, err)
+		}
+		stored = append(stored, jsonKey)
 	}
-	stored = append(stored, fileKey)
-	if err := blob.PutNew(ctx, s.opts.Blob, jsonKey, guideJSON.Bytes(), "application/json"); err != nil {
-		s.discard(stored...)
-		return fmt.Errorf("claims: store the %s's Guide JSON: %w", k.form, err)
-	}
-	stored = append(stored, jsonKey)
 	file := store.Artifact{Key: fileKey, ContentType: "application/edi-x12", Size: int64(len(built.X12))}
 	e := store.Execution{ID: execID, AccountID: c.AccountID, Mode: c.Mode, Direction: store.DirectionOutbound,
 		Status: store.ExecutionPendingDelivery, FileType: "x12", SourceDirname: k.sourceDirname,
@@ -328,6 +335,14 @@ func (s *Service) record(ctx context.Context, c Caller, oc outboundClaim, r *rou
 	rolledBack := false
 	err = s.opts.Store.GroupInTx(ctx, func(tx store.Queries) (err error) {
 		defer func() { rolledBack = err != nil }()
+		if inline {
+			if err := tx.PutInlineBlob(ctx, c.AccountID, c.Mode, fileKey, built.X12, now); err != nil {
+				return err
+			}
+			if err := tx.PutInlineBlob(ctx, c.AccountID, c.Mode, jsonKey, guideJSON.Bytes(), now); err != nil {
+				return err
+			}
+		}
 		if err := core.RecordOutbound(ctx, tx, outbound, s.opts.Outbound); err != nil {
 			return err
 		}

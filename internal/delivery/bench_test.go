@@ -27,8 +27,9 @@ import (
 
 // BenchmarkClaimSubmission measures the submission of the example claim
 // with persistence on the embedded default (SQLite and files): rules, 837D,
-// our 277CA, Guide JSON, two blob writes and the one database transaction
-// (execution, transaction, claim, event, dispatch and delivery jobs), from
+// our 277CA, Guide JSON, and the one database transaction (the 837 and the
+// Guide JSON, execution, transaction, claim, event, dispatch and delivery
+// jobs), from
 // 4 × GOMAXPROCS callers at once (CLAIMS_BENCH_PARALLELISM changes the 4).
 // It reports claims/s and the p99 service time; the workers are off, so
 // only the submission is measured.
@@ -80,10 +81,11 @@ func benchClaims(b *testing.B, payer, file string, submit func(ctx context.Conte
 		b.Fatal(err)
 	}
 	defer st.Close()
-	blobs, err := blob.Open(ctx, "", dir)
+	files, err := blob.Open(ctx, "", dir)
 	if err != nil {
 		b.Fatal(err)
 	}
+	blobs := blob.WithInline(files, st) // as serve has it: the claim's documents are rows of its transaction
 	quiet := slogDiscard()
 	q := jobs.New(st, jobs.Options{Logger: quiet})
 	c, err := core.New(core.Options{Store: st, Blob: blobs, Jobs: q, Logger: quiet})

@@ -207,6 +207,7 @@ func (q *queries) purgeFiles(ctx context.Context, db conn, accountID string, bef
 		{`DELETE FROM transaction_fragments WHERE transaction_id IN `, txs},
 		{`DELETE FROM transactions WHERE account_id = $1 AND id IN `, txs},
 		{`DELETE FROM executions WHERE account_id = $1 AND id IN `, execs},
+		{`DELETE FROM inline_blobs WHERE account_id = $1 AND key IN `, inlineKeys(r.Blobs)},
 	}
 	for _, s := range steps {
 		account := accountID
@@ -287,4 +288,16 @@ func (q *queries) idsAndKeys(ctx context.Context, db conn, sql, account string, 
 		}
 	}
 	return out, rows.Err()
+}
+
+// inlineKeys are the keys among keys whose documents are rows of
+// inline_blobs, removed with the records in the same transaction.
+func inlineKeys(keys []string) []string {
+	var in []string
+	for _, k := range keys {
+		if strings.HasPrefix(k, InlineBlobPrefix) {
+			in = append(in, k)
+		}
+	}
+	return in
 }

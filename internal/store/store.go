@@ -125,6 +125,7 @@ type Queries interface {
 	PracticeProviders
 	SimulatedAnswers
 	Retention
+	InlineBlobs
 }
 
 // Store is an open database.

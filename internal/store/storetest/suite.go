@@ -67,6 +67,7 @@ func Run(t *testing.T, open Opener) {
 		{"MockScenarios", testMockScenarios},
 		{"PracticeProviders", testPracticeProviders},
 		{"SimulatedAnswers", testSimulatedAnswers},
+		{"InlineBlobs", testInlineBlobs},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
