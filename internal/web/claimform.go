@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/url"
@@ -64,6 +65,11 @@ var claimFields = func() []fieldSpec {
 		{Name: "filing", Label: "Kind of insurance"},
 		{Name: "diagnosis", Label: "Diagnosis code (ICD-10)", Hint: "Optional, without the dot, e.g. K029.", MaxLen: 8},
 		{Name: "prior_auth", Label: "Prior authorization number", MaxLen: 50},
+		// A replacement (7) or void (8) of a processed claim, with the
+		// payer's claim number of the original (REF*F8); hidden inputs the
+		// claim page's Replace and Void fill.
+		{Name: "frequency", Label: "Kind of claim"},
+		{Name: "original_ref", Label: "Payer's claim number of the original", MaxLen: 50},
 	}
 	for i := 1; i <= claimLines; i++ {
 		n := strconv.Itoa(i)
@@ -113,6 +119,9 @@ type claimForm struct {
 	Sample  string
 	PayerID string
 	general []summaryItem
+	// Corrects is the claim number of the claim this one corrects,
+	// replaces or voids ("" for a new claim).
+	Corrects string
 	// billing and rendering are the saved providers picked (bill_id,
 	// rend_id); nil when typed by hand.
 	billing, rendering *practice.Provider
@@ -275,14 +284,15 @@ func (f *claimForm) request(dir *payers.Directory) *claims.Request {
 	case v["rend_npi"] != "" || v["rend_last"] != "" || v["rend_first"] != "":
 		req.Rendering = &claims.Provider{ProviderType: "RenderingProvider", NPI: v["rend_npi"], FirstName: v["rend_first"], LastName: v["rend_last"]}
 	}
-	ci := &claims.ClaimInformation{PatientControlNumber: v["pcn"], PlaceOfServiceCode: v["place"], ClaimFrequencyCode: "1",
+	ci := &claims.ClaimInformation{PatientControlNumber: v["pcn"], PlaceOfServiceCode: v["place"], ClaimFrequencyCode: cmp.Or(v["frequency"], "1"),
 		SignatureIndicator: "Y", PlanParticipationCode: "A", BenefitsAssignmentCertificationIndicator: "Y", ReleaseInformationCode: "Y",
 		ClaimFilingCode: v["filing"]}
 	if v["diagnosis"] != "" {
 		ci.HealthCareCodeInformation = []claims.Diagnosis{{DiagnosisTypeCode: "ABK", DiagnosisCode: strings.ToUpper(strings.ReplaceAll(v["diagnosis"], ".", ""))}}
 	}
-	if v["prior_auth"] != "" {
-		ci.ClaimSupplementalInformation = &claims.ClaimSupplementalInformation{PriorAuthorizationNumber: v["prior_auth"]}
+	if v["prior_auth"] != "" || v["original_ref"] != "" {
+		ci.ClaimSupplementalInformation = &claims.ClaimSupplementalInformation{PriorAuthorizationNumber: v["prior_auth"],
+			ClaimControlNumber: v["original_ref"]}
 	}
 	for _, l := range f.Lines() {
 		code, charge := strings.ToUpper(v[l+"_code"]), v[l+"_charge"]
@@ -406,7 +416,12 @@ func claimPathField(path string) string {
 		case "healthCareCodeInformation":
 			return "diagnosis"
 		case "claimSupplementalInformation":
+			if at(2) == "claimControlNumber" {
+				return "original_ref"
+			}
 			return "prior_auth"
+		case "claimFrequencyCode":
+			return "frequency"
 		case "claimChargeAmount":
 			return "lines"
 		case "serviceLines":

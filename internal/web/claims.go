@@ -74,6 +74,14 @@ func (c *Console) newClaimPage(w http.ResponseWriter, r *http.Request) {
 			f = sf
 		}
 	}
+	if from := r.URL.Query().Get("from"); from != "" {
+		cf, ok := c.correctionForm(w, r, from, r.URL.Query().Get("frequency"))
+		if !ok {
+			return
+		}
+		c.showClaimForm(w, r, http.StatusOK, cf)
+		return
+	}
 	// The practice's defaults are picked.
 	for role, input := range map[string]string{practice.Billing: "bill_id", practice.Rendering: "rend_id"} {
 		p, ok, err := c.practiceService().Default(r.Context(), scopeOf(v), role)
@@ -278,6 +286,11 @@ type claimData struct {
 	// Form names the X12 claim the file carries (837D, 837P, 837I), from
 	// the outbound file's name.
 	Form string
+	// Lines are the service lines as sent (nil when the file is gone).
+	Lines []billedLine
+	// Correct: the claim can be corrected and sent again (rejected, not
+	// delivered); Replace: it can be replaced or voided (accepted, paid).
+	Correct, Replace bool
 }
 
 // claimFormOf is the claim type of an outbound claim file named
@@ -324,6 +337,16 @@ func (c *Console) claimPage(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		c.fail(w, r, err)
 		return
+	}
+	if data.Form == "837D" {
+		if sent, err := c.readSentClaim(ctx, cl, c.tenant(v)); err == nil {
+			data.Lines = sent.Lines
+		} else if !errors.Is(err, store.ErrNotFound) {
+			c.fail(w, r, err)
+			return
+		}
+		data.Correct = data.Status.Label == "Rejected" || data.Status.Label == "Not delivered"
+		data.Replace = cl.Answer == claimstatus.Accepted || cl.Answer == claimstatus.Paid
 	}
 	// In the claim's order of life: 999, 277CA, 835 (their files may be
 	// recorded in the same instant).
@@ -381,4 +404,71 @@ func (c *Console) pickProviders(w http.ResponseWriter, r *http.Request, f *claim
 		*pick.into = &p
 	}
 	return true
+}
+
+// correctionForm is the claim form filled with a sent claim: to correct
+// and resend it (frequency ""), or to replace (7) or void (8) it with the
+// payer's claim number of the original. The payer's reason for a
+// rejection is shown beside the input it concerns.
+func (c *Console) correctionForm(w http.ResponseWriter, r *http.Request, id, frequency string) (*claimForm, bool) {
+	v := viewerFrom(r.Context())
+	t := c.tenant(v)
+	cl, err := t.DentalClaim(r.Context(), id)
+	if err != nil {
+		c.storeError(w, r, "claim", err)
+		return nil, false
+	}
+	sent, err := c.readSentClaim(r.Context(), cl, t)
+	if err != nil {
+		c.storeError(w, r, "claim", err)
+		return nil, false
+	}
+	f := claimFormFrom(sent.Values)
+	f.Values["frequency"], f.Values["original_ref"] = "", ""
+	answers, err := t.ClaimAnswers(r.Context(), cl.ID)
+	if err != nil {
+		c.fail(w, r, err)
+		return nil, false
+	}
+	switch frequency {
+	case "7", "8":
+		f.Values["frequency"] = frequency
+		for _, a := range answers {
+			if d := claimstatus.ParseDetail(a.Detail); d.PayerClaimNumber != "" {
+				f.Values["original_ref"] = d.PayerClaimNumber
+			}
+		}
+		if f.Values["original_ref"] == "" {
+			f.general = append(f.general, summaryItem{Label: "Original claim", Message: "The payer has not given this claim a number yet; wait for its acknowledgment before replacing or voiding it."})
+		}
+	default:
+		for _, a := range answers {
+			if a.Outcome != claimstatus.Rejected {
+				continue
+			}
+			reason := "The payer's reason: " + rejectionReason(claimstatus.ParseDetail(a.Detail)) + "."
+			name := reasonField(reason)
+			if name == "" {
+				f.general = append(f.general, summaryItem{Label: "Payer", Message: reason})
+			} else {
+				f.Errors[name] = append(f.Errors[name], reason)
+			}
+		}
+	}
+	f.Corrects = cl.PatientControlNumber
+	f.summarize()
+	return f, true
+}
+
+// reasonField is the input a payer's rejection reason concerns, by its
+// words (the 277CA's STC status codes in claimstatus).
+func reasonField(reason string) string {
+	for _, m := range []struct{ words, field string }{
+		{"member number", "sub_member_id"}, {"date of birth", "sub_dob"}, {"(NPI)", "bill_npi"}, {"procedure code", "line1_code"},
+	} {
+		if strings.Contains(reason, m.words) {
+			return m.field
+		}
+	}
+	return ""
 }

@@ -38,19 +38,9 @@ func (b *browser) sampleValues(sample string) url.Values {
 	if page.StatusCode != 200 {
 		b.t.Fatalf("new claim page: %d", page.StatusCode)
 	}
-	v := url.Values{}
-	for _, m := range regexp.MustCompile(`<input id="c-[^"]*" name="([^"]+)" (?:type="[^"]*" )?value="([^"]*)"`).FindAllStringSubmatch(page.Body, -1) {
-		v.Set(m[1], htmlUnescape(m[2]))
-	}
-	for _, m := range regexp.MustCompile(`(?s)<select id="c-[^"]*" name="([^"]+)"(.*?)</select>`).FindAllStringSubmatch(page.Body, -1) {
-		if sel := regexp.MustCompile(`<option value="([^"]*)" selected`).FindStringSubmatch(m[2]); sel != nil {
-			v.Set(m[1], sel[1])
-		}
-	}
-	for _, name := range []string{"csrf", "key", "sample"} {
-		if m := hiddenValue(name).FindStringSubmatch(page.Body); m != nil {
-			v.Set(name, m[1])
-		}
+	v := formValues(b.t, page.Body)
+	if m := hiddenValue("sample").FindStringSubmatch(page.Body); m != nil {
+		v.Set("sample", m[1])
 	}
 	return v
 }
