@@ -29,6 +29,7 @@ build() { # build REV DIR: the clearhouse binary and the two test binaries of RE
     mkdir -p "$src" && git archive "$rev" | tar -x -C "$src"
     # The benchmarks are the working tree's, so REV runs the same ones.
     cp x12/guide/bench_test.go "$src/x12/guide/"
+    cp x12/internal/benchcpu/benchcpu.go "$src/x12/internal/benchcpu/"
   fi
   (cd "$src" && go build -o "$dir/clearhouse" ./cmd/clearhouse &&
     go test -c -o "$dir/guide.test" ./x12/guide)

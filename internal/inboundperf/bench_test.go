@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -21,8 +23,9 @@ import (
 // same run, is its floor: split-MB/s, a loop that only splits the same file
 // into segments (x12.Reader). Metrics: e2e-MB/s (upload to processed, wall
 // clock), server-cpu-MB/s (bytes per second of the server's CPU time, the
-// steadier figure on a shared machine), floor-fraction (e2e over split) and
-// peak-RSS-MB (the server's high-water mark). CLEARHOUSE_INBOUNDPERF_BIN
+// steadier figure on a shared machine), floor-fraction (e2e over split),
+// cpu-floor-fraction (the same by CPU time: split-cpu-MB/s is the split
+// loop's thread CPU) and peak-RSS-MB (the server's high-water mark). CLEARHOUSE_INBOUNDPERF_BIN
 // runs another build (before/after in one run: bench/inbound.sh).
 func BenchmarkInbound(b *testing.B) {
 	mb := envInt(b, "CLEARHOUSE_INBOUND_MB", 60)
@@ -34,10 +37,11 @@ func BenchmarkInbound(b *testing.B) {
 			path, st := generate(b, x12gen.Options{Kind: x12gen.Remittances835, Seed: 1, TargetBytes: int64(mb) * 1e6, PerSet: shape.perSet})
 			s := startServer(b, nil, 0)
 			b.SetBytes(st.Bytes)
-			var wall, split, cpu time.Duration
+			var wall, split, splitCPU, cpu time.Duration
 			b.ResetTimer()
 			for range b.N {
-				split += splitTime(b, path)
+				w, c := splitTime(b, path)
+				split, splitCPU = split+w, splitCPU+c
 				cpu0 := s.cpuTime()
 				ex, took := s.upload(b, path)
 				cpu += s.cpuTime() - cpu0
@@ -52,29 +56,44 @@ func BenchmarkInbound(b *testing.B) {
 			b.ReportMetric(total/split.Seconds(), "split-MB/s")
 			b.ReportMetric(split.Seconds()/wall.Seconds(), "floor-fraction")
 			b.ReportMetric(total/cpu.Seconds(), "server-cpu-MB/s")
+			b.ReportMetric(total/splitCPU.Seconds(), "split-cpu-MB/s")
+			b.ReportMetric(splitCPU.Seconds()/cpu.Seconds(), "cpu-floor-fraction")
 			b.ReportMetric(float64(s.stop())/(1<<20), "peak-RSS-MB")
 			b.Logf("%s: %d claims in %d sets, load average %s", shape.name, st.Items, st.Sets, loadAverage())
 		})
 	}
 }
 
-// splitTime is the floor: reading the file and splitting it into segments.
-func splitTime(b *testing.B, path string) time.Duration {
+// splitTime is the floor: reading the file and splitting it into
+// segments. It returns the wall time and the CPU time it took.
+func splitTime(b *testing.B, path string) (wall, cpu time.Duration) {
 	f, err := os.Open(path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer f.Close()
-	start := time.Now()
+	runtime.LockOSThread() // the thread's CPU time is the loop's
+	defer runtime.UnlockOSThread()
+	start, cpu0 := time.Now(), threadCPU()
 	r := x12.NewReader(bufio.NewReaderSize(f, 1<<20))
 	for {
 		if _, err := r.Next(); err == io.EOF {
-			return time.Since(start)
+			return time.Since(start), threadCPU() - cpu0
 		} else if err != nil {
 			b.Fatal(err)
 		}
 	}
 }
+
+// threadCPU is the calling thread's CPU time (user + system).
+func threadCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(rusageThread, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// rusageThread is Linux's RUSAGE_THREAD.
+const rusageThread = 1
 
 // cpuTime is the server's CPU time so far (user + system, /proc stat).
 func (s *server) cpuTime() time.Duration {

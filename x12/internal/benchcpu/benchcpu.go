@@ -28,3 +28,16 @@ func Report(b *testing.B, start time.Duration, size int64) {
 		b.ReportMetric(float64(size)*float64(b.N)/1e6/d.Seconds(), "cpu-MB/s")
 	}
 }
+
+// Thread returns the calling thread's CPU time so far (user + system; Linux
+// RUSAGE_THREAD): callers lock the goroutine to its thread first, so a
+// benchmark can time two phases of one iteration apart.
+func Thread() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+const rusageThread = 1 // RUSAGE_THREAD
