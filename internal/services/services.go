@@ -224,3 +224,8 @@ func New(cfg Config) (*Set, error) {
 	}
 	return s, nil
 }
+
+// The linker reads up to claimstatus.MaxClaimsPerSet patient control numbers
+// of a set, and the core hands its hook only core.HookIdentifiers of each
+// element: this fails to compile if the linker would be shortchanged.
+var _ [core.HookIdentifiers - claimstatus.MaxClaimsPerSet]struct{}
