@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,6 +25,44 @@ type upstreamProcess struct {
 	addr      string // 127.0.0.1:port, the same after a restart
 	base      string
 	proc      *os.Process
+}
+
+// waitFor polls f until it returns something or the time is up.
+func waitFor(t *testing.T, limit time.Duration, f func() string) string {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		if v := f(); v != "" {
+			return v
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("nothing within %s", limit)
+	return ""
+}
+
+// upstreamPartnersFile is A's production partners: UHC Dental (52133)
+// reached through a stored CLEARINGHOUSE_API connection to B, with A's
+// account's own key there.
+func upstreamPartnersFile(t *testing.T, b *upstreamProcess) string {
+	t.Helper()
+	doc := map[string]any{
+		"profiles": []any{
+			map[string]any{"profileId": "clinic", "profileType": "local", "interchangeQualifier": "ZZ", "interchangeId": "CLINICA"},
+			map[string]any{"profileId": "uhc-dental", "profileType": "partner", "interchangeQualifier": "ZZ", "interchangeId": "52133"},
+		},
+		"connections": []any{map[string]any{"connectionId": "up-b-claims", "connectionType": "CLEARINGHOUSE_API",
+			"settings": map[string]any{"url": "http://" + b.addr + "/2024-04-01", "coreUrl": "http://" + b.addr + "/2023-08-01", "timeout": "5s"},
+			"secrets":  map[string]any{"apiKey": b.key}}},
+		"partnerships": []any{map[string]any{"partnershipId": "clinic_uhc-dental", "localProfileId": "clinic", "partnerProfileId": "uhc-dental",
+			"connectionId": "up-b-claims", "outboundTransactions": []any{map[string]any{"transactionSetIdentifier": "837", "guideId": "005010X224A2"}}}},
+	}
+	data, _ := json.Marshal(doc)
+	path := filepath.Join(t.TempDir(), "partners.json")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 func startUpstream(t *testing.T, name string) *upstreamProcess {
@@ -123,6 +162,7 @@ func TestThreeProcessUpstream(t *testing.T) {
 	payersFile := upstreamPayersFile(t, secretsKey, b, c)
 	dataA := t.TempDir()
 	keyA := lastLine(runOK(t, "keys", "create", "--create", "--data", dataA, "--account", "Clinic A", "--mode", "production"))
+	runOK(t, "partners", "apply", "-f", upstreamPartnersFile(t, b), "--data", dataA, "--account", "Clinic A", "--mode", "production", "--secrets-key", secretsKey)
 	addrA, _ := serveProcess(t, "--data", dataA, "--payers", payersFile, "--secrets-key", secretsKey, "--allow-private-connections")
 	a := "http://" + addrA
 
@@ -183,20 +223,60 @@ func TestThreeProcessUpstream(t *testing.T) {
 	// A key B does not know: the error names the connection; C, another
 	// account's way to the payer, is not tried.
 	before := c.checks()
-	code, body := post(t, a+checkPath, keyA, strings.Replace(uhcSubscriber, `"87726"`, `"62308"`, 1))
-	if code == 200 || !strings.Contains(body, "upstream connection up-b-wrong-key") || !strings.Contains(body, "refused this connection's API key") {
-		t.Errorf("wrong upstream key: HTTP %d %.600s", code, body)
+	wrongCode, body := post(t, a+checkPath, keyA, strings.Replace(uhcSubscriber, `"87726"`, `"62308"`, 1))
+	if wrongCode == 200 || !strings.Contains(body, "upstream connection up-b-wrong-key") || !strings.Contains(body, "refused this connection's API key") {
+		t.Errorf("wrong upstream key: HTTP %d %.600s", wrongCode, body)
 	}
 	if after := c.checks(); after != before {
 		t.Errorf("a refused key moved the check to C (%d → %d checks)", before, after)
+	}
+
+	// A's dental claim goes to B as our own 837, idempotency key carried.
+	claimBody, err := os.ReadFile("../../internal/claims/testdata/example.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, body = post(t, a+"/2024-04-01/dental-claims/submission", keyA, string(claimBody))
+	if code != 200 {
+		t.Fatalf("claim at A: HTTP %d %.500s", code, body)
+	}
+	var submitted struct {
+		ClaimReference struct{ CorrelationID string }
+	}
+	json.Unmarshal([]byte(body), &submitted)
+	delivered := waitFor(t, 20*time.Second, func() string {
+		_, ev := get(t, a+"/2023-08-01/events?limit=50", keyA)
+		if strings.Contains(ev, "file.delivered.v2") || strings.Contains(ev, "file.failed.v2") {
+			return ev
+		}
+		return ""
+	})
+	if !strings.Contains(delivered, "accepted by upstream connection up-b-claims") {
+		t.Fatalf("A's claim was not delivered to B: %.1500s", delivered)
+	}
+	// B holds the claim once, and its mock payer's 999 and 277CA for it,
+	// which B's polling endpoint lists for B's key.
+	since := url.QueryEscape(started.Add(-time.Minute).UTC().Format(time.RFC3339))
+	polled := waitFor(t, 20*time.Second, func() string {
+		_, p := get(t, b.base+"/2023-08-01/polling/transactions?startDateTime="+since, b.key)
+		if strings.Count(p, `"transactionSetIdentifier":"999"`) >= 1 && strings.Count(p, `"transactionSetIdentifier":"277"`) >= 1 {
+			return p
+		}
+		return ""
+	})
+	claimsAtB := strings.Count(polled, `"transactionSetIdentifier":"837"`)
+	if claimsAtB != 1 {
+		t.Errorf("B holds %d 837s for one claim of A, want 1", claimsAtB)
 	}
 
 	nb, nc := b.checks(), c.checks()
 	m = routeCounts(t, a)
 	dups := nb + nc - (requests)
 	t.Logf("three-process upstream: %d eligibility requests to A in %s; answered by route %v; B answered %d (history), C %d; "+
-		"failovers %d; skipped while B's breaker was open %d; duplicates %d; wrong key: HTTP %d, C not tried",
-		requests, time.Since(started).Round(time.Millisecond), answeredBy, nb, nc, m["up-b failover"], m["up-b skipped"], dups, code)
+		"failovers %d; skipped while B's breaker was open %d; duplicates %d; wrong key: HTTP %d, C not tried; "+
+		"dental claim %s: delivered to B, 837s at B %d, B's 999 and 277CA listed by B's polling endpoint",
+		requests, time.Since(started).Round(time.Millisecond), answeredBy, nb, nc, m["up-b failover"], m["up-b skipped"], dups, wrongCode,
+		submitted.ClaimReference.CorrelationID, claimsAtB)
 	if dups != 0 {
 		t.Errorf("upstreams answered %d checks for %d requests", nb+nc, requests)
 	}

@@ -84,6 +84,15 @@ var connectionSchemas = map[string]connectionSchema{
 		about:    "the test-mode mock payers",
 		testMode: true,
 	},
+	// The same fields as a CLEARINGHOUSE_API connection of the --payers
+	// file (package connections): both become one upstream.Client.
+	store.ConnectionClearinghouseAPI: {
+		about: "another clearinghouse's public API (the hosted API's contract, or another Clearhouse): claims go to its raw-x12-submission endpoints with your account's key there",
+		settings: []settingField{{name: "url", required: true, check: webURL}, {name: "coreUrl", check: webURL},
+			{name: "timeout", check: nonEmpty}, {name: "transactions", kind: kindStrings}},
+		secrets: []string{"apiKey"}, oneSecretOf: []string{"apiKey"},
+		productionMode: true,
+	},
 	store.ConnectionCAQHCORE: {
 		about: "a payer's CAQH CORE SOAP endpoint (HTTPS)",
 		settings: []settingField{{name: "url", required: true, check: httpsURL}, {name: "senderId"}, {name: "receiverId"},
@@ -129,6 +138,16 @@ func relativeFolder(v any) string { return tenantdir.CheckPath(v.(string)) }
 func nonEmpty(v any) string {
 	if v.(string) == "" {
 		return "must not be empty"
+	}
+	return ""
+}
+
+// webURL is an upstream's API base: https, or http for a server on the
+// same network (the SSRF guard still decides what may be dialled).
+func webURL(v any) string {
+	u, err := url.Parse(v.(string))
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil || u.RawQuery != "" {
+		return "must be the upstream's https:// base URL, without credentials or query (the key goes in the secret apiKey)"
 	}
 	return ""
 }

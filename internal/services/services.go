@@ -33,6 +33,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/statusinquiry"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/tenantdir"
+	"github.com/clearhouse/clearhouse/internal/upstream"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
 
@@ -172,10 +173,11 @@ func New(cfg Config) (*Set, error) {
 	do := cfg.Delivery
 	do.Store, do.Blob, do.Jobs, do.Clock, do.Logger = s.Store, s.Blob, s.Jobs, s.Clock, s.Logger
 	do.Transports = map[string]delivery.Transport{
-		store.ConnectionMock:       mock,
-		store.ConnectionSFTP:       remote,
-		store.ConnectionSFTPServer: &sftpconn.Local{Server: s.SFTPServer, Users: s.Store},
-		store.ConnectionDirectory:  &delivery.Directory{Dirs: s.Directories},
+		store.ConnectionMock:             mock,
+		store.ConnectionSFTP:             remote,
+		store.ConnectionSFTPServer:       &sftpconn.Local{Server: s.SFTPServer, Users: s.Store},
+		store.ConnectionDirectory:        &delivery.Directory{Dirs: s.Directories},
+		store.ConnectionClearinghouseAPI: &upstream.Delivery{Box: s.Secrets, Guard: cfg.ConnectionGuard},
 	}
 	for typ, t := range cfg.Delivery.Transports {
 		do.Transports[typ] = t

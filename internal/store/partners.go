@@ -34,11 +34,14 @@ const (
 	ConnectionHTTPUpload = "HTTP_UPLOAD" // POST /2023-08-01/files/inbound
 	ConnectionMock       = "MOCK"        // test mode's mock payers
 	ConnectionCAQHCORE   = "CAQH_CORE"   // CAQH CORE SOAP envelope over HTTPS
+	// ConnectionClearinghouseAPI is another clearinghouse's public API
+	// (package upstream): claims go to its raw-x12-submission endpoints.
+	ConnectionClearinghouseAPI = "CLEARINGHOUSE_API"
 )
 
 // ConnectionTypes lists every connection type.
 var ConnectionTypes = []string{ConnectionSFTP, ConnectionSFTPServer, ConnectionDirectory,
-	ConnectionHTTPUpload, ConnectionMock, ConnectionCAQHCORE}
+	ConnectionHTTPUpload, ConnectionMock, ConnectionCAQHCORE, ConnectionClearinghouseAPI}
 
 // Profile is an X12 identity: the ISA sender or receiver (ISA05/06 or
 // ISA07/08) and the GS application code (GS02/GS03).
