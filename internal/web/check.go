@@ -11,6 +11,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/eligibility"
 	"github.com/clearhouse/clearhouse/internal/eligibility/summary"
 	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/practice"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -31,6 +32,17 @@ type mockGroup struct {
 func (c *Console) newCheckPage(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	form := emptyForm()
+	// The practice's default billing provider fills the provider, and a
+	// dental one asks about dental care (35) instead of health benefits (30).
+	if p, ok, err := c.practiceService().Default(r.Context(), scopeOf(v), practice.Billing); err != nil {
+		c.fail(w, r, err)
+		return
+	} else if ok {
+		form.Values["provider_org"], form.Values["npi"] = p.OrganizationName, p.NPI
+		if p.Dental() {
+			form.Values["service_type"] = "35"
+		}
+	}
 	if name := r.URL.Query().Get("mock"); name != "" && v.IsTest() {
 		m, ok := c.mock(name)
 		if !ok {

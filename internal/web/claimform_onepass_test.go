@@ -119,4 +119,11 @@ func TestClaimFromSavedPractice(t *testing.T) {
 		t.Fatalf("a claim from the saved practice: %d\n%s", resp.StatusCode, visible(resp.Body))
 	}
 	b.waitClaim(resp.Header.Get("Location"), "Accepted")
+	wantContains(t, "claims list", b.claimRows("/claims"), "UnitedHealthcare Dental (52133)")
+
+	// A dental practice's check asks about dental care (35) by default.
+	check := b.get("/checks/new").Body
+	if !strings.Contains(check, `<option value="35" selected>`) || !strings.Contains(check, `value="1999999992"`) {
+		t.Errorf("the check form of a dental practice does not default to service type 35 with its NPI")
+	}
 }

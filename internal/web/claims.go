@@ -211,6 +211,7 @@ func (f claimsFilter) Any() bool { return f.Status != "" || f.PCN != "" || f.Fro
 type claimRowView struct {
 	store.ClaimRow
 	Status claimStatusView
+	Payer  string // the payer's name and id, as on the claim's page
 }
 
 type claimsData struct {
@@ -260,7 +261,11 @@ func (c *Console) claimsPage(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			data.Live = data.Live || !st.Final
-			data.Rows = append(data.Rows, claimRowView{ClaimRow: row, Status: st})
+			payer := row.PayerID
+			if p, ok := c.cfg.Payers.Lookup(row.PayerID); ok {
+				payer = payerLabel(p)
+			}
+			data.Rows = append(data.Rows, claimRowView{ClaimRow: row, Status: st, Payer: payer})
 		}
 		if next != "" {
 			nq := r.URL.Query()
