@@ -21,6 +21,10 @@ type mockScenarioHandlers struct {
 	clock clock.Clock
 }
 
+func (h mockScenarioHandlers) files(r *http.Request) scenario.Files {
+	return scenario.Files{Tenant: tenant(r, h.store), Now: h.clock.Now}
+}
+
 func (h mockScenarioHandlers) testModeOnly(r *http.Request, status int) error {
 	if httpkit.PrincipalFrom(r.Context()).Mode == store.ModeTest {
 		return nil
@@ -37,7 +41,7 @@ func (h mockScenarioHandlers) get(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	f, err := tenant(r, h.store).MockScenarios(r.Context())
+	f, err := tenant(r, h.store).MockScenarios(r.Context()) // as uploaded, not parsed again
 	if errors.Is(err, store.ErrNotFound) {
 		WriteError(w, r, Errorf(http.StatusNotFound, CodeNotFound, "No scenario file was uploaded for this account in test mode; PUT one to this path."))
 		return
@@ -74,17 +78,13 @@ func (h mockScenarioHandlers) put(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	set, err := scenario.Parse(body)
+	set, err := h.files(r).Put(r.Context(), body)
 	var se *scenario.Error
 	if errors.As(err, &se) {
 		WriteError(w, r, scenarioProblem(se))
 		return
 	}
 	if err != nil {
-		WriteError(w, r, err)
-		return
-	}
-	if err := tenant(r, h.store).PutMockScenarios(r.Context(), body, h.clock.Now()); err != nil {
 		WriteError(w, r, err)
 		return
 	}
@@ -105,7 +105,7 @@ func (h mockScenarioHandlers) delete(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	if err := tenant(r, h.store).DeleteMockScenarios(r.Context()); errors.Is(err, store.ErrNotFound) {
+	if err := h.files(r).Delete(r.Context()); errors.Is(err, store.ErrNotFound) {
 		WriteError(w, r, Errorf(http.StatusNotFound, CodeNotFound, "No scenario file was uploaded for this account in test mode."))
 		return
 	} else if err != nil {

@@ -296,6 +296,8 @@ type claimData struct {
 	// Correct: the claim can be corrected and sent again (rejected, not
 	// delivered); Replace: it can be replaced or voided (accepted, paid).
 	Correct, Replace bool
+	// SimulatedBy names the payer simulator scenarios behind its answers.
+	SimulatedBy string
 }
 
 // claimFormOf is the claim type of an outbound claim file named
@@ -352,6 +354,10 @@ func (c *Console) claimPage(w http.ResponseWriter, r *http.Request) {
 		}
 		data.Correct = data.Status.Label == "Rejected" || data.Status.Label == "Not delivered"
 		data.Replace = cl.Answer == claimstatus.Accepted || cl.Answer == claimstatus.Paid
+	}
+	var ok bool
+	if data.SimulatedBy, ok = c.simulatedBy(w, r, store.ClaimSubject(cl.ExecutionID, cl.PatientControlNumber)); !ok {
+		return
 	}
 	// In the claim's order of life: 999, 277CA, 835 (their files may be
 	// recorded in the same instant).

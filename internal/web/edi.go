@@ -76,6 +76,9 @@ func (c *Console) ediRoutes() []httpkit.Route {
 		"POST /practice/{role}":             posted(c.saveProvider),
 		"POST /practice/{role}/{id}":        posted(c.saveProvider),
 		"POST /practice/{role}/{id}/delete": posted(c.deleteProvider),
+		"GET /simulator":                    signedIn(c.simulatorPage),
+		"POST /simulator":                   posted(c.uploadScenarios),
+		"POST /simulator/reset":             posted(c.resetScenarios),
 	}
 	if c.cfg.Core != nil {
 		routes["GET /files"] = signedIn(c.filesPage)

@@ -206,6 +206,9 @@ func (c *Console) resultPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	view := summary.New(ch, c.cfg.Payers)
+	if view.SimulatedBy, ok = c.simulatedBy(w, r, ch.ID); !ok {
+		return
+	}
 	c.renderPage(w, r, http.StatusOK, "check_result", page{Title: "Eligibility check " + ch.ID, Nav: "history", Data: view})
 }
 

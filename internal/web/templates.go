@@ -26,7 +26,7 @@ var checkPages = []string{"signin", "check_new", "check_result", "history", "err
 // blocks never clash. Families declare theirs beside their handlers; this
 // is the one place they are gathered (no init() appends to a table).
 func pageFiles() []string {
-	return slices.Concat(checkPages, ediPages, claimPages, auditPages, practicePages)
+	return slices.Concat(checkPages, ediPages, claimPages, auditPages, practicePages, simulatorPages)
 }
 
 // templateFuncs are the template functions of every family.

@@ -43,6 +43,9 @@ type View struct {
 	Contacts []Labeled
 	NotSent  bool // our own answer: the check never reached the payer
 	Focus    bool // the result was swapped into the new-check page
+	// SimulatedBy names the payer simulator scenario that answered a test
+	// check ("" when the published mocks or a real payer did).
+	SimulatedBy string
 
 	X12Request, X12Response string
 	RequestJSON             string
