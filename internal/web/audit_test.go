@@ -19,8 +19,9 @@ import (
 var consolePagesWithoutPHI = []string{
 	"GET /{$}", "GET /signin", "POST /signin", "POST /signout", "GET /checks/new", "GET /payers/search",
 	"GET /static/{file}", "GET /favicon.ico", "GET /keys", "GET /files/upload", "GET /claims/new",
-	"/webhooks", // prefix: webhook pages
-	"/practice", // prefix: the practice's providers (no patient data)
+	"/webhooks",  // prefix: webhook pages
+	"/practice",  // prefix: the practice's providers (no patient data)
+	"/simulator", // prefix: test-mode simulator scenarios (synthetic members; production is refused)
 }
 
 // TestConsoleAuditsPHIPages visits every console route of
