@@ -49,6 +49,9 @@ func (rec *Recorder) Wrap(rule Rule, caller Caller, unavailable http.HandlerFunc
 		if rule.IDParam != "" {
 			aw.entry.ResourceID = r.PathValue(rule.IDParam)
 		}
+		aw.joined = &Joined{a: aw}
+		r = r.WithContext(context.WithValue(r.Context(), joinKey{}, aw.joined))
+		aw.r = r
 		h.ServeHTTP(aw, r)
 		aw.finish()
 	})
@@ -62,6 +65,7 @@ type auditWriter struct {
 	rule        Rule
 	entry       Entry
 	unavailable http.HandlerFunc
+	joined      *Joined // the entry as the handler's transaction recorded it (Join)
 
 	status   int  // chosen by the handler; 0 until then
 	recorded bool // the event is committed (or failed)
@@ -136,19 +140,25 @@ func (a *auditWriter) commit() {
 		if loc := a.w.Header().Get("Location"); loc != "" && a.status < 400 {
 			a.entry.ResourceID = path.Base(strings.SplitN(loc, "?", 2)[0])
 		}
+	case a.rule.IDFromBody && a.status < 400 && a.joined.covers(a.status, a.joined.id):
+		a.entry.ResourceID = a.joined.id // the handler named it; no need to parse the answer
 	case a.rule.IDFromBody && a.status < 400:
 		a.entry.ResourceID = idInBody(a.buf.Bytes())
 	}
 	// The answer is being written: the client going away must not stop
 	// the record of what it was given.
 	ctx := context.WithoutCancel(a.r.Context())
-	if _, err := a.rec.Record(ctx, a.entry); err != nil {
-		a.failed = true
-		for k := range a.w.Header() {
-			delete(a.w.Header(), k)
+	// An entry the handler's transaction committed (Join) is not
+	// recorded twice.
+	if !a.joined.covers(a.status, a.entry.ResourceID) {
+		if _, err := a.rec.Record(ctx, a.entry); err != nil {
+			a.failed = true
+			for k := range a.w.Header() {
+				delete(a.w.Header(), k)
+			}
+			a.unavailable(a.w, a.r)
+			return
 		}
-		a.unavailable(a.w, a.r)
-		return
 	}
 	a.w.WriteHeader(a.status)
 	if a.buf.Len() > 0 {

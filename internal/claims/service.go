@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clearhouse/clearhouse/internal/audit"
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/core"
@@ -333,6 +334,7 @@ func (s *Service) record(ctx context.Context, c Caller, oc outboundClaim, r *rou
 	// cancelled as it ran) leaves the outcome unknown: the claim may be
 	// recorded, so its blobs must stay.
 	rolledBack := false
+	join := audit.Join(ctx)
 	err = s.opts.Store.GroupInTx(ctx, func(tx store.Queries) (err error) {
 		defer func() { rolledBack = err != nil }()
 		if inline {
@@ -350,10 +352,14 @@ func (s *Service) record(ctx context.Context, c Caller, oc outboundClaim, r *rou
 			return err
 		}
 		if idem != nil {
-			return tx.CompleteIdempotentRequest(ctx, idem.AccountID, idem.Key, idem.Owner, 200, oc.body)
+			if err := tx.CompleteIdempotentRequest(ctx, idem.AccountID, idem.Key, idem.Owner, 200, oc.body); err != nil {
+				return err
+			}
 		}
-		return nil
+		// The request's audit entry commits with the claim (audit.Join).
+		return join.Record(ctx, tx, 200, oc.correlationID)
 	})
+	join.Committed(err == nil)
 	if err != nil {
 		if rolledBack { // the blobs were written under fresh keys nothing refers to
 			s.discard(stored...)

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/clearhouse/clearhouse/internal/audit"
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/findings"
 	"github.com/clearhouse/clearhouse/internal/payers"
@@ -483,7 +484,29 @@ func (s *Service) record(ctx context.Context, caller Caller, res *Result, reques
 		c.TradingPartnerServiceID = res.Response.TradingPartnerServiceID
 	}
 	// A client that hung up still gets its check recorded.
-	return s.cfg.History.InsertEligibilityCheck(context.WithoutCancel(ctx), c)
+	wctx := context.WithoutCancel(ctx)
+	join := audit.Join(ctx)
+	g, grouped := s.cfg.History.(groupedHistory)
+	if join == nil || !grouped {
+		return s.cfg.History.InsertEligibilityCheck(wctx, c)
+	}
+	// The request's audit entry commits with the check: one commit per
+	// check (shared with the checks and entries arriving meanwhile), not
+	// the check's and then the entry's.
+	err := g.GroupInTx(wctx, func(tx store.Queries) error {
+		if err := tx.InsertEligibilityCheck(wctx, c); err != nil {
+			return err
+		}
+		return join.Record(wctx, tx, c.HTTPStatus, c.ID)
+	})
+	join.Committed(err == nil)
+	return err
+}
+
+// groupedHistory is a History that also runs shared transactions (the
+// store), so a check and its audit entry commit together.
+type groupedHistory interface {
+	GroupInTx(ctx context.Context, fn func(tx store.Queries) error) error
 }
 
 // encodeBody encodes an answer the way the API writes JSON: HTML
