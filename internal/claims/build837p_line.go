@@ -200,7 +200,11 @@ func (b *professionalBuilder) lineProviders(l *ProfessionalServiceLine) {
 	}
 	b.facility(l.ServiceFacilityLocation, true)
 	b.provider("DQ", "", "", l.SupervisingProvider)
-	if p := l.OrderingProvider; p != nil {
+	p := l.OrderingProvider
+	if p == nil {
+		p = b.role("ordering") // the deprecated claim-level ordering provider: 837P has it per line only (2420E)
+	}
+	if p != nil {
 		qual := ""
 		if p.NPI != "" {
 			qual = "XX"

@@ -158,3 +158,21 @@ func TestProfessionalLessCommonDataMapsToItsSegments(t *testing.T) {
 		})
 	}
 }
+
+// The deprecated claim-level ordering provider has no 837P loop; it is
+// written as each line's 2420E, unless the line names its own — never
+// dropped.
+func TestClaimOrderingProviderGoesToEachLine(t *testing.T) {
+	req := loadProfessional(t, "full.json")
+	req.Ordering = &Provider{LastName: "Claim", FirstName: "Level", NPI: "1999999976"}
+	x := string(mustBuildProfessional(t, req, "87726").X12)
+	if n := strings.Count(x, "~NM1*DK*1*Claim*Level****XX*1999999976~"); n != 1 {
+		t.Errorf("claim-level ordering provider on %d lines, want 1 (the line without its own):\n%s", n, x)
+	}
+	if !strings.Contains(x, "~NM1*DK*1*Order*Olga****XX*1999999992~") {
+		t.Errorf("the line's own ordering provider is gone")
+	}
+	if f := guideFindings(t, []byte(x)); len(f) > 0 {
+		t.Errorf("%s", strings.Join(f, "\n"))
+	}
+}

@@ -20,7 +20,7 @@ type ProfessionalRequest struct {
 	Billing                            *Provider                     `json:"billing,omitempty"`
 	Rendering                          *Provider                     `json:"rendering,omitempty"`
 	Referring                          *Provider                     `json:"referring,omitempty"`
-	Ordering                           *Provider                     `json:"ordering,omitempty"` // deprecated in the contract; 837P has no claim-level ordering loop
+	Ordering                           *Provider                     `json:"ordering,omitempty"` // deprecated in the contract; 837P has no claim-level ordering loop, so it is each line's 2420E unless the line names its own
 	Supervising                        *Provider                     `json:"supervising,omitempty"`
 	Providers                          []Provider                    `json:"providers,omitempty"` // deprecated: roles by providerType
 	PayToAddress                       *Address                      `json:"payToAddress,omitempty"`
