@@ -58,6 +58,8 @@ func recipe837I(g *generator) *spec.File {
 				origin(pyx12Master, srcDataele, dataeleUse),
 			},
 			Fixes: []string{
+				"2400 REF*9B (repriced line item reference number) and REF*9D (adjusted repriced line item reference number) after REF*6R, as in X223A3 and pyx12's 837Q3.I.5010.X223.A1 map",
+				"2430 SVD03 (procedure) situational and SVD04 the service line revenue code, required (X223A3, pyx12's map); the 837P's SVD has SVD03 required and SVD04 not used",
 				"built per x12-standards.md §3.1 from the 837P map because no 005010X223 map is among the guide sources (pyx12's 837Q3.I map, upstream at azoner/pyx12 6f12f57, was consulted for the HI variants)",
 				"2000B without PAT; 2000C PAT02-PAT09 not used",
 				"CLM05-1 facility type code (no place of service list), CLM05-2 A, CLM06 and CLM10-CLM12 not used",
@@ -352,11 +354,17 @@ func institutionalLine(g *generator, p2300 *spec.Node) *spec.Node {
 	setCodes(lineReferring.Children[0], "01", "DN")
 
 	adjudication := clone(loopAt(p2400, "2430"))
-	setCodes(segAt(adjudication, "SVD", ""), "03-1", "ER", "HC", "HP", "IV", "WK")
+	svd := segAt(adjudication, "SVD", "")
+	setCodes(svd, "03-1", "ER", "HC", "HP", "IV", "WK")
+	// X223: the procedure is situational and SVD04 carries the line's
+	// revenue code (the 837P's SVD has SVD03 required, SVD04 not used).
+	setUsage(svd, "03", "S")
+	setUsage(svd, "04", "R")
+	elementAt(svd, "04").Name = "Service Line Revenue Code"
 
 	line := &spec.Node{Loop: "2400", Name: p2400.Name, Usage: p2400.Usage, Max: 999}
 	line.Children = []*spec.Node{
-		p("LX", ""), sv2, pwk, svcDate, p("REF", "6R"), tax, facilityTax, note, p("HCP", ""),
+		p("LX", ""), sv2, pwk, svcDate, p("REF", "6R"), p("REF", "9B"), p("REF", "9D"), tax, facilityTax, note, p("HCP", ""),
 		clone(loopAt(p2400, "2410")),
 		person("2420A", "Operating Physician", "72"),
 		person("2420B", "Other Operating Physician", "ZZ"),

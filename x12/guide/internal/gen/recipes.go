@@ -215,11 +215,24 @@ func claimRules(lineCharge string) []spec.Rule {
 func recipe837P(g *generator) *spec.File {
 	const src = "azoner-pyx12/master/837.5010.X222.A1.xml"
 	root := g.read(src)
+	// Both 2400 PWKs take PWK01 = CT; only PWK02 tells the DME certificate
+	// (AB AD AF AG NS) from line supplemental information.
+	walkLoops(root, func(_, l *spec.Node) {
+		if l.Loop != "2400" {
+			return
+		}
+		for _, c := range l.Children {
+			if c.Seg == "PWK" {
+				c.Match = "02"
+			}
+		}
+	})
 	return &spec.File{
 		ID: "837P", Transaction: "837", Version: "005010X222A1", Accepts: []string{"005010X222", "005010X222A2"},
 		Name: "Health Care Claim: Professional",
 		Provenance: spec.Source{
 			Sources: []spec.Origin{origin(pyx12Master, src, "loops, segments, elements, usage, repeats, guide codes"), origin(pyx12Master, srcDataele, dataeleUse)},
+			Fixes:   []string{"2400 PWK (line supplemental) and PWK (DME certificate of medical necessity) told apart by PWK02 (AA BM EL EM FT FX vs AB AD AF AG NS): both take PWK01 CT, so matching on PWK01 took a DME PWK*CT*AB for the first and refused its code"},
 		},
 		Rules: claimRules("SV102"),
 		Root:  root,

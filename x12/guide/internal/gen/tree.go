@@ -102,12 +102,14 @@ func discriminator(seg *spec.Node) string {
 	return ""
 }
 
-// assignMatches records the discriminator of every segment in the tree.
+// assignMatches records the discriminator of every segment in the tree,
+// keeping one a recipe set where pyx12's rule cannot tell two segments
+// apart.
 func assignMatches(n *spec.Node) {
 	for _, c := range n.Children {
 		if c.IsLoop() {
 			assignMatches(c)
-		} else {
+		} else if c.Match == "" {
 			c.Match = discriminator(c)
 		}
 	}
