@@ -27,7 +27,7 @@ var documentedCommands = [][]string{
 	{"audit", "verify"}, {"audit", "export"},
 	{"backup"}, {"restore"},
 	{"payers"},
-	{"mockpayer", "serve"},
+	{"mockpayer", "serve"}, {"mockpayer", "scenarios", "apply"}, {"mockpayer", "generate"},
 	{"webhooks", "listen"},
 	{"x12", "parse"}, {"x12", "validate"}, {"x12", "ack"}, {"x12", "translate"},
 	{"version"},

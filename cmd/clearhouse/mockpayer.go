@@ -24,7 +24,7 @@ func init() {
 	register(command{name: "mockpayer", summary: "run the mock payers as a separate process (CAQH CORE SOAP/MIME)", run: runMockpayer})
 }
 
-const mockpayerSynopsis = "mockpayer serve [options] | mockpayer scenarios apply -f FILE --account NAME"
+const mockpayerSynopsis = "mockpayer serve [options] | mockpayer scenarios apply -f FILE --account NAME | mockpayer generate --scenarios FILE"
 
 const mockpayerAbout = `Runs the mock payers as a trading partner that speaks the real protocols:
 CAQH CORE real-time SOAP and MIME at http://LISTEN/core, answering the
@@ -38,6 +38,9 @@ the payer answers the requests the file's scenarios match as they say
 func runMockpayer(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "scenarios" {
 		return mockpayerScenariosApply(ctx, args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "generate" {
+		return mockpayerGenerate(ctx, args[1:], stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "serve" {
 		fmt.Fprintf(stderr, "Usage: clearhouse %s\n\n%s\n\nRun 'clearhouse mockpayer serve --help' for its options.\n", mockpayerSynopsis, mockpayerAbout)

@@ -245,3 +245,31 @@ func memberParts(t *testing.T, x271 []byte) string {
 		res.PlanStatus, res.BenefitsInformation, res.Errors})
 	return string(out)
 }
+
+// `mockpayer generate` writes a scenario file that `scenarios apply`
+// takes and one claim request per member; the same seed, the same files.
+func TestMockpayerGenerate(t *testing.T) {
+	dir := t.TempDir()
+	file, claimsDir := filepath.Join(dir, "gen.json"), filepath.Join(dir, "claims")
+	out := runOK(t, "mockpayer", "generate", "--seed", "42", "--members", "5", "--scenarios", file, "--claims-dir", claimsDir)
+	if !strings.Contains(out, "wrote 5 members") {
+		t.Errorf("generate: %q", out)
+	}
+	first, _ := os.ReadFile(file)
+	again := runOK(t, "mockpayer", "generate", "--seed", "42", "--members", "5", "--scenarios", "-")
+	if again != string(first) {
+		t.Error("the same seed wrote another file")
+	}
+	entries, _ := os.ReadDir(claimsDir)
+	if len(entries) != 5 {
+		t.Errorf("%d claim files", len(entries))
+	}
+	data := t.TempDir()
+	runOK(t, "keys", "create", "--create", "--data", data, "--account", "Acme", "--mode", "test")
+	if out := runOK(t, "mockpayer", "scenarios", "apply", "-f", file, "--account", "Acme", "--data", data); !strings.Contains(out, "applied 5 scenarios") {
+		t.Errorf("apply: %q", out)
+	}
+	if code, _, stderr := runCmd("mockpayer", "generate", "--members", "0", "--scenarios", file); code != 2 || !strings.Contains(stderr, "between 1 and 200") {
+		t.Errorf("0 members: exit %d %s", code, stderr)
+	}
+}
