@@ -56,6 +56,7 @@ type serveConfig struct {
 	webhooks         webhookFlags
 	deliveryRetry    time.Duration
 	deliveryTries    int
+	mockRemitDelay   time.Duration
 }
 
 // defaultGCPercent is serve's GOGC unless the environment sets one.
@@ -92,6 +93,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg.webhooks.register(fs)
 	fs.DurationVar(&cfg.deliveryRetry, "delivery-retry-interval", delivery.DefaultRetryInterval, "wait between attempts to deliver an outbound file (spec: 6 minutes)")
 	fs.IntVar(&cfg.deliveryTries, "delivery-attempts", delivery.DefaultAttempts, "attempts to deliver an outbound file before it is FAILED (spec: 3)")
+	fs.DurationVar(&cfg.mockRemitDelay, "mock-remit-delay", delivery.DefaultRemitDelay, "how long after its 277CA the test-mode mock payer's 835 arrives")
 	fs.Float64Var(&cfg.rateLimit, "rate-limit", 50, "requests per second each API key may make, on average (token bucket, per process); 0 turns limits off")
 	fs.IntVar(&cfg.rateBurst, "rate-burst", 100, "requests an API key may make at once above --rate-limit")
 	fs.IntVar(&cfg.payerCallsPerKey, "payer-calls-per-key", eligibility.DefaultPayerCallsPerKey, "eligibility checks each API key may have waiting on one payer connection at once (per process); more answer 429; 0 turns the cap off")
@@ -158,7 +160,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 		JobLanes:         cfg.lanes.lanes(),
 		MaxFileBytes:     cfg.maxFileBytes,
 		ProcessTimeout:   cfg.processTimeout,
-		DeliveryAttempts: cfg.deliveryTries, DeliveryRetryInterval: cfg.deliveryRetry,
+		DeliveryAttempts: cfg.deliveryTries, DeliveryRetryInterval: cfg.deliveryRetry, MockRemitDelay: cfg.mockRemitDelay,
 		Webhooks:             webhooks.Config{Schedule: schedule, DisableAfter: cfg.webhooks.disableAfter},
 		WebhooksAllowPrivate: cfg.webhooks.allowPrivate,
 		SFTPListen:           cfg.sftpListen, SFTPPoll: cfg.sftpPoll,

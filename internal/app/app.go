@@ -87,6 +87,9 @@ type Config struct {
 	// DeliveryAttempts and DeliveryRetryInterval schedule outbound delivery.
 	DeliveryAttempts      int
 	DeliveryRetryInterval time.Duration
+	// MockRemitDelay is how long after its 277CA the mock payer's 835
+	// arrives (delivery.DefaultRemitDelay when zero).
+	MockRemitDelay time.Duration
 	// Webhooks tunes webhook delivery: Schedule, Jitter, DisableAfter;
 	// WebhooksAllowPrivate lets webhooks reach private addresses.
 	Webhooks             webhooks.Config
@@ -184,11 +187,12 @@ func New(ctx context.Context, cfg Config) (a *App, err error) {
 	}
 	svc, err := services.New(services.Config{
 		Store: st, Blob: blobs, Secrets: cfg.Secrets, Clock: cfg.Clock, Logger: logger,
-		Jobs:     jobs.Options{Concurrency: max(cfg.Workers, 1), PollInterval: cfg.JobPollInterval, Lanes: cfg.JobLanes},
-		Core:     core.Options{MaxFileBytes: cfg.MaxFileBytes, ProcessTimeout: cfg.ProcessTimeout, DownloadSecret: downloadSecret},
-		Delivery: delivery.Options{Attempts: cfg.DeliveryAttempts, RetryInterval: cfg.DeliveryRetryInterval},
-		Webhooks: hooks,
-		Payers:   cfg.Payers, PayerConnections: cfg.PayerConnections, PayerBreakers: cfg.PayerBreakers, PayerCallsPerKey: calls,
+		Jobs:           jobs.Options{Concurrency: max(cfg.Workers, 1), PollInterval: cfg.JobPollInterval, Lanes: cfg.JobLanes},
+		Core:           core.Options{MaxFileBytes: cfg.MaxFileBytes, ProcessTimeout: cfg.ProcessTimeout, DownloadSecret: downloadSecret},
+		Delivery:       delivery.Options{Attempts: cfg.DeliveryAttempts, RetryInterval: cfg.DeliveryRetryInterval},
+		MockRemitDelay: cfg.MockRemitDelay,
+		Webhooks:       hooks,
+		Payers:         cfg.Payers, PayerConnections: cfg.PayerConnections, PayerBreakers: cfg.PayerBreakers, PayerCallsPerKey: calls,
 		Directories: cfg.Directories, ConnectionGuard: connectionGuard, SFTP: sftp,
 	})
 	if err != nil {

@@ -327,7 +327,7 @@ func (s *Service) record(ctx context.Context, c Caller, oc outboundClaim, r *rou
 	claim := store.DentalClaim{ID: oc.correlationID, AccountID: c.AccountID, Mode: c.Mode,
 		PatientControlNumber: oc.patientControlNumber, PayerID: r.payer.ID, ChargeCents: oc.chargeCents,
 		ControlNumber: oc.controlNumber, ExecutionID: execID, TransactionID: txID, Response: oc.body, CreatedAt: now,
-		GroupControlNumber: ctl.Group, PatientName: oc.patientName}
+		GroupControlNumber: ctl.Group, PatientName: oc.patientName, Lifecycle: lifecycle(k, built.X12)}
 	// GroupInTx: on SQLite, claims arriving together share one commit.
 	// rolledBack: the work failed inside the transaction, so nothing was
 	// committed. An error from the commit itself (say the request was

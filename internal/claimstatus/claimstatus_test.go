@@ -46,13 +46,13 @@ func TestRead277(t *testing.T) {
 	if a.PCN != "PCN-1" || a.ClaimID != "CLAIM1" || a.PayerClaim != "PAYER1" || len(a.Statuses) != 1 || a.Statuses[0].Codes() != "A2:20" {
 		t.Errorf("accepted claim: %+v", a)
 	}
-	if out, _ := judge("277CA", a); out != Accepted {
+	if out, _ := judge("277CA", []claimFact{a}); out != Accepted {
 		t.Errorf("accepted claim judged %s", out)
 	}
 	if r.PCN != "PCN-2" || len(r.Statuses) != 1 || r.Statuses[0].Codes() != "A7:164:IL" {
 		t.Errorf("rejected claim (its line's STC must not count): %+v", r)
 	}
-	if out, _ := judge("277CA", r); out != Rejected {
+	if out, _ := judge("277CA", []claimFact{r}); out != Rejected {
 		t.Errorf("rejected claim judged %s", out)
 	}
 }
@@ -69,10 +69,10 @@ func TestRead999And835(t *testing.T) {
 	if err != nil || len(facts) != 2 {
 		t.Fatalf("835: %+v %v", facts, err)
 	}
-	if out, d := judge("835", facts[0]); out != Paid || d.Paid != "200" || d.PatientShare != "45" || d.PayerClaimNumber != "P1" {
+	if out, d := judge("835", facts[:1]); out != Paid || d.Paid != "200" || d.PatientShare != "45" || d.PayerClaimNumber != "P1" {
 		t.Errorf("paid: %s %+v", out, d)
 	}
-	if out, _ := judge("835", facts[1]); out != Denied {
+	if out, _ := judge("835", facts[1:2]); out != Denied {
 		t.Errorf("denied: %s", out)
 	}
 }

@@ -30,6 +30,24 @@ type Detail struct {
 	Charge           string   `json:"charge,omitempty"`           // CLP03
 	Paid             string   `json:"paid,omitempty"`             // CLP04
 	PatientShare     string   `json:"patientShare,omitempty"`     // CLP05
+	// SourceEntity and SourceName are a 277CA's information source (NM1
+	// of HL 20): PR the payer, AY a clearinghouse.
+	SourceEntity string `json:"sourceEntity,omitempty"`
+	SourceName   string `json:"sourceName,omitempty"`
+	// Payments are every CLP of an 835 about the claim, in order (a
+	// payment, its reversal, the corrected payment); the fields above are
+	// the last one's.
+	Payments []Payment `json:"payments,omitempty"`
+}
+
+// Payment is one CLP of an 835 about a claim.
+type Payment struct {
+	ClaimStatus      string `json:"claimStatus"`                // CLP02
+	Charge           string `json:"charge,omitempty"`           // CLP03
+	Paid             string `json:"paid,omitempty"`             // CLP04
+	PatientShare     string `json:"patientShare,omitempty"`     // CLP05
+	PayerClaimNumber string `json:"payerClaimNumber,omitempty"` // CLP07
+	CheckOrEFT       string `json:"checkOrEftTraceNumber,omitempty"`
 }
 
 // ParseDetail reads a stored answer's detail (zero on bad JSON).
@@ -101,7 +119,9 @@ func (l *Linker) link999(ctx context.Context, tx store.Queries, t store.Transact
 
 // linkClaims links a 277 or 835: its patient control numbers (the
 // transaction's business identifiers of element) name the candidates, and
-// only then is the set read for each claim's status.
+// only then is the set read for each claim's status. The set's claims that
+// name no claim are recorded as unmatched (a set none of whose numbers
+// names a claim as one row, without reading it).
 func (l *Linker) linkClaims(ctx context.Context, tx store.Queries, t store.Transaction, element, kind string,
 	read func(io.Reader) ([]claimFact, error)) error {
 	var pcns []string
@@ -110,17 +130,20 @@ func (l *Linker) linkClaims(ctx context.Context, tx store.Queries, t store.Trans
 			pcns = append(pcns, id.Value)
 		}
 	}
+	if len(pcns) == 0 {
+		return nil
+	}
 	var candidates []store.DentalClaim
-	for len(pcns) > 0 { // 500 numbers a query
-		n := min(len(pcns), 500)
-		found, err := tx.FindClaimsForAnswer(ctx, t.AccountID, t.Mode, nil, pcns[:n])
+	for rest := pcns; len(rest) > 0; { // 500 numbers a query
+		n := min(len(rest), 500)
+		found, err := tx.FindClaimsForAnswer(ctx, t.AccountID, t.Mode, nil, rest[:n])
 		if err != nil {
 			return err
 		}
-		candidates, pcns = append(candidates, found...), pcns[n:]
+		candidates, rest = append(candidates, found...), rest[n:]
 	}
 	if len(candidates) == 0 {
-		return nil
+		return tx.RecordUnmatchedReports(ctx, []store.UnmatchedReport{unmatched(t, kind, 0, "")})
 	}
 	rc, err := l.open(ctx, t)
 	if err != nil {
@@ -131,17 +154,34 @@ func (l *Linker) linkClaims(ctx context.Context, tx store.Queries, t store.Trans
 	if err != nil {
 		return nil
 	}
-	for _, f := range facts {
+	// A claim may be named by several claims of the set (an 835's payment,
+	// its reversal and the corrected payment): one answer holds them all.
+	byClaim := map[string][]claimFact{}
+	var order []store.DentalClaim
+	var lost []store.UnmatchedReport
+	for i, f := range facts {
 		c, ok := match(candidates, f)
 		if !ok {
+			lost = append(lost, unmatched(t, kind, i, f.PCN))
 			continue
 		}
-		outcome, d := judge(kind, f)
+		if _, seen := byClaim[c.ID]; !seen {
+			order = append(order, c)
+		}
+		byClaim[c.ID] = append(byClaim[c.ID], f)
+	}
+	for _, c := range order {
+		outcome, d := judge(kind, byClaim[c.ID])
 		if err := record(ctx, tx, t, c, kind, outcome, d); err != nil {
 			return err
 		}
 	}
-	return nil
+	return tx.RecordUnmatchedReports(ctx, lost)
+}
+
+func unmatched(t store.Transaction, kind string, n int, pcn string) store.UnmatchedReport {
+	return store.UnmatchedReport{ID: store.UnmatchedReportID(t.ID, n), AccountID: t.AccountID, Mode: t.Mode,
+		TransactionID: t.ID, Kind: kind, PatientControlNumber: pcn, CreatedAt: t.CreatedAt}
 }
 
 // match finds the claim a fact is about: the one REF*D9 names, else the
@@ -162,11 +202,18 @@ func match(candidates []store.DentalClaim, f claimFact) (store.DentalClaim, bool
 	return store.DentalClaim{}, false
 }
 
-// judge turns a fact into an outcome.
-func judge(kind string, f claimFact) (string, Detail) {
+// judge turns what one set says about one claim into an outcome: the last
+// of its claims decides (an 835's corrected payment after a reversal).
+func judge(kind string, facts []claimFact) (string, Detail) {
+	f := facts[len(facts)-1]
 	d := Detail{Statuses: f.Statuses, PayerClaimNumber: f.PayerClaim, ClaimStatus: f.ClaimStatus,
-		Charge: f.ChargeAmount, Paid: f.PaidAmount, PatientShare: f.PatientShare}
+		Charge: f.ChargeAmount, Paid: f.PaidAmount, PatientShare: f.PatientShare,
+		SourceEntity: f.SourceEntity, SourceName: f.SourceName}
 	if kind == store.ClaimAnswer835 {
+		for _, p := range facts {
+			d.Payments = append(d.Payments, Payment{ClaimStatus: p.ClaimStatus, Charge: p.ChargeAmount, Paid: p.PaidAmount,
+				PatientShare: p.PatientShare, PayerClaimNumber: p.PayerClaim, CheckOrEFT: p.CheckOrEFT})
+		}
 		switch f.ClaimStatus {
 		case "4":
 			return Denied, d
@@ -183,11 +230,23 @@ func judge(kind string, f claimFact) (string, Detail) {
 	return Accepted, d
 }
 
+// record stores the answer, with the claim status it reports, and emits
+// claim.status.changed.v2 when the claim's status changes: all through tx,
+// so the change and its event commit together or not at all.
 func record(ctx context.Context, tx store.Queries, t store.Transaction, c store.DentalClaim, kind, outcome string, d Detail) error {
 	detail, err := json.Marshal(d)
 	if err != nil {
 		return err
 	}
-	return tx.RecordClaimAnswer(ctx, store.ClaimAnswer{ClaimID: c.ID, AccountID: t.AccountID, Mode: t.Mode, Kind: kind,
-		Outcome: outcome, ExecutionID: t.ExecutionID, TransactionID: t.ID, Detail: detail, CreatedAt: t.CreatedAt})
+	a := store.ClaimAnswer{ClaimID: c.ID, AccountID: t.AccountID, Mode: t.Mode, Kind: kind,
+		Outcome: outcome, ExecutionID: t.ExecutionID, TransactionID: t.ID, Detail: detail, CreatedAt: t.CreatedAt,
+		State: State(kind, outcome, d)}
+	if kind == store.ClaimAnswer835 {
+		a.Paid, a.PaidCents = true, d.PaidCents()
+	}
+	ch, err := tx.RecordClaimAnswer(ctx, a)
+	if err != nil || !ch.Changed() {
+		return err
+	}
+	return emitChange(ctx, tx, c, ch, t.ExecutionID, t.ID, kind, t.CreatedAt)
 }

@@ -16,11 +16,15 @@ type claimFact struct {
 	PCN, ClaimID string // TRN-02 / CLP01, and REF*D9 when echoed
 	Statuses     []Status
 	PayerClaim   string // REF*1K, CLP07
+	// 277CA: who reported the status (the information source, HL 20):
+	// its NM101 entity code and its name.
+	SourceEntity, SourceName string
 	// 835
 	ClaimStatus  string // CLP02
 	ChargeAmount string // CLP03
 	PaidAmount   string // CLP04
 	PatientShare string // CLP05
+	CheckOrEFT   string // TRN02 of the payment
 }
 
 // ack999 is what a 999 says about one acknowledged set.
@@ -41,7 +45,8 @@ func read277(src io.Reader) ([]claimFact, error) {
 	r := x12.NewReader(src)
 	var out []claimFact
 	var cur *claimFact
-	inLine := false
+	inLine, inSource := false, false
+	var entity, name string // the information source
 	for {
 		seg, ok, err := next(r)
 		if !ok {
@@ -49,11 +54,13 @@ func read277(src io.Reader) ([]claimFact, error) {
 		}
 		switch {
 		case seg.Is("HL"):
-			cur, inLine = nil, false
+			cur, inLine, inSource = nil, false, seg.Element(3) == "20"
 			if seg.Element(3) == "PT" && len(out) < MaxClaimsPerSet {
-				out = append(out, claimFact{})
+				out = append(out, claimFact{SourceEntity: entity, SourceName: name})
 				cur = &out[len(out)-1]
 			}
+		case inSource && seg.Is("NM1"):
+			entity, name = seg.Element(1), seg.Element(3)
 		case cur == nil:
 		case seg.Is("SVC"):
 			inLine = true // line statuses follow; the claim's are read
@@ -78,14 +85,20 @@ func read277(src io.Reader) ([]claimFact, error) {
 func read835(src io.Reader) ([]claimFact, error) {
 	r := x12.NewReader(src)
 	var out []claimFact
+	trace := ""
 	for {
 		seg, ok, err := next(r)
 		if !ok {
 			return out, err
 		}
-		if seg.Is("CLP") && len(out) < MaxClaimsPerSet {
+		switch {
+		case seg.Is("ST"):
+			trace = ""
+		case seg.Is("TRN") && trace == "":
+			trace = seg.Element(2) // the check or EFT trace number (header TRN)
+		case seg.Is("CLP") && len(out) < MaxClaimsPerSet:
 			out = append(out, claimFact{PCN: seg.Element(1), ClaimStatus: seg.Element(2), ChargeAmount: seg.Element(3),
-				PaidAmount: seg.Element(4), PatientShare: seg.Element(5), PayerClaim: seg.Element(7)})
+				PaidAmount: seg.Element(4), PatientShare: seg.Element(5), PayerClaim: seg.Element(7), CheckOrEFT: trace})
 		}
 	}
 }

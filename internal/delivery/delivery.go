@@ -89,6 +89,9 @@ type Options struct {
 	// Transports maps connection types (store.ConnectionMock, ...) to
 	// their transport.
 	Transports map[string]Transport
+	// Failed, when set, runs in the transaction that records a file's
+	// final delivery failure (the claims lifecycle marks its claim).
+	Failed func(ctx context.Context, tx store.Queries, e store.Execution, at time.Time) error
 }
 
 // Service delivers outbound executions.
@@ -315,7 +318,10 @@ func (s *Service) failed(ctx context.Context, e store.Execution, c store.Connect
 				Errors: []core.Fault{{Message: msg, FaultCode: FaultDeliveryFailure}},
 			},
 		})
-		return err
+		if err != nil || s.opts.Failed == nil {
+			return err
+		}
+		return s.opts.Failed(ctx, tx, e, now)
 	})
 }
 

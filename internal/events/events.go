@@ -42,6 +42,10 @@ const (
 	FileProcessed        = "file.processed.v2"
 	FileDelivered        = "file.delivered.v2"
 	FileFailed           = "file.failed.v2"
+	// ClaimStatusChanged is Clearhouse's: a claim's status changed
+	// (package claimstatus; the hosted API documents no claim event, and
+	// the contract's event types carry the suffix v2, spec §9.3).
+	ClaimStatusChanged = "claim.status.changed.v2"
 )
 
 // Envelope is an event as stored, served and delivered (wrapped in

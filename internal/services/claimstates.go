@@ -2,7 +2,9 @@ package services
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
+	"time"
 
 	"github.com/clearhouse/clearhouse/internal/claimstatus"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
@@ -67,3 +69,16 @@ func storeClaimStates(st store.Store) mockpayer.ClaimStates {
 }
 
 func centsText(c int64) string { return strconv.FormatFloat(float64(c)/100, 'f', -1, 64) }
+
+// claimDeliveryFailed is delivery's Failed hook: the claim an outbound
+// claim file carries (its execution's detail names it) is rejected by the
+// clearinghouse when every delivery attempt failed.
+func claimDeliveryFailed(ctx context.Context, tx store.Queries, e store.Execution, at time.Time) error {
+	var d struct {
+		ClaimID string `json:"claimId"`
+	}
+	if json.Unmarshal(e.Detail, &d) != nil || d.ClaimID == "" {
+		return nil
+	}
+	return claimstatus.DeliveryFailed(ctx, tx, e.AccountID, e.ID, d.ClaimID, at)
+}

@@ -12,6 +12,7 @@ package services
 import (
 	"errors"
 	"log/slog"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -57,6 +58,9 @@ type Config struct {
 	Core core.Options
 	// Delivery tunes outbound delivery (Attempts, RetryInterval, Timeout).
 	Delivery delivery.Options
+	// MockRemitDelay is how long after its 277CA the mock payer's 835
+	// arrives (delivery.DefaultRemitDelay when zero).
+	MockRemitDelay time.Duration
 	// Webhooks tunes webhook delivery (Guard, Schedule, Jitter, DisableAfter).
 	Webhooks webhooks.Config
 
@@ -166,7 +170,7 @@ func New(cfg Config) (*Set, error) {
 	scenarios := storeScenarios(s.Store)
 	mock, err := delivery.NewMock(delivery.MockOptions{Payer: MockClaimsPayer(mockpayer.New(mockpayer.WithClock(s.Clock.Now),
 		mockpayer.WithScenarios(scenarios), mockpayer.WithLogger(s.Logger))), Core: s.Core,
-		Store: s.Store, Blob: s.Blob, Jobs: s.Jobs, Logger: s.Logger, Now: s.Clock.Now})
+		Store: s.Store, Blob: s.Blob, Jobs: s.Jobs, Logger: s.Logger, Now: s.Clock.Now, RemitDelay: cfg.MockRemitDelay})
 	if err != nil {
 		return nil, err
 	}
@@ -179,6 +183,7 @@ func New(cfg Config) (*Set, error) {
 		store.ConnectionDirectory:        &delivery.Directory{Dirs: s.Directories},
 		store.ConnectionClearinghouseAPI: &upstream.Delivery{Box: s.Secrets, Guard: cfg.ConnectionGuard},
 	}
+	do.Failed = claimDeliveryFailed
 	for typ, t := range cfg.Delivery.Transports {
 		do.Transports[typ] = t
 	}

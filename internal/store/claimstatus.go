@@ -18,9 +18,11 @@ type ClaimStatus interface {
 	// groupControl and ST02 setControl, in partnershipID when not "".
 	FindClaimsByControlNumbers(ctx context.Context, accountID, mode, partnershipID, groupControl, setControl string) ([]DentalClaim, error)
 	// RecordClaimAnswer stores one answer (again: nothing changes) and
-	// makes it the claim's answer unless the claim holds a higher-ranked
-	// one (an 835 outranks a 277CA, which outranks a 999).
-	RecordClaimAnswer(ctx context.Context, a ClaimAnswer) error
+	// makes it the claim's answer, and its State the claim's status,
+	// unless the claim holds a higher-ranked one (an 835 outranks a 277CA,
+	// which outranks a 999); a payment adds to the claim's paid total
+	// whatever its rank. It returns what changed.
+	RecordClaimAnswer(ctx context.Context, a ClaimAnswer) (ClaimStatusChange, error)
 	// ListClaimAnswers returns a claim's answers, oldest first.
 	ListClaimAnswers(ctx context.Context, accountID, claimID string) ([]ClaimAnswer, error)
 	// ListDentalClaims returns the newest claims first with their file's
@@ -46,6 +48,12 @@ type ClaimAnswer struct {
 	TransactionID string // the inbound transaction
 	Detail        []byte // JSON the owning package keeps (status codes, amounts)
 	CreatedAt     time.Time
+	// State is the claim status the answer reports (zero: unchanged).
+	State ClaimState
+	// Paid: the answer is a payment of PaidCents (negative for a
+	// reversal), added to the claim's paid total.
+	Paid      bool
+	PaidCents int64
 }
 
 // Rank orders the kinds: a later kind's answer replaces an earlier one's.
@@ -86,7 +94,8 @@ type ClaimRow struct {
 
 const claimSelect = `SELECT c.id, c.account_id, c.mode, c.patient_control_number, c.payer_id, c.charge_cents,
 	c.control_number, c.execution_id, c.transaction_id, c.response, c.created_at, c.group_control_number,
-	c.patient_name, c.answer, c.answered_at FROM dental_claims c`
+	c.patient_name, c.claim_type, c.status, c.status_reported_by, c.paid_cents, c.paid_known, c.service_start,
+	c.service_end, c.patient, c.answer, c.answered_at FROM dental_claims c`
 
 func (q *queries) FindClaimsForAnswer(ctx context.Context, accountID, mode string, ids, pcns []string) ([]DentalClaim, error) {
 	if len(ids) == 0 && len(pcns) == 0 {
@@ -126,8 +135,14 @@ func (q *queries) FindClaimsByControlNumbers(ctx context.Context, accountID, mod
 	return collect(rows, scanDentalClaim)
 }
 
-func (q *queries) RecordClaimAnswer(ctx context.Context, a ClaimAnswer) error {
-	return q.atomic(ctx, func(q *queries) error {
+func (q *queries) RecordClaimAnswer(ctx context.Context, a ClaimAnswer) (ClaimStatusChange, error) {
+	var ch ClaimStatusChange
+	err := q.atomic(ctx, func(q *queries) error {
+		before, rank, err := q.claimState(ctx, a.AccountID, a.ClaimID)
+		if err != nil {
+			return err
+		}
+		ch = ClaimStatusChange{Before: before, After: before}
 		res, err := q.w.exec(ctx, `INSERT INTO claim_answers (claim_id, account_id, mode, kind, outcome, execution_id,
 			transaction_id, detail, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 			ON CONFLICT (claim_id, transaction_id) DO NOTHING`,
@@ -138,11 +153,27 @@ func (q *queries) RecordClaimAnswer(ctx context.Context, a ClaimAnswer) error {
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return err // recorded before
 		}
-		_, err = q.w.exec(ctx, `UPDATE dental_claims SET answer = $1, answer_rank = $2, answered_at = $3
-			WHERE account_id = $4 AND id = $5 AND answer_rank <= $2`,
-			a.Outcome, a.Rank(), toUS(a.CreatedAt), a.AccountID, a.ClaimID)
+		ch.Recorded = true
+		if a.Paid {
+			if _, err := q.w.exec(ctx, `UPDATE dental_claims SET paid_cents = paid_cents + $1, paid_known = 1
+				WHERE account_id = $2 AND id = $3`, a.PaidCents, a.AccountID, a.ClaimID); err != nil {
+				return mapErr(err)
+			}
+		}
+		if a.Rank() < rank {
+			return nil // a later kind answered already
+		}
+		after := before
+		if a.State.Status != "" {
+			after = a.State
+		}
+		_, err = q.w.exec(ctx, `UPDATE dental_claims SET answer = $1, answer_rank = $2, answered_at = $3, status = $4,
+			status_reported_by = $5 WHERE account_id = $6 AND id = $7`,
+			a.Outcome, a.Rank(), toUS(a.CreatedAt), after.Status, after.ReportedBy, a.AccountID, a.ClaimID)
+		ch.After = after
 		return mapErr(err)
 	})
+	return ch, err
 }
 
 func (q *queries) ListClaimAnswers(ctx context.Context, accountID, claimID string) ([]ClaimAnswer, error) {

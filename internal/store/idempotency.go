@@ -142,17 +142,23 @@ type DentalClaim struct {
 	// until a 999, 277CA or 835 refers to the claim.
 	Answer     string
 	AnsweredAt time.Time
+	// Lifecycle is the claim as the claims lifecycle API shows it
+	// (claimlifecycle.go).
+	Lifecycle ClaimLifecycle
 }
 
 const dentalClaimColumns = `id, account_id, mode, patient_control_number, payer_id, charge_cents, control_number,
-	execution_id, transaction_id, response, created_at, group_control_number, patient_name`
+	execution_id, transaction_id, response, created_at, group_control_number, patient_name, ` + lifecycleColumns
 
-const insertDentalClaimSQL = `INSERT INTO dental_claims (` + dentalClaimColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`
+const insertDentalClaimSQL = `INSERT INTO dental_claims (` + dentalClaimColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
+	$9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`
 
 func (q *queries) InsertDentalClaim(ctx context.Context, c DentalClaim) error {
+	l := c.Lifecycle
 	_, err := q.w.exec(ctx, insertDentalClaimSQL,
 		c.ID, c.AccountID, c.Mode, c.PatientControlNumber, c.PayerID, c.ChargeCents, c.ControlNumber, c.ExecutionID,
-		c.TransactionID, string(c.Response), toUS(c.CreatedAt), c.GroupControlNumber, c.PatientName)
+		c.TransactionID, string(c.Response), toUS(c.CreatedAt), c.GroupControlNumber, c.PatientName,
+		l.Type, l.Status, l.ReportedBy, l.PaidCents, boolInt(l.PaidKnown), l.ServiceStart, l.ServiceEnd, string(l.Patient))
 	return mapErr(err)
 }
 
@@ -163,14 +169,19 @@ func (q *queries) GetDentalClaim(ctx context.Context, accountID, id string) (Den
 
 func scanDentalClaim(row scanner) (DentalClaim, error) {
 	var c DentalClaim
-	var resp string
+	var resp, patient string
 	var created, answered int64
+	var paidKnown int
+	l := &c.Lifecycle
 	err := row.Scan(&c.ID, &c.AccountID, &c.Mode, &c.PatientControlNumber, &c.PayerID, &c.ChargeCents, &c.ControlNumber,
-		&c.ExecutionID, &c.TransactionID, &resp, &created, &c.GroupControlNumber, &c.PatientName, &c.Answer, &answered)
+		&c.ExecutionID, &c.TransactionID, &resp, &created, &c.GroupControlNumber, &c.PatientName,
+		&l.Type, &l.Status, &l.ReportedBy, &l.PaidCents, &paidKnown, &l.ServiceStart, &l.ServiceEnd, &patient,
+		&c.Answer, &answered)
 	if err != nil {
 		return DentalClaim{}, mapErr(err)
 	}
 	c.Response, c.CreatedAt = []byte(resp), fromUS(created)
+	l.PaidKnown, l.Patient = paidKnown != 0, bytesOrNil(patient)
 	if answered != 0 {
 		c.AnsweredAt = fromUS(answered)
 	}

@@ -117,6 +117,7 @@ type Queries interface {
 	Idempotency
 	DentalClaims
 	ClaimStatus
+	ClaimLifecycles
 	Executions
 	Webhooks
 	SFTPUsers

@@ -20,7 +20,7 @@ import (
 
 // EventTypes are the detail-types a webhook may ask for (spec §6).
 var EventTypes = []string{"transaction.processed.v2", "fragment.processed.v2", "file.processed.v2",
-	"file.delivered.v2", "file.failed.v2"}
+	"file.delivered.v2", "file.failed.v2", "claim.status.changed.v2"}
 
 // Authentication types of the outbound call (the hosted credential sets).
 const (

@@ -48,6 +48,9 @@ type Options struct {
 	Webhooks webhooks.Config
 	// API tunes the API server (body and rate limits, version, extra routes).
 	API api.Options
+	// MockRemitDelay is how long after its 277CA the mock payer's 835
+	// arrives (delivery.DefaultRemitDelay when zero).
+	MockRemitDelay time.Duration
 }
 
 // Server is the built process and its loopback address.
@@ -84,7 +87,7 @@ func New(t testing.TB, opts Options) *Server {
 	a, err := app.New(context.Background(), app.Config{
 		DataDir: dir, Store: opts.Store, Clock: opts.Clock, Logger: opts.Logger, Secrets: box,
 		Directories: opts.Directories, MaxFileBytes: opts.MaxFileBytes,
-		Version: opts.API.Version, Workers: workers, JobPollInterval: 10 * time.Millisecond,
+		Version: opts.API.Version, Workers: workers, JobPollInterval: 10 * time.Millisecond, MockRemitDelay: opts.MockRemitDelay,
 		HTTP:                    app.HTTP{MaxBodyBytes: opts.API.MaxBodyBytes, RateLimit: opts.API.RateLimit, RateBurst: opts.API.RateBurst},
 		Webhooks:                opts.Webhooks,
 		WebhooksAllowPrivate:    true,

@@ -49,10 +49,15 @@ func testClaimStatus(t *testing.T, s store.Store) {
 		return store.ClaimAnswer{ClaimID: claim, AccountID: a.ID, Mode: store.ModeTest, Kind: kind, Outcome: outcome,
 			ExecutionID: "in-" + tx, TransactionID: tx, Detail: []byte(`{"ackStatus":"A"}`), CreatedAt: at}
 	}
-	must(t, s.RecordClaimAnswer(ctx, answer("c1", store.ClaimAnswer277CA, "accepted", "t277", t0.Add(time.Minute))))
-	must(t, s.RecordClaimAnswer(ctx, answer("c1", store.ClaimAnswer999, "acknowledged", "t999", t0.Add(2*time.Minute)))) // late 999
-	must(t, s.RecordClaimAnswer(ctx, answer("c1", store.ClaimAnswer277CA, "accepted", "t277", t0.Add(3*time.Minute))))   // again
-	must(t, s.RecordClaimAnswer(ctx, answer("c2", store.ClaimAnswer277CA, "rejected", "t277b", t0.Add(time.Minute))))
+	record := func(a store.ClaimAnswer) {
+		t.Helper()
+		_, err := s.RecordClaimAnswer(ctx, a)
+		must(t, err)
+	}
+	record(answer("c1", store.ClaimAnswer277CA, "accepted", "t277", t0.Add(time.Minute)))
+	record(answer("c1", store.ClaimAnswer999, "acknowledged", "t999", t0.Add(2*time.Minute))) // late 999
+	record(answer("c1", store.ClaimAnswer277CA, "accepted", "t277", t0.Add(3*time.Minute)))   // again
+	record(answer("c2", store.ClaimAnswer277CA, "rejected", "t277b", t0.Add(time.Minute)))
 	got, err := s.GetDentalClaim(ctx, a.ID, "c1")
 	must(t, err)
 	if got.Answer != "accepted" || !got.AnsweredAt.Equal(t0.Add(time.Minute)) || got.GroupControlNumber != "41" {

@@ -54,6 +54,7 @@ func Run(t *testing.T, open Opener) {
 		{"IdempotencyConcurrentStart", testIdempotencyConcurrentStart},
 		{"DentalClaims", testDentalClaims},
 		{"ClaimStatus", testClaimStatus},
+		{"ClaimLifecycle", testClaimLifecycle},
 		{"APIKeyLastUsed", testAPIKeyLastUsed},
 		{"GroupInTx", testGroupInTx},
 		{"ExecutionLifecycle", testExecutionLifecycle},
