@@ -56,6 +56,11 @@ var auditRules = map[string]audit.Rule{
 	"GET /2024-04-01/change/medicalnetwork/reports/v2/{transactionId}/277": {Action: audit.ActionRead, ResourceType: audit.ResourceReport, IDParam: "transactionId"},
 	"GET /2024-04-01/electronic-remittance-advice/{transactionId}/pdf":     {Action: audit.ActionDownload, ResourceType: audit.ResourcePDF, IDParam: "transactionId"},
 
+	"GET /2025-03-07/claims":                  {Action: audit.ActionList, ResourceType: audit.ResourceClaim},
+	"GET /2025-03-07/claims/{id}":             {Action: audit.ActionRead, ResourceType: audit.ResourceClaim, IDParam: "id"},
+	"GET /2025-03-07/claims/{id}/timeline":    {Action: audit.ActionRead, ResourceType: audit.ResourceClaim, IDParam: "id"},
+	"GET /2025-03-07/unmatched-claim-reports": {Action: audit.ActionList, ResourceType: audit.ResourceReport},
+
 	"GET /2023-08-01/events":                  {Action: audit.ActionList, ResourceType: audit.ResourceEvent},
 	"GET /2023-08-01/events/{eventId}":        {Action: audit.ActionRead, ResourceType: audit.ResourceEvent, IDParam: "eventId"},
 	"POST /2023-08-01/events/{eventId}/retry": {Action: audit.ActionRetry, ResourceType: audit.ResourceEvent, IDParam: "eventId"},

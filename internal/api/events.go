@@ -13,7 +13,7 @@ import (
 type eventHandlers struct{ store store.Queries }
 
 var detailTypes = []string{events.TransactionProcessed, events.FragmentProcessed, events.FileProcessed,
-	events.FileDelivered, events.FileFailed}
+	events.FileDelivered, events.FileFailed, events.ClaimStatusChanged}
 
 // list is GET /2023-08-01/events: the caller's events of the key's mode,
 // newest first, as their stored envelopes. Filters: detailType,

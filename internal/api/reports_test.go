@@ -200,6 +200,13 @@ func TestDentalClaimIsPaidByTheMockPayer(t *testing.T) {
 	}
 }
 
+// exampleClaimStatusRequest asks about the example claim (patient
+// control number 12345) at the mock payer 52133.
+const exampleClaimStatusRequest = `{"tradingPartnerServiceId": "52133",
+  "providers": [{"providerType": "BillingProvider", "organizationName": "ABA Inc", "npi": "1999999992"}],
+  "subscriber": {"memberId": "W000000001", "firstName": "John", "lastName": "Doe"},
+  "encounter": {"patientAccountNumber": "12345", "beginningDateOfService": "20230428"}}`
+
 // A claim status request about a test claim answers with the claim's real
 // state: paid (F1:65) with the amount the 835 paid; another account asking
 // about the same patient control number finds nothing (D0:35).
@@ -216,10 +223,7 @@ func TestClaimStatusOfAPaidTestClaim(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	ask := `{"tradingPartnerServiceId": "52133",
-	  "providers": [{"providerType": "BillingProvider", "organizationName": "ABA Inc", "npi": "1999999992"}],
-	  "subscriber": {"memberId": "W000000001", "firstName": "John", "lastName": "Doe"},
-	  "encounter": {"patientAccountNumber": "12345", "beginningDateOfService": "20230428"}}`
+	ask := exampleClaimStatusRequest
 	var answer struct {
 		Claims []struct {
 			ClaimStatus struct {

@@ -30,6 +30,7 @@ func (s *Server) routes() []Route {
 	status := statusHandlers{svc: svc.StatusInquiry}
 	auditLog := auditHandlers{store: svc.Store}
 	report := reportHandlers{store: svc.Store, blobs: svc.Core.Blob()}
+	lifecycle := lifecycleHandlers{store: svc.Store}
 	partner := partnerHandlers{store: svc.Store, box: svc.Secrets, dirs: svc.Directories, guard: svc.ConnectionGuard, clock: svc.Clock}
 	inbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionInbound}
 	outbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionOutbound}
@@ -120,6 +121,14 @@ func (s *Server) routes() []Route {
 		{Pattern: "GET /2024-04-01/change/medicalnetwork/reports/v2/{transactionId}/835", Handler: report.report("835", reports.Convert835)},
 		{Pattern: "GET /2024-04-01/change/medicalnetwork/reports/v2/{transactionId}/277", Handler: report.report("277", reports.Convert277)},
 		{Pattern: "GET /2024-04-01/electronic-remittance-advice/{transactionId}/pdf", Handler: http.HandlerFunc(report.eraPDF)},
+
+		// The claims lifecycle (the hosted Claims API, 2025-03-07): every
+		// claim with its status and timeline; and, ours, the claims of
+		// inbound 277CAs and 835s that name no claim.
+		{Pattern: "GET /2025-03-07/claims", Handler: http.HandlerFunc(lifecycle.list)},
+		{Pattern: "GET /2025-03-07/claims/{id}", Handler: http.HandlerFunc(lifecycle.get)},
+		{Pattern: "GET /2025-03-07/claims/{id}/timeline", Handler: http.HandlerFunc(lifecycle.timeline)},
+		{Pattern: "GET /2025-03-07/unmatched-claim-reports", Handler: http.HandlerFunc(lifecycle.unmatched)},
 
 		// The access audit (package audit; what each route records: audit.go).
 		{Pattern: auditEventsPattern, Handler: http.HandlerFunc(auditLog.list)},

@@ -261,5 +261,29 @@ func (s *server) createEverything() []resource {
 		{method: "GET", path: claimEx + "/output", want: 404},
 		{method: "GET", path: "/2023-08-01/transactions/" + claimTxs.Items[0].TransactionID, want: 404},
 	}})
+	// The same claim in the claims lifecycle API (its id as that API writes
+	// it), and the owner's 835 whose claims name none of the owner's.
+	lifecycleID := "clm_" + strings.ToUpper(claimID)
+	record := "/2025-03-07/claims/" + lifecycleID
+	add(resource{name: "claim record", id: lifecycleID, check: func(t *testing.T) {
+		get(record)(t)
+		get(record + "/timeline")(t)
+	}, probes: []probe{
+		{method: "GET", path: record, want: 404},
+		{method: "GET", path: record + "/timeline", want: 404},
+		{method: "GET", path: "/2025-03-07/claims/" + claimID, want: 404},
+		{method: "GET", path: "/2025-03-07/claims", want: 200},
+		{method: "GET", path: "/2025-03-07/claims?patientControlNumbers=12345&status=SUBMITTED,RECEIVED,ACCEPTED,PROCESSED", want: 200},
+	}})
+	unmatched := txs.Items[0].TransactionID
+	add(resource{name: "unmatched claim report", id: unmatched, check: func(t *testing.T) {
+		var list struct{ Items []struct{ TransactionID string } }
+		s.owned("GET", "/2025-03-07/unmatched-claim-reports", "", &list, 200)
+		if len(list.Items) == 0 || list.Items[0].TransactionID != unmatched {
+			t.Errorf("owner's unmatched reports: %+v", list)
+		}
+	}, probes: []probe{
+		{method: "GET", path: "/2025-03-07/unmatched-claim-reports", want: 200},
+	}})
 	return out
 }
