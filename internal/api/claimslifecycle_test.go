@@ -13,6 +13,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/partners"
+	"github.com/clearhouse/clearhouse/internal/services"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 )
 
@@ -35,7 +36,7 @@ func TestClaimLifecycleDoneWhen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := partners.Seed(ctx, st, rec.AccountID, time.Now()); err != nil {
+	if _, err := partners.Seed(ctx, st, rec.AccountID, services.MockPayers(), time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	c := &lifecycleClient{t: t, url: hs.URL, key: key}
@@ -53,7 +54,7 @@ func TestClaimLifecycleDoneWhen(t *testing.T) {
 	// 2. It reaches PROCESSED by itself: delivery, 999, 277CA, then the
 	// mock payer's 835.
 	var claim struct {
-		ID, PatientControlNumber, Status, StatusReportedBy, Type string
+		ID, PatientControlNumber, Status, StatusReportedBy, Type                string
 		TotalClaimChargeAmount, TotalClaimPaidAmount, SubmittedAt, StediPayerID string
 		PatientName                                                             struct{ FirstName, LastName string }
 		DatesOfService                                                          struct{ Start, End string }
