@@ -17,7 +17,7 @@ func TestCookbookLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(set.Scenarios) != 10 || set.Scenarios[0].Line != 4 {
+	if len(set.Scenarios) != 11 || set.Scenarios[0].Line != 4 {
 		t.Fatalf("%d scenarios, first at line %d", len(set.Scenarios), set.Scenarios[0].Line)
 	}
 	el := set.Eligibility(EligibilityRequest{PayerID: "60054", MemberID: "hdhp0001", ServiceTypeCodes: []string{"30"}}, nil)
@@ -197,5 +197,53 @@ func TestGuideScenariosLoad(t *testing.T) {
 	_, err = Parse([]byte(strings.Replace(yamlBlock, "carc: 197", "carc: 1977", 1)))
 	if err == nil || !strings.Contains(string(guide), "`"+err.Error()+"`") {
 		t.Errorf("the guide does not quote the YAML error %v", err)
+	}
+}
+
+// The guide's cookbook snippets are the scenarios the simulator tests run
+// (testdata/cookbook.json): every snippet's scenario is there, identical,
+// so the tests try exactly what the guide shows.
+func TestGuideCookbookIsTested(t *testing.T) {
+	guide, err := os.ReadFile("../../../docs/guides/payer-simulator.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("testdata/cookbook.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tested, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*Scenario{}
+	for _, s := range tested.Scenarios {
+		byName[s.Name] = s
+	}
+	_, cookbook, _ := strings.Cut(string(guide), "## Cookbook")
+	cookbook, _, _ = strings.Cut(cookbook, "\n## ")
+	n := 0
+	for _, part := range strings.Split(cookbook, "```json\n")[1:] {
+		block, _, _ := strings.Cut(part, "```")
+		set, err := Parse([]byte(block))
+		if err != nil {
+			t.Fatalf("cookbook block: %v", err)
+		}
+		for _, s := range set.Scenarios {
+			n++
+			var got []byte
+			if run := byName[s.Name]; run != nil {
+				copied := *run
+				copied.Description = s.Description // prose only
+				got, _ = json.Marshal(copied)
+			}
+			want, _ := json.Marshal(s)
+			if string(got) != string(want) {
+				t.Errorf("cookbook scenario %s is not the tested one:\n guide %s\ntested %s", s.Name, want, got)
+			}
+		}
+	}
+	if n < 6 {
+		t.Errorf("only %d cookbook scenarios", n)
 	}
 }
