@@ -13,7 +13,7 @@ RACE_PKGS   ?= ./internal/store/... ./internal/jobs/...
 # PostgreSQL is reachable now.
 TESTFLAGS   ?=
 
-.PHONY: run test vet lint unit race build clean bench-load bench-inbound bench-replicas versitygw chaos chaos-broken
+.PHONY: run test vet lint unit race build clean bench bench-load bench-inbound bench-replicas versitygw chaos chaos-broken
 
 run:
 	@echo "building and starting clearhouse serve (the first build takes a few minutes)"
@@ -44,6 +44,13 @@ race:
 build:
 	@echo "building bin/clearhouse (the first build downloads modules and compiles ~200 packages: a few minutes)"
 	CGO_ENABLED=0 $(GO) build -v -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o bin/clearhouse ./cmd/clearhouse
+
+# bench: the benchmark leg (not part of make test): every line of
+# bench/benchmarks.txt, COUNT rounds (default 6) interleaved, raw output
+# for benchstat in bench/out/, and each HTTP figure beside its floor
+# (GET /healthz) from the same run. See docs/performance.md.
+bench:
+	bench/run.sh
 
 # bench-load: mock eligibility checks over loopback with SQLite persistence
 # (wrk; see bench/load.sh for DURATION, CONNECTIONS and the request mix).

@@ -1,9 +1,7 @@
 package api_test
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"sync/atomic"
 	"testing"
@@ -50,19 +48,7 @@ func BenchmarkEligibilityCheckOverHTTP(b *testing.B) {
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			body := bodies[next.Add(1)%int64(len(bodies))]
-			req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
-			req.Header.Set("Authorization", "Key "+key)
-			req.Header.Set("Content-Type", "application/json")
-			resp, err := client.Do(req)
-			if err != nil {
-				b.Error(err)
-				return
-			}
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusOK {
-				b.Errorf("status %d", resp.StatusCode)
+			if !roundTrip(b, client, jsonRequest(url, key, bodies[next.Add(1)%int64(len(bodies))])) {
 				return
 			}
 		}

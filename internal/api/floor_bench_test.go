@@ -1,0 +1,162 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/app/apptest"
+	"github.com/clearhouse/clearhouse/internal/auth"
+	"github.com/clearhouse/clearhouse/internal/claims/claimstest"
+	"github.com/clearhouse/clearhouse/internal/mockpayer"
+	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/store/storetest"
+)
+
+// The benchmarks below measure requests over loopback HTTP against the
+// whole process (apptest: SQLite with synchronous=FULL, blobs fsynced, the
+// audit on), each beside its floor from the same run: GET /healthz, a
+// request that does nothing, over the same connections. bench/run.sh
+// prints each figure as a multiple of that floor. Each reports req/s and
+// the p50 and p99 service time seen by the client.
+
+// BenchmarkFloorHealthz is the no-op request from 1 and 4 keep-alive
+// clients: the HTTP floor of this machine in this run.
+func BenchmarkFloorHealthz(b *testing.B) {
+	hs, _ := benchServer(b)
+	for _, clients := range []int{1, 4} {
+		b.Run(clientsName(clients), func(b *testing.B) {
+			benchHTTP(b, clients, func(int64) *http.Request {
+				req, _ := http.NewRequest("GET", hs.URL+"/healthz", nil)
+				return req
+			})
+		})
+	}
+}
+
+// BenchmarkFloorEligibility is a mock eligibility check (test mode,
+// persisted with its usage row and audit entry) from 1 client (the
+// sequential p99) and 4.
+func BenchmarkFloorEligibility(b *testing.B) {
+	hs, key := benchServer(b)
+	var bodies [][]byte
+	for _, m := range mockpayer.Requests() {
+		if slices.Contains(benchMocks, m.Name) {
+			bodies = append(bodies, m.RequestJSON())
+		}
+	}
+	for _, clients := range []int{1, 4} {
+		b.Run(clientsName(clients), func(b *testing.B) {
+			benchHTTP(b, clients, func(i int64) *http.Request {
+				return jsonRequest(hs.URL+eligibilityPath, key, bodies[i%int64(len(bodies))])
+			})
+		})
+	}
+}
+
+// BenchmarkFloorClaims is the contract's dental and professional example
+// claims from 4 keep-alive clients (rate limits off): the 200 is answered
+// after the claim, its 837, Guide JSON, delivery job and audit entry
+// commit (workers off, so only the submission is measured).
+func BenchmarkFloorClaims(b *testing.B) {
+	hs, key := benchServer(b)
+	for _, c := range []struct{ name, path, file string }{
+		{"dental", "/2024-04-01/dental-claims/submission", "../claims/testdata/example.json"},
+		{"professional", "/2024-04-01/change/medicalnetwork/professionalclaims/v3/submission", "../claims/testdata/professional/example.json"},
+	} {
+		body, err := os.ReadFile(c.file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name+"/"+clientsName(4), func(b *testing.B) {
+			benchHTTP(b, 4, func(int64) *http.Request { return jsonRequest(hs.URL+c.path, key, body) })
+		})
+	}
+}
+
+func clientsName(n int) string { return "clients=" + string(rune('0'+n)) }
+
+// benchServer is the whole process with a test key whose account has the
+// mock payers' partnerships.
+func benchServer(b *testing.B) (*apptest.Server, string) {
+	st := storetest.SQLite(b)
+	key, rec, err := auth.CreateKey(context.Background(), st, "Bench", auth.ModeTest, "", time.Now())
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := claimstest.SetupMockPartners(context.Background(), st, rec.AccountID, store.ModeTest, "52133", "62308"); err != nil {
+		b.Fatal(err)
+	}
+	return apptest.New(b, apptest.Options{Store: st}), key
+}
+
+func jsonRequest(url, key string, body []byte) *http.Request {
+	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
+	req.Header.Set("Authorization", "Key "+key)
+	req.Header.Set("Content-Type", "application/json")
+	return req
+}
+
+// benchHTTP sends b.N requests from clients keep-alive connections and
+// reports req/s and the p50 and p99 of their round trips.
+func benchHTTP(b *testing.B, clients int, request func(i int64) *http.Request) {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
+	var next atomic.Int64
+	lat := make([][]time.Duration, clients)
+	var wg sync.WaitGroup
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	for c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1)
+				if i > int64(b.N) {
+					return
+				}
+				t0 := time.Now()
+				if !roundTrip(b, client, request(i)) {
+					return
+				}
+				lat[c] = append(lat[c], time.Since(t0))
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	all := slices.Concat(lat...)
+	if len(all) == 0 {
+		return
+	}
+	slices.Sort(all)
+	b.ReportMetric(float64(len(all))/elapsed.Seconds(), "req/s")
+	b.ReportMetric(float64(all[len(all)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(all[len(all)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+// roundTrip sends req and reads the answer; false (the benchmark failed)
+// unless it is a 200.
+func roundTrip(b *testing.B, client *http.Client, req *http.Request) bool {
+	resp, err := client.Do(req)
+	if err != nil {
+		b.Error(err)
+		return false
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b.Errorf("status %d", resp.StatusCode)
+		return false
+	}
+	return true
+}
