@@ -122,6 +122,7 @@ type claimForm struct {
 	// Corrects is the claim number of the claim this one corrects,
 	// replaces or voids ("" for a new claim).
 	Corrects string
+	fromPage bool
 	// billing and rendering are the saved providers picked (bill_id,
 	// rend_id); nil when typed by hand.
 	billing, rendering *practice.Provider
@@ -570,3 +571,7 @@ func summaryLabel(s fieldSpec) string {
 	}
 	return s.Label + " (" + group + ")"
 }
+
+// Corrected reports whether the form shows a sent claim's problems as the
+// payer gave them (opened from its page, not yet posted).
+func (f *claimForm) Corrected() bool { return f.Corrects != "" && f.fromPage }

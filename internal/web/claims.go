@@ -466,7 +466,7 @@ func (c *Console) correctionForm(w http.ResponseWriter, r *http.Request, id, fre
 			}
 		}
 	}
-	f.Corrects = cl.PatientControlNumber
+	f.Corrects, f.fromPage = cl.PatientControlNumber, true
 	f.summarize()
 	return f, true
 }

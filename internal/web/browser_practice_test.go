@@ -1,0 +1,121 @@
+package web
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/clearhouse/clearhouse/internal/mockpayer"
+)
+
+// TestBrowserPracticeClaim is issue 28's walk in Chromium, at 1280 and at
+// 390 px: the practice and its dentist saved through their forms; an empty
+// claim reports every required input's problem at once (focus on the
+// summary); a claim from the saved practice with two procedure lines,
+// typed in one pass, is rejected (the mock rejects its member), corrected
+// and resent from its page, then accepted (or already paid). Screenshots
+// go to $CLEARHOUSE_ARTIFACTS (practice-<width>-*.png).
+//
+//	CLEARHOUSE_ARTIFACTS=$PWD/artifacts go test ./internal/web/ -run TestBrowserPracticeClaim -v
+func TestBrowserPracticeClaim(t *testing.T) {
+	for _, width := range []int{1280, 390} {
+		t.Run(strconv.Itoa(width), func(t *testing.T) { practiceWalk(t, width) })
+	}
+}
+
+func practiceWalk(t *testing.T, width int) {
+	ctx := newBrowser(t)
+	if width < 1280 {
+		step(t, ctx, "phone viewport", chromedp.EmulateViewport(int64(width), 844, chromedp.EmulateScale(2), chromedp.EmulateMobile))
+	}
+	console := watchConsole(t, ctx)
+	srv := newEDIServer(t)
+	key, _ := srv.claimsKey(t, "Sunrise Family Dental")
+	shots := artifactsDir(t)
+	shoot := func(name string) {
+		t.Helper()
+		step(t, ctx, "settle", settled)
+		screenshot(t, ctx, shots, "practice-"+strconv.Itoa(width)+"-"+name+".png")
+		noSidewaysScroll(t, ctx, name, width)
+	}
+	fill := func(what string, fields map[string]string) {
+		t.Helper()
+		var actions []chromedp.Action[chromedp.Void]
+		for id, v := range fields {
+			actions = append(actions, chromedp.SendKeys(chromedp.CSS("#"+id), v))
+		}
+		step(t, ctx, what, actions...)
+	}
+	signInBrowser(t, ctx, srv.URL, key)
+
+	// The practice and its dentist, saved once.
+	step(t, ctx, "open the practice form", chromedp.Navigate(srv.URL+"/practice/billing/new"), chromedp.WaitVisible(chromedp.CSS("#p-org")))
+	fill("type the practice", map[string]string{"p-org": "Sunrise Family Dental", "p-npi": "1999999992", "p-tin": "12-3456789",
+		"p-taxonomy": "1223G0001X", "p-address1": "123 Main St", "p-city": "Denver", "p-state": "CO", "p-zip": "80238-3000",
+		"p-contact": "Billing Office", "p-phone": "303 555 0100"})
+	follow(t, ctx, "save the practice", chromedp.Click(chromedp.CSS("#save-provider")))
+	step(t, ctx, "open the dentist form", chromedp.Navigate(srv.URL+"/practice/rendering/new"), chromedp.WaitVisible(chromedp.CSS("#p-last")))
+	fill("type the dentist", map[string]string{"p-first": "Jane", "p-last": "Smith", "p-npi": "1999999992"})
+	follow(t, ctx, "save the dentist", chromedp.Click(chromedp.CSS("#save-provider")))
+	wantContains(t, "practice page", text(t, ctx, "main"), "Sunrise Family Dental", "Default", "Jane Smith")
+	shoot("practice")
+	checkA11y(t, ctx, "practice page")
+
+	// An empty claim: every required input's problem at once.
+	step(t, ctx, "open the claim form", chromedp.Navigate(srv.URL+"/claims/new"), chromedp.WaitVisible(chromedp.CSS("#send-claim")))
+	if got := eval[string](t, ctx, `document.querySelector("#c-bill_id").selectedOptions[0].innerText`); !strings.Contains(got, "Sunrise Family Dental") {
+		t.Errorf("the saved practice is not preselected: %q", got)
+	}
+	step(t, ctx, "send the empty claim", chromedp.Click(chromedp.CSS("#send-claim")), chromedp.WaitVisible(chromedp.CSS("#error-summary")))
+	console.forget("status of 400 (Bad Request) " + srv.URL + "/claims")
+	summary := text(t, ctx, "#error-summary")
+	for _, label := range []string{"Insurance company", "Your claim number", "Last name (insured person)", "Member ID (insured person)",
+		"Date of birth (insured person)", "Sex (insured person)",
+		"Street address (insured person)", "City (insured person)", "State (insured person)", "ZIP code (insured person)",
+		"Date of service", "Procedure 1", "Charge ($) (procedure 1)"} {
+		wantContains(t, "empty claim's summary", summary, label+":")
+	}
+	if got := eval[string](t, ctx, `document.activeElement.id`); got != "error-summary" {
+		t.Errorf("focus after the empty claim: %q, want the error summary", got)
+	}
+	if got := eval[string](t, ctx, `document.querySelector("#c-sub_member_id").getAttribute("aria-describedby")`); !strings.Contains(got, "c-sub_member_id-error") {
+		t.Errorf("the member ID's error is not described: %q", got)
+	}
+	shoot("empty")
+	checkA11y(t, ctx, "empty claim")
+
+	// A claim in one pass: the patient, the visit and two lines.
+	pcn := "P" + strconv.Itoa(width) + time.Now().Format("150405")
+	fill("type the claim", map[string]string{"c-payer": "UnitedHealthcare Dental (52133)", "c-pcn": pcn,
+		"c-sub_first": "John", "c-sub_last": "Doe", "c-sub_member_id": mockpayer.ClaimRejectMemberID, "c-sub_address1": "1234 Some St",
+		"c-sub_city": "Buckeye", "c-sub_state": "AZ", "c-sub_zip": "85326",
+		"c-line1_code": "D0120", "c-line1_charge": "65", "c-line2_code": "D2150", "c-line2_tooth": "3", "c-line2_surfaces": "MO", "c-line2_charge": "180.00"})
+	step(t, ctx, "pick the dates and sex",
+		chromedp.SetValue(chromedp.CSS("#c-sub_dob"), "1980-06-15"), chromedp.SetValue(chromedp.CSS("#c-sub_gender"), "M"),
+		chromedp.SetValue(chromedp.CSS("#c-service_date"), time.Now().AddDate(0, 0, -1).Format("2006-01-02")))
+	follow(t, ctx, "send the claim", chromedp.Click(chromedp.CSS("#send-claim")))
+	waitText(t, ctx, "#claim-status", "Rejected")
+	wantContains(t, "rejected claim", text(t, ctx, "main"), "member number", "What was billed", "D0120", "$65.00", "D2150", "MO", "$180.00")
+	shoot("rejected")
+	checkA11y(t, ctx, "rejected claim")
+
+	// Corrected and resent from its page.
+	follow(t, ctx, "correct and resend", chromedp.Click(chromedp.CSS("#correct-claim")))
+	wantContains(t, "the payer's reason beside the member ID", text(t, ctx, "#c-sub_member_id-error"), "member number")
+	shoot("correct")
+	step(t, ctx, "type the right member ID", chromedp.SetValue(chromedp.CSS("#c-sub_member_id"), "123412345"))
+	follow(t, ctx, "resend", chromedp.Click(chromedp.CSS("#send-claim")))
+	step(t, ctx, "wait for Accepted or Paid", chromedp.Poll[chromedp.Void](
+		`/Accepted|Paid/.test(document.querySelector("#claim-status")?.innerText || "")`, chromedp.WithPollingTimeout(20*time.Second)))
+	wantContains(t, "resent claim", text(t, ctx, "main"), "Claim acknowledgment (277CA): Accepted", "Replace this claim", "Void this claim")
+	shoot("accepted")
+	checkA11y(t, ctx, "accepted claim")
+
+	step(t, ctx, "open the claims list", chromedp.Navigate(srv.URL+"/claims"), chromedp.WaitVisible(chromedp.CSS(".claims-table")))
+	wantContains(t, "claims list", text(t, ctx, ".claims-table"), "UnitedHealthcare Dental (52133)")
+	shoot("list")
+	console.none(t)
+}
