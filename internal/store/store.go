@@ -127,6 +127,7 @@ type Queries interface {
 	SimulatedAnswers
 	Retention
 	InlineBlobs
+	UpstreamCursors
 }
 
 // Store is an open database.

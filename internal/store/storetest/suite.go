@@ -68,6 +68,7 @@ func Run(t *testing.T, open Opener) {
 		{"MockScenarios", testMockScenarios},
 		{"PracticeProviders", testPracticeProviders},
 		{"SimulatedAnswers", testSimulatedAnswers},
+		{"UpstreamCursors", testUpstreamCursors},
 		{"InlineBlobs", testInlineBlobs},
 	}
 	for _, tc := range tests {
