@@ -78,15 +78,12 @@ func writeClaimResult(w http.ResponseWriter, r *http.Request, res *claims.Result
 // claimError maps the claims service's errors to the contract's statuses.
 func claimError(err error) error {
 	var (
-		ve  *claims.ValidationError
 		fe  *claims.ForbiddenError
 		ne  *claims.NotConfiguredError
 		ife *claims.InFlightError
 		kre *claims.KeyReusedError
 	)
 	switch {
-	case errors.As(err, &ve):
-		return ValidationMore(ve.Fields, ve.More)
 	case errors.As(err, &fe):
 		return Errorf(http.StatusForbidden, CodeForbidden, "%s", fe.Message)
 	case errors.As(err, &ne):

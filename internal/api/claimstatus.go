@@ -43,11 +43,8 @@ func (h statusHandlers) checkRaw(w http.ResponseWriter, r *http.Request) {
 }
 
 func writeStatus(w http.ResponseWriter, r *http.Request, resp *statusinquiry.Response, err error) {
-	var ve *statusinquiry.ValidationError
 	var pe *statusinquiry.Problem
 	switch {
-	case errors.As(err, &ve):
-		WriteError(w, r, ValidationMore(ve.Fields, ve.More))
 	case errors.As(err, &pe):
 		WriteError(w, r, Errorf(pe.Status, pe.Code, "%s", pe.Message))
 	case err != nil:

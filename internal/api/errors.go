@@ -88,6 +88,15 @@ func ValidationMore(fields []FieldError, more int) *Error {
 	return &Error{Status: http.StatusBadRequest, Code: CodeValidation, Message: findings.Summary(total), FieldList: list}
 }
 
+// kindStatus is the status and code of each problem.Kind.
+var kindStatus = map[problem.Kind]struct {
+	status int
+	code   string
+}{
+	problem.Forbidden:   {http.StatusForbidden, CodeForbidden},
+	problem.Unavailable: {http.StatusServiceUnavailable, CodeServiceUnavailable},
+}
+
 // WriteJSON writes v as the JSON response body with the given status.
 func WriteJSON(w http.ResponseWriter, status int, v any) {
 	var buf bytes.Buffer
@@ -103,14 +112,26 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	w.Write(buf.Bytes())
 }
 
-// WriteError writes err in the contract's error format. *Error keeps its
-// status; store.ErrNotFound is a 404; a store that cannot serve
+// WriteError writes err in the contract's error format, the one place
+// errors become answers. *Error keeps its status; a *problem.Invalid (any
+// package's validation error) is the 400 VALIDATION_ERROR of its fields; a
+// *problem.Error is its Kind's status with its Message; store.ErrNotFound
+// is a 404; a store that cannot serve
 // (store.IsUnavailable) is a 503; anything else is logged with the
 // request id and answered with a generic 500.
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
-	var e *Error
+	var (
+		e       *Error
+		invalid *problem.Invalid
+		known   *problem.Error
+	)
 	switch {
 	case errors.As(err, &e):
+	case errors.As(err, &invalid):
+		e = ValidationMore(invalid.Fields, invalid.More)
+	case errors.As(err, &known) && kindStatus[known.Kind].status != 0:
+		k := kindStatus[known.Kind]
+		e = Errorf(k.status, k.code, "%s", known.Message)
 	case errors.Is(err, store.ErrNotFound):
 		e = Errorf(http.StatusNotFound, CodeNotFound, "Not found.")
 	case errors.Is(err, store.ErrBadCursor):

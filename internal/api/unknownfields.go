@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/clearhouse/clearhouse/internal/problem"
 )
 
 // UnknownFieldCode is the code of the warning that names a field of the
@@ -279,6 +281,9 @@ func withUnknownFields(answer []byte, unknown []unknownField) []byte {
 // withUnknownFieldProblems adds the unknown fields to a validation error's
 // fieldList.
 func withUnknownFieldProblems(err error, unknown []unknownField) error {
+	if invalid, ok := err.(*problem.Invalid); ok && len(unknown) > 0 {
+		err = ValidationMore(invalid.Fields, invalid.More) // rendered here to add the unknown fields
+	}
 	e, ok := err.(*Error)
 	if !ok || e.Code != CodeValidation || len(unknown) == 0 {
 		return err

@@ -51,11 +51,8 @@ func (h webhookHandlers) view(w store.Webhook) webhookView {
 
 // writeWebhookError maps the service's errors to the contract's.
 func writeWebhookError(w http.ResponseWriter, r *http.Request, err error, what string) {
-	if inv, ok := webhooks.IsInvalid(err); ok {
-		err = ValidationMore(inv.Fields, inv.More)
-	} else if errors.Is(err, webhooks.ErrNoSecretsKey) {
-		err = Errorf(http.StatusServiceUnavailable, CodeServiceUnavailable, "%s", webhooks.ErrNoSecretsKey.Message)
-	} else if errors.Is(err, store.ErrNotFound) {
+	// Validation errors and ErrNoSecretsKey are problem kinds WriteError renders.
+	if errors.Is(err, store.ErrNotFound) {
 		err = Errorf(http.StatusNotFound, CodeNotFound, "No %s for this API key's account and mode.", what)
 	} else if errors.Is(err, webhooks.ErrDisabled) {
 		err = Errorf(http.StatusConflict, CodeConflict, "The %s is disabled; enable it before sending it a test event.", what)

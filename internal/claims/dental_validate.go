@@ -45,7 +45,7 @@ func Validate(r *Request) error {
 	checkProvider(c, "/assistantSurgeon", r.AssistantSurgeon)
 	checkClaim(c, r.ClaimInformation)
 	if c.errs.Len() > 0 {
-		return &ValidationError{Fields: c.errs.Items, More: c.errs.More}
+		return invalid(c.errs.Items, c.errs.More)
 	}
 	return nil
 }

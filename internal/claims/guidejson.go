@@ -130,7 +130,7 @@ func (ce *claimEncoder) encode(g *guide.Guide, k *claimKind, x []byte, frags *co
 		for i, p := range ce.problems {
 			fields[i] = FieldError{Path: "/", Message: "the " + k.form + " built from this claim does not pass the " + k.version + " guide: " + p}
 		}
-		return &ValidationError{Fields: fields}
+		return invalid(fields, 0)
 	}
 	return nil
 }

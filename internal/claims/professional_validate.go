@@ -55,7 +55,7 @@ func ValidateProfessional(r *ProfessionalRequest) error {
 // result is the checker's *ValidationError, or nil when nothing failed.
 func (c *checker) result() error {
 	if c.errs.Len() > 0 {
-		return &ValidationError{Fields: c.errs.Items, More: c.errs.More}
+		return invalid(c.errs.Items, c.errs.More)
 	}
 	return nil
 }

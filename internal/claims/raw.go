@@ -53,7 +53,7 @@ func (s *Service) submitRawKind(ctx context.Context, k *claimKind, route string,
 }
 
 func rawError(format string, args ...any) *ValidationError {
-	return &ValidationError{Fields: []FieldError{{Path: "/x12", Message: fmt.Sprintf(format, args...)}}}
+	return invalid([]FieldError{{Path: "/x12", Message: fmt.Sprintf(format, args...)}}, 0)
 }
 
 func (s *Service) submitRaw(ctx context.Context, k *claimKind, sub RawSubmission, now time.Time, idem *store.IdempotencyRecord) (*Result, error) {
@@ -84,7 +84,7 @@ func (s *Service) submitRaw(ctx context.Context, k *claimKind, sub RawSubmission
 		}
 	}
 	if fields.Len() > 0 {
-		return nil, &ValidationError{Fields: fields.Items, More: fields.More}
+		return nil, invalid(fields.Items, fields.More)
 	}
 	req, set, err := requestFromX12(segs)
 	if err != nil {

@@ -17,27 +17,13 @@ import (
 // caller sent.
 type FieldError = problem.Field
 
-// ValidationError lists every problem of a request, in field order. The API
-// renders it as 400 VALIDATION_ERROR with fieldList = Fields.
-type ValidationError struct {
-	Fields []FieldError
-	// More counts the problems found past the first findings.Max, which
-	// are not listed (a request can hold any number of mistakes).
-	More int
-}
+// ValidationError lists every problem of a request, in field order
+// (problem.Invalid, which the API renders as 400 VALIDATION_ERROR).
+type ValidationError = problem.Invalid
 
-func (e *ValidationError) Error() string {
-	var b strings.Builder
-	b.WriteString("invalid claim")
-	for i, f := range e.Fields {
-		if i == 0 {
-			b.WriteString(": ")
-		} else {
-			b.WriteString("; ")
-		}
-		b.WriteString(f.Path + ": " + f.Message)
-	}
-	return b.String()
+// invalid is the ValidationError of fields and more problems past them.
+func invalid(fields []FieldError, more int) *ValidationError {
+	return problem.NewInvalid("invalid claim", fields, more)
 }
 
 // checker collects the problems of one request. form names the X12 claim

@@ -132,7 +132,7 @@ func (s *Service) withIdempotency(ctx context.Context, sub Submission, now time.
 		return do(ctx, sub, now, nil)
 	}
 	if n := len(sub.IdempotencyKey); n > 255 {
-		return nil, &ValidationError{Fields: []FieldError{{Path: "Idempotency-Key", Message: fmt.Sprintf("must be 1 to 255 characters; got %d", n)}}}
+		return nil, invalid([]FieldError{{Path: "Idempotency-Key", Message: fmt.Sprintf("must be 1 to 255 characters; got %d", n)}}, 0)
 	}
 	h := sha256.Sum256(append([]byte(sub.Route+"\n"+sub.Caller.Mode+"\n"), sub.Body...))
 	// A key belongs to the account and the mode: the same key sent with a
@@ -217,8 +217,8 @@ func (s *Service) route(ctx context.Context, k *claimKind, c Caller, payerID, se
 	if settingID != "" {
 		st, err := s.opts.Store.GetTransactionSetting(ctx, c.AccountID, c.Mode, settingID)
 		if errors.Is(err, store.ErrNotFound) || (err == nil && (st.PartnershipID != ship.ID || st.Direction != store.DirectionOutbound || st.TransactionSetIdentifier != "837")) {
-			return nil, &ValidationError{Fields: []FieldError{{Path: "Service-Transaction-Setting-Id",
-				Message: fmt.Sprintf("%q is not an outbound 837 transaction setting of partnership %s; leave the header out to use the default", settingID, ship.ID)}}}
+			return nil, invalid([]FieldError{{Path: "Service-Transaction-Setting-Id",
+				Message: fmt.Sprintf("%q is not an outbound 837 transaction setting of partnership %s; leave the header out to use the default", settingID, ship.ID)}}, 0)
 		}
 		if err != nil {
 			return nil, err
@@ -228,8 +228,8 @@ func (s *Service) route(ctx context.Context, k *claimKind, c Caller, payerID, se
 		r.setting = found.setting
 	}
 	if r.setting.GuideID != "" && r.setting.GuideID != k.version {
-		return nil, &ValidationError{Fields: []FieldError{{Path: "Service-Transaction-Setting-Id",
-			Message: fmt.Sprintf("the setting uses guide %s; this server writes %s claims in %s only", r.setting.GuideID, k.name, k.version)}}}
+		return nil, invalid([]FieldError{{Path: "Service-Transaction-Setting-Id",
+			Message: fmt.Sprintf("the setting uses guide %s; this server writes %s claims in %s only", r.setting.GuideID, k.name, k.version)}}, 0)
 	}
 	r.connectionID = r.setting.ConnectionID
 	if r.connectionID == "" {

@@ -207,7 +207,7 @@ func (s *Service) check(ctx context.Context, caller Caller, req *Request, res *R
 	if err := Validate(req, known); err != nil {
 		var ve *ValidationError
 		errors.As(err, &ve)
-		res.fail(http.StatusBadRequest, StatusInvalid, &Problem{Code: CodeValidation, Message: validationMessage(len(ve.Fields) + ve.More), FieldList: ve.listed()})
+		res.fail(http.StatusBadRequest, StatusInvalid, &Problem{Code: CodeValidation, Message: validationMessage(len(ve.Fields) + ve.More), FieldList: listed(ve)})
 		return nil
 	}
 	route, ok := s.route(res, caller, req.TradingPartnerServiceID)

@@ -16,35 +16,18 @@ import (
 // says what is wrong and how to fix it, echoing only what the caller sent.
 type FieldError = problem.Field
 
-// ValidationError lists every problem found in a request, in field order.
-// The API renders it as 400 VALIDATION_ERROR with fieldList = Fields.
-type ValidationError struct {
-	Fields []FieldError
-	// More counts the problems found past the first findings.Max, which
-	// are not listed (a request can hold any number of mistakes).
-	More int
-}
+// ValidationError lists every problem found in a request, in field order
+// (problem.Invalid, which the API renders as 400 VALIDATION_ERROR).
+type ValidationError = problem.Invalid
 
-func (e *ValidationError) Error() string {
-	if len(e.Fields) == 0 {
-		return "invalid eligibility request"
-	}
-	var b strings.Builder
-	b.WriteString("invalid eligibility request: ")
-	for i, f := range e.Fields {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(f.Path)
-		b.WriteString(": ")
-		b.WriteString(f.Message)
-	}
-	return b.String()
+// invalid is the ValidationError of fields and more problems past them.
+func invalid(fields []FieldError, more int) *ValidationError {
+	return problem.NewInvalid("invalid eligibility request", fields, more)
 }
 
 // listed is the answer's fieldList: the problems kept, then one entry
 // counting the rest.
-func (e *ValidationError) listed() []FieldError {
+func listed(e *ValidationError) []FieldError {
 	if e.More == 0 {
 		return e.Fields
 	}
@@ -146,7 +129,7 @@ func Validate(r *Request, payer *payers.Payer) error {
 	checkX12Safe(c, r)
 
 	if c.errs.Len() > 0 {
-		return &ValidationError{Fields: c.errs.Items, More: c.errs.More}
+		return invalid(c.errs.Items, c.errs.More)
 	}
 	return nil
 }

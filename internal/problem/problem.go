@@ -5,7 +5,10 @@
 // the API never reads another package's error text.
 package problem
 
-import "errors"
+import (
+	"errors"
+	"strings"
+)
 
 // Field is one problem of a request: Path is a JSON Pointer into the body
 // ("/subscriber/memberId") or "/query/<name>"; Message says what is wrong
@@ -45,6 +48,45 @@ func (e *Error) Error() string { return e.Package + ": " + e.Message }
 // As returns the Error in err's chain, if any.
 func As(err error) (*Error, bool) {
 	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
+
+// Invalid lists what is wrong with a request, in field order: at most
+// findings.Max Fields, More counting the problems found past them (a
+// request can hold any number of mistakes). Every package's validation
+// error is an Invalid; the API renders it once, as 400 VALIDATION_ERROR
+// with fieldList = Fields.
+type Invalid struct {
+	// What names what was invalid, the start of Error() for logs
+	// ("invalid claim", "webhooks: invalid settings").
+	What   string
+	Fields []Field
+	More   int
+}
+
+// NewInvalid returns an Invalid.
+func NewInvalid(what string, fields []Field, more int) *Invalid {
+	return &Invalid{What: what, Fields: fields, More: more}
+}
+
+func (e *Invalid) Error() string {
+	var b strings.Builder
+	b.WriteString(e.What)
+	for i, f := range e.Fields {
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString("; ")
+		}
+		b.WriteString(f.Path + ": " + f.Message)
+	}
+	return b.String()
+}
+
+// AsInvalid returns the Invalid in err's chain, if any.
+func AsInvalid(err error) (*Invalid, bool) {
+	var e *Invalid
 	ok := errors.As(err, &e)
 	return e, ok
 }

@@ -21,14 +21,14 @@ const MaxRawBytes = 1 << 20
 // names, and maps the 277 as Check does.
 func (s *Service) CheckRaw(ctx context.Context, caller payers.Caller, raw string) (*Response, error) {
 	if raw == "" {
-		return nil, &ValidationError{Fields: []FieldError{{Path: "/x12", Message: "is required: send the 276 interchange as one string"}}}
+		return nil, invalid([]FieldError{{Path: "/x12", Message: "is required: send the 276 interchange as one string"}}, 0)
 	}
 	if len(raw) > MaxRawBytes {
-		return nil, &ValidationError{Fields: []FieldError{{Path: "/x12", Message: fmt.Sprintf("is %d bytes; a 276 may be at most %d", len(raw), MaxRawBytes)}}}
+		return nil, invalid([]FieldError{{Path: "/x12", Message: fmt.Sprintf("is %d bytes; a 276 may be at most %d", len(raw), MaxRawBytes)}}, 0)
 	}
 	rep, err := guide.Validate(bytes.NewReader([]byte(raw)), guide.Options{})
 	if err != nil {
-		return nil, &ValidationError{Fields: []FieldError{{Path: "/x12", Message: "is not readable X12: " + err.Error()}}}
+		return nil, invalid([]FieldError{{Path: "/x12", Message: "is not readable X12: " + err.Error()}}, 0)
 	}
 	var list findings.List[FieldError]
 	for _, f := range rep.All() {
@@ -41,7 +41,7 @@ func (s *Service) CheckRaw(ctx context.Context, caller payers.Caller, raw string
 		list.Add(FieldError{Path: "/x12", Message: fmt.Sprintf("must hold a 276 claim status request; its transaction set is %q", set)})
 	}
 	if list.Len() > 0 {
-		return nil, &ValidationError{Fields: list.Items, More: list.More}
+		return nil, invalid(list.Items, list.More)
 	}
 	route, err := s.route(caller, payerID)
 	if err != nil {

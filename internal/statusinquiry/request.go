@@ -104,19 +104,13 @@ func (r *Request) lines() []ServiceLine {
 // what is wrong and how to fix it.
 type FieldError = problem.Field
 
-// ValidationError lists every problem of a request (at most findings.Max,
-// More counting the rest).
-type ValidationError struct {
-	Fields []FieldError
-	More   int
-}
+// ValidationError lists every problem of a request (problem.Invalid,
+// which the API renders as 400 VALIDATION_ERROR).
+type ValidationError = problem.Invalid
 
-func (e *ValidationError) Error() string {
-	parts := make([]string, 0, len(e.Fields))
-	for _, f := range e.Fields {
-		parts = append(parts, f.Path+": "+f.Message)
-	}
-	return "invalid claim status request: " + strings.Join(parts, "; ")
+// invalid is the ValidationError of fields and more problems past them.
+func invalid(fields []FieldError, more int) *ValidationError {
+	return problem.NewInvalid("invalid claim status request", fields, more)
 }
 
 // Limits of one request.
@@ -289,7 +283,7 @@ func (r *Request) Validate() error {
 	if c.errs.Len() == 0 {
 		return nil
 	}
-	return &ValidationError{Fields: c.errs.Items, More: c.errs.More}
+	return invalid(c.errs.Items, c.errs.More)
 }
 
 func gender(c *checker, path, v string) {

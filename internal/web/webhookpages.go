@@ -73,8 +73,8 @@ func formInput(r *http.Request) (webhooks.Input, webhookForm) {
 // invalid shows the service's field errors on the form; false when err is
 // not about the input.
 func (c *Console) invalid(w http.ResponseWriter, r *http.Request, f webhookForm, err error) bool {
-	bad, ok := webhooks.IsInvalid(err)
-	if !ok {
+	var bad *webhooks.InvalidError
+	if !errors.As(err, &bad) {
 		return false
 	}
 	for _, fe := range bad.Fields {

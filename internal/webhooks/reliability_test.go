@@ -12,6 +12,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/jobs"
+	"github.com/clearhouse/clearhouse/internal/problem"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
@@ -226,7 +227,7 @@ func TestSSRFGuardBlocksPrivateAddresses(t *testing.T) {
 	// A literal loopback address is refused when the webhook is created.
 	if _, _, err := e.svc.Create(context.Background(), e.caller, webhooks.Input{URL: ptr(rcv.URL)}); err == nil {
 		t.Fatal("a webhook to 127.0.0.1 was accepted")
-	} else if inv, ok := webhooks.IsInvalid(err); !ok || !strings.Contains(inv.Fields[0].Message, "private address") {
+	} else if inv, ok := problem.AsInvalid(err); !ok || !strings.Contains(inv.Fields[0].Message, "private address") {
 		t.Fatalf("error %v", err)
 	}
 	// A URL whose name resolves to a private address later (DNS

@@ -3,7 +3,6 @@ package webhooks
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/netip"
@@ -58,20 +57,13 @@ type Authentication struct {
 // FieldError names one invalid field by JSON Pointer.
 type FieldError = problem.Field
 
-// InvalidError lists what is wrong with an Input.
-type InvalidError struct {
-	Fields []FieldError
-	// More counts the problems found past the first findings.Max (not
-	// listed): a body can name a million unknown event types.
-	More int
-}
+// InvalidError lists what is wrong with an Input (problem.Invalid, which
+// the API renders as 400 VALIDATION_ERROR).
+type InvalidError = problem.Invalid
 
-func (e *InvalidError) Error() string {
-	msgs := make([]string, len(e.Fields))
-	for i, f := range e.Fields {
-		msgs[i] = f.Path + ": " + f.Message
-	}
-	return "webhooks: invalid settings: " + strings.Join(msgs, "; ")
+// invalid is the InvalidError of fields and more problems past them.
+func invalid(fields []FieldError, more int) *InvalidError {
+	return problem.NewInvalid("webhooks: invalid settings", fields, more)
 }
 
 // Limits of settings.
@@ -93,7 +85,7 @@ func (s *Service) Create(ctx context.Context, c Caller, in Input) (store.Webhook
 		Concurrency: DefaultConcurrency, AuthType: AuthNone, EventTypes: []string{}, CreatedAt: now, UpdatedAt: now,
 	}
 	if in.URL == nil {
-		return store.Webhook{}, "", &InvalidError{Fields: []FieldError{{Path: "/url", Message: "is required: the https URL events are POSTed to"}}}
+		return store.Webhook{}, "", invalid([]FieldError{{Path: "/url", Message: "is required: the https URL events are POSTed to"}}, 0)
 	}
 	if err := s.apply(&w, in); err != nil {
 		return store.Webhook{}, "", err
@@ -109,7 +101,7 @@ func (s *Service) Create(ctx context.Context, c Caller, in Input) (store.Webhook
 			return err
 		}
 		if len(existing) >= MaxWebhooks {
-			return &InvalidError{Fields: []FieldError{{Path: "/", Message: fmt.Sprintf("an account has at most %d webhooks; delete one first", MaxWebhooks)}}}
+			return invalid([]FieldError{{Path: "/", Message: fmt.Sprintf("an account has at most %d webhooks; delete one first", MaxWebhooks)}}, 0)
 		}
 		return tx.CreateWebhook(ctx, w)
 	})
@@ -314,7 +306,7 @@ func (s *Service) apply(w *store.Webhook, in Input) error {
 		}
 	}
 	if fields.Len() > 0 {
-		return &InvalidError{Fields: fields.Items, More: fields.More}
+		return invalid(fields.Items, fields.More)
 	}
 	return nil
 }
@@ -416,11 +408,4 @@ func validHeaderName(h string) bool {
 		return false
 	}
 	return true
-}
-
-// IsInvalid reports whether err is an *InvalidError and returns it.
-func IsInvalid(err error) (*InvalidError, bool) {
-	var e *InvalidError
-	ok := errors.As(err, &e)
-	return e, ok
 }

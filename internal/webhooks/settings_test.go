@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/jobs"
+	"github.com/clearhouse/clearhouse/internal/problem"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
@@ -103,7 +104,7 @@ func TestSettingsValidation(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, _, err := e.svc.Create(ctx, c.caller, c.in)
-			inv, ok := webhooks.IsInvalid(err)
+			inv, ok := problem.AsInvalid(err)
 			if !ok || inv.Fields[0].Path != c.path || !strings.Contains(inv.Fields[0].Message, c.msg) {
 				t.Errorf("error %v, want %s: …%s…", err, c.path, c.msg)
 			}
