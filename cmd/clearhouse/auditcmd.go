@@ -15,10 +15,6 @@ import (
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
-func init() {
-	register(command{name: "audit", summary: "verify and export the access audit", run: runAudit})
-}
-
 const auditUsage = `Usage: clearhouse audit <verify|export> [options]
 
   verify [--account NAME]

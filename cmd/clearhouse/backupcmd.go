@@ -10,11 +10,6 @@ import (
 	"github.com/clearhouse/clearhouse/internal/secrets"
 )
 
-func init() {
-	register(command{name: "backup", summary: "copy the embedded default's database and files, while it runs", run: runBackup})
-	register(command{name: "restore", summary: "check a backup's checksums and restore it into a new data directory", run: runRestore})
-}
-
 func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var dataDir, to string
 	fs := newFlagSet("backup", "backup --to DIR [--data DIR]",

@@ -14,10 +14,6 @@ import (
 	"github.com/clearhouse/clearhouse/internal/secrets"
 )
 
-func init() {
-	register(command{name: "connections", summary: "check payer and partner connections; seal their secrets", run: runConnections})
-}
-
 const connectionsUsage = `Usage: clearhouse connections <test|list|seal> [options]
 
   test ID   checks connection ID step by step (dns, tcp, tls, auth, path) and

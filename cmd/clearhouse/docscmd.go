@@ -9,10 +9,6 @@ import (
 	"strings"
 )
 
-func init() {
-	register(command{name: "docs", summary: "print generated documentation: docs flags > docs/configuration.md", run: runDocs})
-}
-
 // documentedCommands are the commands docs/configuration.md describes, in
 // its order. TestConfigurationPage fails when a command is missing here.
 var documentedCommands = [][]string{

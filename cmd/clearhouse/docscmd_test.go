@@ -28,7 +28,7 @@ func TestConfigurationPage(t *testing.T) {
 	if generated != string(page) {
 		t.Error("docs/configuration.md is stale: run go run ./cmd/clearhouse docs flags > docs/configuration.md")
 	}
-	for name := range commands {
+	for name := range commands() {
 		if !slices.ContainsFunc(documentedCommands, func(path []string) bool { return path[0] == name }) {
 			t.Errorf("command %q is not in documentedCommands (docs/configuration.md)", name)
 		}

@@ -18,10 +18,6 @@ import (
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
-func init() {
-	register(command{name: "keys", summary: "create, list and revoke API keys", run: runKeys})
-}
-
 const keysUsage = `Usage: clearhouse keys <create|list|revoke> [options]
 
   create --account NAME --mode test|production [--name LABEL]

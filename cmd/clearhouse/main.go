@@ -25,13 +25,32 @@ type command struct {
 	run func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
-var commands = map[string]command{}
-
-func register(c command) {
-	if _, dup := commands[c.name]; dup {
-		panic("clearhouse: subcommand registered twice: " + c.name)
+// commands is every subcommand by name, from one table read top to bottom:
+// nothing registers a command at start-up (no init()).
+func commands() map[string]command {
+	list := []command{
+		command{name: "serve", summary: "run the HTTP API service", run: runServe},
+		command{name: "keys", summary: "create, list and revoke API keys", run: runKeys},
+		command{name: "partners", summary: "apply or export trading partners (profiles, partnerships, settings, connections)", run: runPartners},
+		command{name: "connections", summary: "check payer and partner connections; seal their secrets", run: runConnections},
+		command{name: "sftp", summary: "manage the users of the embedded SFTP server", run: runSFTP},
+		command{name: "payers", summary: "list the payers this server knows (ids, names, transactions, connection)", run: runPayers},
+		command{name: "webhooks", summary: "developer tools for webhooks: listen (a local, verifying receiver)", run: runWebhooks},
+		command{name: "retention", summary: "set or show how long each account keeps its records", run: runRetention},
+		command{name: "purge", summary: "remove what the retention policies no longer keep (--dry-run: show it)", run: runPurge},
+		command{name: "audit", summary: "verify and export the access audit", run: runAudit},
+		command{name: "backup", summary: "copy the embedded default's database and files, while it runs", run: runBackup},
+		command{name: "restore", summary: "check a backup's checksums and restore it into a new data directory", run: runRestore},
+		command{name: "mockpayer", summary: "run the mock payers as a separate process (CAQH CORE SOAP/MIME)", run: runMockpayer},
+		command{name: "x12", summary: "X12 tools: parse, validate, ack, ...", run: runX12},
+		command{name: "docs", summary: "print generated documentation: docs flags > docs/configuration.md", run: runDocs},
+		command{name: "version", summary: "print the build version", run: runVersion},
 	}
-	commands[c.name] = c
+	byName := make(map[string]command, len(list))
+	for _, c := range list {
+		byName[c.name] = c
+	}
+	return byName
 }
 
 // exitError carries a specific process exit status out of a subcommand
@@ -65,7 +84,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	c, ok := commands[args[0]]
+	c, ok := commands()[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "clearhouse: unknown command %q\n\n", args[0])
 		usage(stderr)
@@ -96,8 +115,9 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "Usage: clearhouse <command> [options]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
-	for _, n := range slices.Sorted(maps.Keys(commands)) {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	cs := commands()
+	for _, n := range slices.Sorted(maps.Keys(cs)) {
+		fmt.Fprintf(w, "  %-10s %s\n", n, cs[n].summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'clearhouse <command> --help' for a command's options.")

@@ -20,10 +20,6 @@ import (
 	"github.com/clearhouse/clearhouse/internal/mockpayer/scenario"
 )
 
-func init() {
-	register(command{name: "mockpayer", summary: "run the mock payers as a separate process (CAQH CORE SOAP/MIME)", run: runMockpayer})
-}
-
 const mockpayerSynopsis = "mockpayer serve [options] | mockpayer scenarios apply -f FILE --account NAME | mockpayer generate --scenarios FILE"
 
 const mockpayerAbout = `Runs the mock payers as a trading partner that speaks the real protocols:

@@ -15,10 +15,6 @@ import (
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
-func init() {
-	register(command{name: "partners", summary: "apply or export trading partners (profiles, partnerships, settings, connections)", run: runPartners})
-}
-
 const partnersUsage = `Usage: clearhouse partners <apply|export> [options]
 
   apply -f FILE --account NAME [--mode test|production] [--prune] [--dry-run]

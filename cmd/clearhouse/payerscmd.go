@@ -10,10 +10,6 @@ import (
 	"github.com/clearhouse/clearhouse/internal/payers"
 )
 
-func init() {
-	register(command{name: "payers", summary: "list the payers this server knows (ids, names, transactions, connection)", run: runPayers})
-}
-
 // runPayers prints the payer directory: the shipped one, with the --payers
 // file applied when given. --markdown prints docs/payers.md.
 func runPayers(_ context.Context, args []string, stdout, stderr io.Writer) error {

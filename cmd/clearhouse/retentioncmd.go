@@ -12,11 +12,6 @@ import (
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
-func init() {
-	register(command{name: "retention", summary: "set or show how long each account keeps its records", run: runRetention})
-	register(command{name: "purge", summary: "remove what the retention policies no longer keep (--dry-run: show it)", run: runPurge})
-}
-
 const retentionUsage = `Usage: clearhouse retention <set|show> [options]
 
   set  --account NAME [--eligibility-days N] [--file-days N] [--event-days N]

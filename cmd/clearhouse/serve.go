@@ -20,10 +20,6 @@ import (
 	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
 
-func init() {
-	register(command{name: "serve", summary: "run the HTTP API service", run: runServe})
-}
-
 // serveConfig is every option of clearhouse serve.
 type serveConfig struct {
 	listen           string

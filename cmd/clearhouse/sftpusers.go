@@ -17,10 +17,6 @@ import (
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
-func init() {
-	register(command{name: "sftp", summary: "manage the users of the embedded SFTP server", run: runSFTP})
-}
-
 const sftpUsage = `Usage: clearhouse sftp users <create|list|delete> [options]
 
   users create --account NAME --mode test|production --username USER

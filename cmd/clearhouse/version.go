@@ -11,10 +11,6 @@ import (
 // version is set at build time: go build -ldflags "-X main.version=v1.2.3".
 var version = "dev"
 
-func init() {
-	register(command{name: "version", summary: "print the build version", run: runVersion})
-}
-
 func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("version", "version", "Prints the version, VCS revision and Go version of this build.", stderr)
 	if _, err := parseFlags(fs, args); err != nil {

@@ -19,10 +19,6 @@ import (
 	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
 
-func init() {
-	register(command{name: "webhooks", summary: "developer tools for webhooks: listen (a local, verifying receiver)", run: runWebhooks})
-}
-
 func runWebhooks(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "listen" {
 		fmt.Fprintln(stderr, "Usage: clearhouse webhooks listen --secret whsec_… (--print | --forward-to URL) [--listen ADDR]")

@@ -15,34 +15,28 @@ import (
 	"unicode/utf8"
 
 	"github.com/clearhouse/clearhouse/x12"
+	"github.com/clearhouse/clearhouse/x12/guide"
 )
 
-// x12Subcommand is one "clearhouse x12 <name>" tool. parse, validate and ack
-// live here; other files add theirs from init with registerX12 (the guide
-// package's x12translate.go adds "translate").
+// x12Subcommand is one "clearhouse x12 <name>" tool; x12Subcommands lists
+// them all (translate lives in x12translate.go).
 type x12Subcommand struct {
 	summary string
 	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
-var x12Subcommands = map[string]x12Subcommand{}
-
-func registerX12(name string, c x12Subcommand) {
-	if _, dup := x12Subcommands[name]; dup {
-		panic("clearhouse: x12 subcommand registered twice: " + name)
+// x12Subcommands are the x12 tool's subcommands, in one table.
+func x12Subcommands() map[string]x12Subcommand {
+	return map[string]x12Subcommand{
+		"parse":    x12Subcommand{summary: "print segments as JSON lines (id, offset, elements)", run: runX12Parse},
+		"validate": {summary: "check envelopes (and guides) and print findings; exit 0 no errors, 1 errors, 2 unreadable, 3 a set had no guide", run: runX12Validate},
+		"ack":      x12Subcommand{summary: "print the TA1/999 acknowledgment of a file", run: runX12Ack},
+		"translate": {
+			summary: "X12 → Guide JSON, or Guide JSON → X12 with --to x12",
+			run:     runX12Translate,
+		},
 	}
-	x12Subcommands[name] = c
 }
-
-// x12GuideValidator, when set (x12translate.go sets it from init), returns
-// a fresh validator that adds implementation-guide findings to
-// "x12 validate" and "x12 ack" (chosen per transaction set from GS08/ST03),
-// configured by the guide flags. nil means envelope checks only.
-var x12GuideValidator func(x12GuideOptions) x12.SetValidator
-
-// x12NoGuideCode is the finding the guide validator reports for a set it
-// has no guide for (only its envelope was checked); set with the hook.
-var x12NoGuideCode x12.Code
 
 // exitNotChecked is "x12 validate"'s status when nothing is wrong with what
 // was checked but some transaction set had no guide: it was not validated,
@@ -62,25 +56,19 @@ func (o *x12GuideOptions) register(fs *flag.FlagSet, noGuideUsage string) {
 
 // setValidator returns the guide validator the flags ask for, nil for none.
 func (o *x12GuideOptions) setValidator() x12.SetValidator {
-	if x12GuideValidator == nil || o.noGuide {
+	if o.noGuide {
 		return nil
 	}
-	return x12GuideValidator(*o)
-}
-
-func init() {
-	register(command{name: "x12", summary: "X12 tools: parse, validate, ack, ...", run: runX12})
-	registerX12("parse", x12Subcommand{summary: "print segments as JSON lines (id, offset, elements)", run: runX12Parse})
-	registerX12("validate", x12Subcommand{summary: "check envelopes (and guides) and print findings; exit 0 no errors, 1 errors, 2 unreadable, 3 a set had no guide", run: runX12Validate})
-	registerX12("ack", x12Subcommand{summary: "print the TA1/999 acknowledgment of a file", run: runX12Ack})
+	return guide.NewSetValidator(guide.Options{SkipNPI: o.SkipNPI})
 }
 
 func runX12(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprintln(stderr, "Usage: clearhouse x12 <tool> [options] FILE|-")
 		fmt.Fprintln(stderr, "\nTools:")
-		for _, n := range slices.Sorted(maps.Keys(x12Subcommands)) {
-			fmt.Fprintf(stderr, "  %-10s %s\n", n, x12Subcommands[n].summary)
+		subs := x12Subcommands()
+		for _, n := range slices.Sorted(maps.Keys(subs)) {
+			fmt.Fprintf(stderr, "  %-10s %s\n", n, subs[n].summary)
 		}
 		fmt.Fprintln(stderr, "\nRun 'clearhouse x12 <tool> --help' for a tool's options.")
 		if len(args) == 0 {
@@ -88,7 +76,7 @@ func runX12(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		return errHelpShown
 	}
-	sub, ok := x12Subcommands[args[0]]
+	sub, ok := x12Subcommands()[args[0]]
 	if !ok {
 		return &exitError{code: 2, err: fmt.Errorf("unknown x12 tool %q (run 'clearhouse x12 --help')", args[0])}
 	}
@@ -294,7 +282,7 @@ envelopes are checked, as asked, and 3 is not used.`)
 	printed, unchecked := 0, 0
 	vo := x12.ValidateOptions{Reader: opts, NoTree: true, OnFinding: func(fd x12.Finding) {
 		counts[fd.Severity]++
-		if x12NoGuideCode != "" && fd.Code == x12NoGuideCode {
+		if fd.Code == guide.CodeNoGuide {
 			unchecked++
 		}
 		// A hostile file can hold a finding in every segment: past the

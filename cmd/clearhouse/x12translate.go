@@ -11,19 +11,8 @@ import (
 	"github.com/clearhouse/clearhouse/x12/guide"
 )
 
-// This file plugs the implementation guides (package x12/guide) into the x12
-// tool: guide findings for "x12 validate" and "x12 ack", and "x12 translate".
-
-func init() {
-	x12NoGuideCode = guide.CodeNoGuide
-	x12GuideValidator = func(o x12GuideOptions) x12.SetValidator {
-		return guide.NewSetValidator(guide.Options{SkipNPI: o.SkipNPI})
-	}
-	registerX12("translate", x12Subcommand{
-		summary: "X12 → Guide JSON, or Guide JSON → X12 with --to x12",
-		run:     runX12Translate,
-	})
-}
+// This file is "x12 translate": X12 to Guide JSON and back (package
+// x12/guide; x12cmd.go uses the guides for "x12 validate" and "x12 ack").
 
 func runX12Translate(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("x12 translate", flag.ContinueOnError)
