@@ -32,6 +32,7 @@ var routesWithoutPHI = []string{
 	"/2023-08-01/connections", // prefix, should connection routes move
 	"/2024-04-01/mock-payer/", // prefix: test-mode mock payer scenarios (settings, no patient data)
 	"/2024-04-01/practice/",   // prefix: the practice's providers (settings, no patient data)
+	"/2024-04-01/payer",       // prefix: the payer directory (/payers, /payer/{id}; no patient data)
 }
 
 type auditServer struct {

@@ -31,6 +31,7 @@ func (s *Server) routes() []Route {
 	auditLog := auditHandlers{store: svc.Store}
 	report := reportHandlers{store: svc.Store, blobs: svc.Core.Blob()}
 	lifecycle := lifecycleHandlers{store: svc.Store}
+	directory := payerHandlers{dir: svc.Payers}
 	partner := partnerHandlers{store: svc.Store, box: svc.Secrets, dirs: svc.Directories, guard: svc.ConnectionGuard, clock: svc.Clock}
 	inbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionInbound}
 	outbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionOutbound}
@@ -129,6 +130,12 @@ func (s *Server) routes() []Route {
 		{Pattern: "GET /2025-03-07/claims/{id}", Handler: http.HandlerFunc(lifecycle.get)},
 		{Pattern: "GET /2025-03-07/claims/{id}/timeline", Handler: http.HandlerFunc(lifecycle.timeline)},
 		{Pattern: "GET /2025-03-07/unmatched-claim-reports", Handler: http.HandlerFunc(lifecycle.unmatched)},
+
+		// The payer directory (the hosted Payers API): the operator's
+		// directory, the same for every account.
+		{Pattern: "GET /2024-04-01/payers", Handler: http.HandlerFunc(directory.list)},
+		{Pattern: "GET /2024-04-01/payers/search", Handler: http.HandlerFunc(directory.search)},
+		{Pattern: "GET /2024-04-01/payer/{stediId}", Handler: http.HandlerFunc(directory.get)},
 
 		// The access audit (package audit; what each route records: audit.go).
 		{Pattern: auditEventsPattern, Handler: http.HandlerFunc(auditLog.list)},

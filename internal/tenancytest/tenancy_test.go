@@ -277,7 +277,9 @@ func (s *server) createEverything() []resource {
 	}})
 	unmatched := txs.Items[0].TransactionID
 	add(resource{name: "unmatched claim report", id: unmatched, check: func(t *testing.T) {
-		var list struct{ Items []struct{ TransactionID string } }
+		var list struct {
+			Items []struct{ TransactionID string }
+		}
 		s.owned("GET", "/2025-03-07/unmatched-claim-reports", "", &list, 200)
 		if len(list.Items) == 0 || list.Items[0].TransactionID != unmatched {
 			t.Errorf("owner's unmatched reports: %+v", list)
