@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/base64"
 	"errors"
 	"net/http"
 	"slices"
@@ -98,15 +97,7 @@ func (h lifecycleHandlers) get(w http.ResponseWriter, r *http.Request) {
 // it is built whole and a page is a slice of it; the token is its offset.
 func (h lifecycleHandlers) timeline(w http.ResponseWriter, r *http.Request) {
 	l := parseListQuery(r)
-	offset := 0
-	if tok := l.pageToken(); tok != "" {
-		b, err := base64.RawURLEncoding.DecodeString(tok)
-		n, convErr := strconv.Atoi(strings.TrimPrefix(string(b), "t:"))
-		if err != nil || convErr != nil || !strings.HasPrefix(string(b), "t:") || n < 0 {
-			l.fail("pageToken", "is not valid; pass the nextPageToken of a previous page unchanged")
-		}
-		offset = n
-	}
+	offset := pageOffset(l, "t")
 	if err := l.err(); err != nil {
 		WriteError(w, r, err)
 		return
@@ -137,7 +128,7 @@ func (h lifecycleHandlers) timeline(w http.ResponseWriter, r *http.Request) {
 		end := min(offset+size, len(entries))
 		out.Items = entries[offset:end]
 		if end < len(entries) {
-			out.NextPageToken = base64.RawURLEncoding.EncodeToString([]byte("t:" + strconv.Itoa(end)))
+			out.NextPageToken = offsetToken("t", end)
 		}
 	}
 	WriteJSON(w, http.StatusOK, out)

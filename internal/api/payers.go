@@ -109,22 +109,28 @@ func pageSizeOr(l *listQuery, def int) int {
 	return l.PageSize
 }
 
-// payerOffset reads the page token of the directory's lists: the offset
-// of the next payer.
-func payerOffset(l *listQuery) int {
+func payerOffset(l *listQuery) int { return pageOffset(l, "p") }
+
+func payerToken(n int) string { return offsetToken("p", n) }
+
+// pageOffset reads the page token of a list built whole and sliced (the
+// payer directory, a claim's timeline): the offset of the next item,
+// behind its list's tag.
+func pageOffset(l *listQuery, tag string) int {
 	tok := l.pageToken()
 	if tok == "" {
 		return 0
 	}
 	b, err := base64.RawURLEncoding.DecodeString(tok)
-	n, convErr := strconv.Atoi(strings.TrimPrefix(string(b), "p:"))
-	if err != nil || convErr != nil || !strings.HasPrefix(string(b), "p:") || n < 0 {
+	n, convErr := strconv.Atoi(strings.TrimPrefix(string(b), tag+":"))
+	if err != nil || convErr != nil || !strings.HasPrefix(string(b), tag+":") || n < 0 {
 		l.fail("pageToken", "is not valid; pass the nextPageToken of a previous page unchanged")
 		return 0
 	}
 	return n
 }
 
-func payerToken(n int) string {
-	return base64.RawURLEncoding.EncodeToString([]byte("p:" + strconv.Itoa(n)))
+// offsetToken is the token of the page starting at offset n.
+func offsetToken(tag string, n int) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(tag + ":" + strconv.Itoa(n)))
 }

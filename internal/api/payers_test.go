@@ -25,8 +25,8 @@ func TestPayerDirectory(t *testing.T) {
 	c := &lifecycleClient{t: t, url: hs.URL, key: key}
 	type record struct {
 		StediID, PrimaryPayerID, DisplayName string
-		Aliases, Names, CoverageTypes       []string
-		TransactionSupport                  map[string]string
+		Aliases, Names, CoverageTypes        []string
+		TransactionSupport                   map[string]string
 	}
 	for _, id := range []string{"87726", "uhc"} {
 		var got struct{ Payer record }
