@@ -21,6 +21,11 @@ type Rule struct {
 	IDHeader       string
 	IDFromLocation bool
 	IDFromBody     bool
+	// OwnCommit keeps the entry out of the handler's transaction (Join):
+	// for a page that answers a redirect, not the status the domain
+	// records, the handler's entry would not cover the answer and the
+	// request would be recorded twice.
+	OwnCommit bool
 }
 
 // Caller is who makes the request; ok false when it is not known (the
@@ -49,9 +54,11 @@ func (rec *Recorder) Wrap(rule Rule, caller Caller, unavailable http.HandlerFunc
 		if rule.IDParam != "" {
 			aw.entry.ResourceID = r.PathValue(rule.IDParam)
 		}
-		aw.joined = &Joined{a: aw}
-		r = r.WithContext(context.WithValue(r.Context(), joinKey{}, aw.joined))
-		aw.r = r
+		if !rule.OwnCommit {
+			aw.joined = &Joined{a: aw}
+			r = r.WithContext(context.WithValue(r.Context(), joinKey{}, aw.joined))
+			aw.r = r
+		}
 		h.ServeHTTP(aw, r)
 		aw.finish()
 	})

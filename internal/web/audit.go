@@ -46,6 +46,7 @@ func (c *Console) audited(pattern string, next http.HandlerFunc) http.HandlerFun
 	if !ok {
 		return next
 	}
+	rule.OwnCommit = true // pages answer redirects, not the domain's status
 	return c.recorder.Wrap(rule, consoleCaller, c.auditUnavailable, next).ServeHTTP
 }
 
