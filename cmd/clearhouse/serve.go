@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/clearhouse/clearhouse/internal/upstream"
 	"io"
 	"log/slog"
 	"os"
@@ -40,6 +41,7 @@ type serveConfig struct {
 	rateLimit        float64
 	rateBurst        int
 	payerCallsPerKey int
+	upstreamPoll     time.Duration
 	publicURL        string
 	region           string
 	secrets          secretsKeyFlag
@@ -92,6 +94,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.DurationVar(&cfg.mockRemitDelay, "mock-remit-delay", delivery.DefaultRemitDelay, "how long after its 277CA the test-mode mock payer's 835 arrives")
 	fs.Float64Var(&cfg.rateLimit, "rate-limit", 50, "requests per second each API key may make, on average (token bucket, per process); 0 turns limits off")
 	fs.IntVar(&cfg.rateBurst, "rate-burst", 100, "requests an API key may make at once above --rate-limit")
+	fs.DurationVar(&cfg.upstreamPoll, "upstream-poll-interval", upstream.DefaultPollInterval, "how often each stored CLEARINGHOUSE_API connection's upstream is polled for answers (999, 277CA, 835)")
 	fs.IntVar(&cfg.payerCallsPerKey, "payer-calls-per-key", eligibility.DefaultPayerCallsPerKey, "eligibility checks each API key may have waiting on one payer connection at once (per process); more answer 429; 0 turns the cap off")
 	fs.DurationVar(&cfg.pgTimeouts.Connect, "db-connect-timeout", store.DefaultPostgresTimeouts.Connect, "PostgreSQL: time to open a connection (TCP and handshake); 0 for none")
 	fs.DurationVar(&cfg.pgTimeouts.Acquire, "db-acquire-timeout", store.DefaultPostgresTimeouts.Acquire, "PostgreSQL: time to wait for a pooled connection (added to the statement timeout as a statement's overall bound); 0 for none")
@@ -148,6 +151,7 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 		DataDir: cfg.dataDir, DatabaseURL: cfg.databaseURL, BlobURL: cfg.blobURL, Postgres: cfg.pgTimeouts,
 		Logger: logger, Secrets: box, Directories: dirs, Version: buildVersion(),
 		Payers: dir, PayerConnections: conns, PayerBreakers: breakers, PayerCallsPerKey: cfg.payerCallsPerKey,
+		UpstreamPollInterval:    cfg.upstreamPoll,
 		AllowPrivateConnections: cfg.connections.allowPrivate,
 		HTTP: app.HTTP{Listen: cfg.listen, MaxBodyBytes: cfg.maxBodyBytes, ReadTimeout: cfg.readTimeout,
 			WriteTimeout: cfg.writeTimeout, IdleTimeout: cfg.idleTimeout, ShutdownTimeout: cfg.shutdownTimeout,

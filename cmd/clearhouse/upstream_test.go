@@ -163,7 +163,8 @@ func TestThreeProcessUpstream(t *testing.T) {
 	dataA := t.TempDir()
 	keyA := lastLine(runOK(t, "keys", "create", "--create", "--data", dataA, "--account", "Clinic A", "--mode", "production"))
 	runOK(t, "partners", "apply", "-f", upstreamPartnersFile(t, b), "--data", dataA, "--account", "Clinic A", "--mode", "production", "--secrets-key", secretsKey)
-	addrA, _ := serveProcess(t, "--data", dataA, "--payers", payersFile, "--secrets-key", secretsKey, "--allow-private-connections")
+	addrA, _ := serveProcess(t, "--data", dataA, "--payers", payersFile, "--secrets-key", secretsKey, "--allow-private-connections",
+		"--upstream-poll-interval", "300ms")
 	a := "http://" + addrA
 
 	// `connections test` checks an upstream with a probe that sends no PHI.
@@ -268,6 +269,24 @@ func TestThreeProcessUpstream(t *testing.T) {
 	if claimsAtB != 1 {
 		t.Errorf("B holds %d 837s for one claim of A, want 1", claimsAtB)
 	}
+
+	// B's 999 and 277CA come back to A through A's poll of B: each an
+	// inbound file of A's, once, matched to A's claim.
+	answers := waitFor(t, 30*time.Second, func() string {
+		_, ex := get(t, a+"/2023-08-01/executions?limit=100", keyA)
+		if strings.Contains(ex, "upstream-999-") && strings.Contains(ex, "upstream-277-") {
+			return ex
+		}
+		return ""
+	})
+	time.Sleep(1500 * time.Millisecond) // a few more polls: nothing more may come
+	_, answers = get(t, a+"/2023-08-01/executions?limit=100", keyA)
+	acks, statuses := strings.Count(answers, `"upstream-999-`), strings.Count(answers, `"upstream-277-`)
+	if acks != 1 || statuses != 1 {
+		t.Errorf("A took in %d 999s and %d 277s from B, want 1 and 1: %.2000s", acks, statuses, answers)
+	}
+	_, events := get(t, a+"/2023-08-01/events?limit=100", keyA)
+	t.Logf("A's events after the answers: %.3000s", events)
 
 	nb, nc := b.checks(), c.checks()
 	m = routeCounts(t, a)

@@ -67,8 +67,10 @@ type Config struct {
 	PayerConnections map[string]payers.Connection
 	// PayerBreakers are the connections' breaker settings (failover
 	// between a payer's routes).
-	PayerBreakers    map[string]payers.BreakerSettings
-	PayerCallsPerKey int
+	PayerBreakers map[string]payers.BreakerSettings
+	// UpstreamPollInterval is services.Config.UpstreamPollInterval.
+	UpstreamPollInterval time.Duration
+	PayerCallsPerKey     int
 	// AllowPrivateConnections lets payer and partner connections reach
 	// loopback and private addresses (development and tests).
 	AllowPrivateConnections bool
@@ -193,7 +195,8 @@ func New(ctx context.Context, cfg Config) (a *App, err error) {
 		MockRemitDelay: cfg.MockRemitDelay,
 		Webhooks:       hooks,
 		Payers:         cfg.Payers, PayerConnections: cfg.PayerConnections, PayerBreakers: cfg.PayerBreakers, PayerCallsPerKey: calls,
-		Directories: cfg.Directories, ConnectionGuard: connectionGuard, SFTP: sftp,
+		UpstreamPollInterval: cfg.UpstreamPollInterval,
+		Directories:          cfg.Directories, ConnectionGuard: connectionGuard, SFTP: sftp,
 	})
 	if err != nil {
 		return nil, err

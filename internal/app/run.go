@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/clearhouse/clearhouse/internal/upstream"
 	"log/slog"
 	"net"
 	"net/http"
@@ -38,13 +39,14 @@ func (a *App) RunWorkers(ctx context.Context) {
 		return
 	}
 	svc := a.Services
-	done := make(chan struct{}, 3)
+	done := make(chan struct{}, 4)
+	go func() { runUpstreamEnsure(ctx, svc.UpstreamPoller); done <- struct{}{} }()
 	go func() { svc.Core.NewDirectoryPoller(svc.Directories).Run(ctx); done <- struct{}{} }()
 	go func() { svc.SFTPPoller.Run(ctx); done <- struct{}{} }()
 	// Retention policies are enforced hourly (docs/operations/retention.md).
 	go func() { retention.Run(ctx, svc.Store, svc.Blob, time.Hour, svc.Logger); done <- struct{}{} }()
 	svc.Jobs.Run(ctx)
-	for range 3 {
+	for range 4 {
 		<-done
 	}
 }
@@ -124,4 +126,23 @@ func (a *App) serveSFTP(addr string, logger *slog.Logger) error {
 	logger.Info("sftp listening", "addr", ln.Addr().String(),
 		"hostKey", strings.TrimSpace(string(ssh.MarshalAuthorizedKey(srv.HostKey()))))
 	return nil
+}
+
+// runUpstreamEnsure gives each new CLEARINGHOUSE_API connection its poll
+// job, at start and then every interval (a minute at most), until ctx ends.
+func runUpstreamEnsure(ctx context.Context, p *upstream.Poller) {
+	every := min(p.Interval, time.Minute)
+	if every <= 0 {
+		every = time.Minute
+	}
+	for {
+		if err := p.Ensure(ctx); err != nil && ctx.Err() == nil {
+			p.Logger.Warn("upstream: cannot schedule the answer polls", "error", err.Error())
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(every):
+		}
+	}
 }

@@ -72,6 +72,10 @@ type Config struct {
 	PayerConnections map[string]payers.Connection
 	PayerBreakers    map[string]payers.BreakerSettings
 	PayerCallsPerKey int
+	// UpstreamPollInterval is how often each stored CLEARINGHOUSE_API
+	// connection's upstream is polled for answers
+	// (upstream.DefaultPollInterval when zero).
+	UpstreamPollInterval time.Duration
 
 	// Directories is the operator's directory root DIRECTORY connections'
 	// folders live under (serve --directory-root); nil refuses them.
@@ -113,6 +117,9 @@ type Set struct {
 	// SFTPPoller fetches the inbound files of SFTP connections.
 	SFTPServer *sftpd.Server
 	SFTPPoller *sftpconn.Poller
+	// UpstreamPoller collects the answers of stored CLEARINGHOUSE_API
+	// connections (its jobs are registered; run Ensure now and then).
+	UpstreamPoller *upstream.Poller
 }
 
 // New builds the graph. Every job kind is registered on Set.Jobs when it
@@ -174,6 +181,10 @@ func New(cfg Config) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
+	upstreamDelivery := &upstream.Delivery{Box: s.Secrets, Guard: cfg.ConnectionGuard}
+	s.UpstreamPoller = &upstream.Poller{Store: s.Store, Jobs: s.Jobs, Receive: s.Core.Receive, Delivery: upstreamDelivery,
+		Interval: cfg.UpstreamPollInterval, Logger: s.Logger.With("component", "upstream-poll"), Now: s.Clock.Now}
+	s.UpstreamPoller.Register()
 	do := cfg.Delivery
 	do.Store, do.Blob, do.Jobs, do.Clock, do.Logger = s.Store, s.Blob, s.Jobs, s.Clock, s.Logger
 	do.Transports = map[string]delivery.Transport{
@@ -181,7 +192,7 @@ func New(cfg Config) (*Set, error) {
 		store.ConnectionSFTP:             remote,
 		store.ConnectionSFTPServer:       &sftpconn.Local{Server: s.SFTPServer, Users: s.Store},
 		store.ConnectionDirectory:        &delivery.Directory{Dirs: s.Directories},
-		store.ConnectionClearinghouseAPI: &upstream.Delivery{Box: s.Secrets, Guard: cfg.ConnectionGuard},
+		store.ConnectionClearinghouseAPI: upstreamDelivery,
 	}
 	do.Failed = claimDeliveryFailed
 	for typ, t := range cfg.Delivery.Transports {

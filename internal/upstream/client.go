@@ -175,3 +175,29 @@ func (c *Client) statusError(op string, status int, body []byte) error {
 func join(base, path string) string {
 	return strings.TrimRight(base, "/") + "/" + strings.TrimLeft(path, "/")
 }
+
+// download reads a signed document link: no Authorization header (the
+// link is its own credential, and may point at an object store), the same
+// guard, time limit and size bound.
+func (c *Client) download(ctx context.Context, link string) (int, []byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout())
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, link, nil)
+	if err != nil {
+		return 0, nil, &Error{Connection: c.ID, Op: "fetch", Message: "bad document link: " + err.Error(), Err: err}
+	}
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		return 0, nil, c.transportError("fetch", ctx, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxAnswerBytes+1))
+	if err != nil {
+		return 0, nil, c.transportError("fetch", ctx, err)
+	}
+	if len(data) > MaxAnswerBytes {
+		return resp.StatusCode, nil, &Error{Connection: c.ID, Op: "fetch", HTTPStatus: resp.StatusCode,
+			Message: fmt.Sprintf("document larger than %d bytes", MaxAnswerBytes)}
+	}
+	return resp.StatusCode, data, nil
+}
