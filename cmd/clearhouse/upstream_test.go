@@ -50,12 +50,17 @@ func upstreamPartnersFile(t *testing.T, b *upstreamProcess) string {
 		"profiles": []any{
 			map[string]any{"profileId": "clinic", "profileType": "local", "interchangeQualifier": "ZZ", "interchangeId": "CLINICA"},
 			map[string]any{"profileId": "uhc-dental", "profileType": "partner", "interchangeQualifier": "ZZ", "interchangeId": "52133"},
+			// B's answers are addressed to B (the submitter the payer
+			// knows): A takes them in under B's identity.
+			map[string]any{"profileId": "via-b", "profileType": "local", "interchangeQualifier": "ZZ", "interchangeId": "CLEARHOUSE"},
 		},
 		"connections": []any{map[string]any{"connectionId": "up-b-claims", "connectionType": "CLEARINGHOUSE_API",
 			"settings": map[string]any{"url": "http://" + b.addr + "/2024-04-01", "coreUrl": "http://" + b.addr + "/2023-08-01", "timeout": "5s"},
 			"secrets":  map[string]any{"apiKey": b.key}}},
 		"partnerships": []any{map[string]any{"partnershipId": "clinic_uhc-dental", "localProfileId": "clinic", "partnerProfileId": "uhc-dental",
-			"connectionId": "up-b-claims", "outboundTransactions": []any{map[string]any{"transactionSetIdentifier": "837", "guideId": "005010X224A2"}}}},
+			"connectionId": "up-b-claims", "outboundTransactions": []any{map[string]any{"transactionSetIdentifier": "837", "guideId": "005010X224A2"}}},
+			map[string]any{"partnershipId": "via-b_uhc-dental", "localProfileId": "via-b", "partnerProfileId": "uhc-dental",
+				"inboundTransactions": []any{map[string]any{"transactionSetIdentifier": "999"}, map[string]any{"transactionSetIdentifier": "277"}}}},
 	}
 	data, _ := json.Marshal(doc)
 	path := filepath.Join(t.TempDir(), "partners.json")
@@ -285,17 +290,25 @@ func TestThreeProcessUpstream(t *testing.T) {
 	if acks != 1 || statuses != 1 {
 		t.Errorf("A took in %d 999s and %d 277s from B, want 1 and 1: %.2000s", acks, statuses, answers)
 	}
+	// Each answer is processed under B's identity, and A's claim moves.
 	_, events := get(t, a+"/2023-08-01/events?limit=100", keyA)
-	t.Logf("A's events after the answers: %.3000s", events)
+	processed := strings.Count(events, `"detail-type":"file.processed.v2"`)
+	statusChanges := strings.Count(events, `"detail-type":"claim.status.changed.v2"`)
+	if !strings.Contains(events, `"name":"upstream-999-`) || !strings.Contains(events, `"name":"upstream-277-`) ||
+		statusChanges < 1 || strings.Contains(events, `"name":"upstream-837-`) {
+		t.Errorf("A's events after B's answers: %d file.processed.v2, %d claim.status.changed.v2: %.3000s", processed, statusChanges, events)
+	}
+	answerDups := acks + statuses - 2
 
 	nb, nc := b.checks(), c.checks()
 	m = routeCounts(t, a)
 	dups := nb + nc - (requests)
 	t.Logf("three-process upstream: %d eligibility requests to A in %s; answered by route %v; B answered %d (history), C %d; "+
 		"failovers %d; skipped while B's breaker was open %d; duplicates %d; wrong key: HTTP %d, C not tried; "+
-		"dental claim %s: delivered to B, 837s at B %d, B's 999 and 277CA listed by B's polling endpoint",
+		"dental claim %s: delivered to B, 837s at B %d, B's 999 and 277CA listed by B's polling endpoint; "+
+		"polled back into A: 999s %d, 277s %d (duplicates %d), claim.status.changed.v2 events %d",
 		requests, time.Since(started).Round(time.Millisecond), answeredBy, nb, nc, m["up-b failover"], m["up-b skipped"], dups, wrongCode,
-		submitted.ClaimReference.CorrelationID, claimsAtB)
+		submitted.ClaimReference.CorrelationID, claimsAtB, acks, statuses, answerDups, statusChanges)
 	if dups != 0 {
 		t.Errorf("upstreams answered %d checks for %d requests", nb+nc, requests)
 	}
