@@ -3,12 +3,14 @@ package main
 import (
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -84,7 +86,7 @@ func TestPurge(t *testing.T) {
 		t.Errorf("dry run: %s", dry)
 	}
 	for _, k := range keys {
-		if _, err := os.Stat(filepath.Join(data, "blobs", k)); err != nil {
+		if err := storedDocument(data, k); err != nil {
 			t.Errorf("the dry run removed %s: %v", k, err)
 		}
 	}
@@ -93,8 +95,8 @@ func TestPurge(t *testing.T) {
 		t.Errorf("purge: %s (dry run said %s)", out, dry)
 	}
 	for _, k := range keys {
-		if _, err := os.Stat(filepath.Join(data, "blobs", k)); err == nil {
-			t.Errorf("%s is still on disk", k)
+		if err := storedDocument(data, k); err == nil {
+			t.Errorf("%s is still stored", k)
 		}
 	}
 	if again := runOK(t, "purge", "--dry-run", "--data", data); !strings.Contains(again, "would remove 0 eligibility checks, 0 files") {
@@ -109,4 +111,27 @@ func TestPurge(t *testing.T) {
 		t.Errorf("audit events %d → %d, retention runs %d", audited, left, runs)
 	}
 	t.Logf("%s", out)
+}
+
+// storedDocument reports whether the document a record names is still
+// there: a file under blobs/, or for a "db/" key (a claim's 837 and Guide
+// JSON, written in the claim's transaction) a row of inline_blobs.
+func storedDocument(data, key string) error {
+	if !strings.HasPrefix(key, blob.InlinePrefix) {
+		_, err := os.Stat(filepath.Join(data, "blobs", key))
+		return err
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(data, store.SQLiteFile))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM inline_blobs WHERE key = $1`, key).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("no inline_blobs row")
+	}
+	return nil
 }
