@@ -299,6 +299,10 @@ func TestThreeProcessUpstream(t *testing.T) {
 		t.Errorf("A's events after B's answers: %d file.processed.v2, %d claim.status.changed.v2: %.3000s", processed, statusChanges, events)
 	}
 	answerDups := acks + statuses - 2
+	// The 277CA moves A's claim from SUBMITTED to ACCEPTED.
+	if !strings.Contains(events, `"status":"ACCEPTED","previousStatus":"SUBMITTED","statusReportedBy":"PAYER","source":"277CA"`) {
+		t.Errorf("A's claim did not move to ACCEPTED on B's 277CA: %.3000s", events)
+	}
 
 	nb, nc := b.checks(), c.checks()
 	m = routeCounts(t, a)
@@ -306,7 +310,7 @@ func TestThreeProcessUpstream(t *testing.T) {
 	t.Logf("three-process upstream: %d eligibility requests to A in %s; answered by route %v; B answered %d (history), C %d; "+
 		"failovers %d; skipped while B's breaker was open %d; duplicates %d; wrong key: HTTP %d, C not tried; "+
 		"dental claim %s: delivered to B, 837s at B %d, B's 999 and 277CA listed by B's polling endpoint; "+
-		"polled back into A: 999s %d, 277s %d (duplicates %d), claim.status.changed.v2 events %d",
+		"polled back into A: 999s %d, 277s %d (duplicates %d), claim.status.changed.v2 events %d (SUBMITTED → ACCEPTED by the 277CA)",
 		requests, time.Since(started).Round(time.Millisecond), answeredBy, nb, nc, m["up-b failover"], m["up-b skipped"], dups, wrongCode,
 		submitted.ClaimReference.CorrelationID, claimsAtB, acks, statuses, answerDups, statusChanges)
 	if dups != 0 {
