@@ -277,7 +277,7 @@ func TestThreeProcessUpstream(t *testing.T) {
 
 	// B's 999 and 277CA come back to A through A's poll of B: each an
 	// inbound file of A's, once, matched to A's claim.
-	answers := waitFor(t, 30*time.Second, func() string {
+	waitFor(t, 30*time.Second, func() string {
 		_, ex := get(t, a+"/2023-08-01/executions?limit=100", keyA)
 		if strings.Contains(ex, "upstream-999-") && strings.Contains(ex, "upstream-277-") {
 			return ex
@@ -285,7 +285,7 @@ func TestThreeProcessUpstream(t *testing.T) {
 		return ""
 	})
 	time.Sleep(1500 * time.Millisecond) // a few more polls: nothing more may come
-	_, answers = get(t, a+"/2023-08-01/executions?limit=100", keyA)
+	_, answers := get(t, a+"/2023-08-01/executions?limit=100", keyA)
 	acks, statuses := strings.Count(answers, `"upstream-999-`), strings.Count(answers, `"upstream-277-`)
 	if acks != 1 || statuses != 1 {
 		t.Errorf("A took in %d 999s and %d 277s from B, want 1 and 1: %.2000s", acks, statuses, answers)
