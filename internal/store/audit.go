@@ -115,11 +115,7 @@ func (q *queries) ListAuditEvents(ctx context.Context, accountID string, f Audit
 	if err != nil {
 		return nil, "", err
 	}
-	next := ""
-	if len(list) > limit {
-		list = list[:limit]
-		next = encodeCursor(toUS(list[limit-1].At), list[limit-1].ID)
-	}
+	list, next := trimPage(list, limit, func(r *AuditEvent) (time.Time, string) { return r.At, r.ID })
 	return list, next, nil
 }
 

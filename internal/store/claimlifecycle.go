@@ -142,11 +142,7 @@ func (q *queries) ListClaims(ctx context.Context, accountID string, f ClaimFilte
 	if err != nil {
 		return nil, "", err
 	}
-	next := ""
-	if len(list) > limit {
-		list = list[:limit]
-		next = encodeCursor(toUS(list[limit-1].CreatedAt), list[limit-1].ID)
-	}
+	list, next := trimPage(list, limit, func(r *DentalClaim) (time.Time, string) { return r.CreatedAt, r.ID })
 	return list, next, nil
 }
 
@@ -230,11 +226,7 @@ func (q *queries) ListUnmatchedReports(ctx context.Context, accountID, mode stri
 	if err != nil {
 		return nil, "", err
 	}
-	next := ""
-	if len(list) > limit {
-		list = list[:limit]
-		next = encodeCursor(toUS(list[limit-1].CreatedAt), list[limit-1].ID)
-	}
+	list, next := trimPage(list, limit, func(r *UnmatchedReport) (time.Time, string) { return r.CreatedAt, r.ID })
 	return list, next, nil
 }
 

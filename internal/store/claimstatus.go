@@ -245,11 +245,7 @@ func (q *queries) ListDentalClaims(ctx context.Context, accountID string, f Dent
 	if err != nil {
 		return nil, "", err
 	}
-	next := ""
-	if len(list) > limit {
-		list = list[:limit]
-		next = encodeCursor(toUS(list[limit-1].CreatedAt), list[limit-1].ID)
-	}
+	list, next := trimPage(list, limit, func(r *ClaimRow) (time.Time, string) { return r.CreatedAt, r.ID })
 	return list, next, nil
 }
 

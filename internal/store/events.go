@@ -152,6 +152,17 @@ func (w *where) limit(n int) string {
 }
 
 // pageLimit is the page size asked for, def when none, at most 500.
+// trimPage cuts a page read with limit+1 rows back to limit and names the
+// next page's cursor by the last row's time and id ("" on the last page).
+func trimPage[T any](list []T, limit int, key func(*T) (time.Time, string)) ([]T, string) {
+	if len(list) <= limit {
+		return list, ""
+	}
+	list = list[:limit]
+	at, id := key(&list[limit-1])
+	return list, encodeCursor(toUS(at), id)
+}
+
 func pageLimit(asked, def int) int {
 	if asked <= 0 {
 		return def

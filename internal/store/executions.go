@@ -237,11 +237,7 @@ func (q *queries) ListExecutions(ctx context.Context, accountID string, f Execut
 	if err != nil {
 		return nil, "", err
 	}
-	next := ""
-	if len(list) > limit {
-		list = list[:limit]
-		next = encodeCursor(toUS(list[limit-1].CreatedAt), list[limit-1].ID)
-	}
+	list, next := trimPage(list, limit, func(r *Execution) (time.Time, string) { return r.CreatedAt, r.ID })
 	return list, next, nil
 }
 
@@ -409,11 +405,7 @@ func (q *queries) ListTransactions(ctx context.Context, accountID string, f Tran
 	if err != nil {
 		return nil, "", err
 	}
-	next := ""
-	if len(list) > limit {
-		list = list[:limit]
-		next = encodeCursor(toUS(list[limit-1].ProcessedAt), list[limit-1].ID)
-	}
+	list, next := trimPage(list, limit, func(r *Transaction) (time.Time, string) { return r.ProcessedAt, r.ID })
 	return list, next, nil
 }
 
