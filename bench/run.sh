@@ -4,7 +4,8 @@
 # machine weighs on all of them alike, and writes the raw `go test -bench`
 # output (benchstat-ready) to OUT (default bench/out/DATE.txt), with the
 # load average before each round. Then prints each HTTP figure beside its
-# floor from the same run: GET /healthz from as many clients.
+# floor from the same run: GET /healthz from as many clients; and guide
+# validation beside the split floor (x12/guide BenchmarkValidateVsSplit).
 #
 #   make bench                                 # everything, 6 rounds
 #   COUNT=1 BENCH_FILTER=Floor make bench      # only lines matching
@@ -33,7 +34,7 @@ for round in $(seq "$COUNT"); do
 done
 echo "# done: $(uptime | sed 's/.*load/load/')" | tee -a "$OUT"
 echo
-echo "== each HTTP figure beside the floor (GET /healthz, same clients, same run; medians of $COUNT) =="
+echo "== each figure beside its floor (GET /healthz from as many clients; the split floor for validation; same run; medians of $COUNT) =="
 awk '
   function median(list,   n, a, i, j, t) {
     n = split(list, a, " ")
@@ -47,6 +48,10 @@ awk '
       if ($(i + 1) == "claims/s") cps[name] = cps[name] " " $i
       if ($(i + 1) == "p99-ms") p99[name] = p99[name] " " $i
       if ($(i + 1) == "allocs/op") al[name] = al[name] " " $i
+      if ($(i + 1) == "validate-MB/s") vmb[name] = vmb[name] " " $i
+      if ($(i + 1) == "split-MB/s") smb[name] = smb[name] " " $i
+      if ($(i + 1) == "floor-fraction") ff[name] = ff[name] " " $i
+      if ($(i + 1) == "cpu-floor-fraction") cff[name] = cff[name] " " $i
     }
     if (!(name in seen)) { seen[name] = 1; order[++n] = name }
   }
@@ -65,6 +70,9 @@ awk '
         print line
       } else if (name in cps) {
         printf("%-52s %9.0f claims/s  p99 %7.2f ms  (target: 500 claims/s, p99 20 ms)\n", name, median(cps[name]), median(p99[name]))
+      } else if (name in ff) {
+        printf("%-52s %9.1f MB/s beside the split floor %.1f MB/s = %.3f of it (by CPU time %.3f; target: 0.25)\n",
+          name, median(vmb[name]), median(smb[name]), median(ff[name]), median(cff[name]))
       }
     }
   }' "$OUT"
