@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -349,6 +350,36 @@ func TestHistoryFilters(t *testing.T) {
 		resp := b.post("/checks", b.formFor(name))
 		ids[name] = strings.TrimPrefix(resp.Header.Get("Location"), "/checks/")
 	}
+	// Through the API: a request with a mistake (invalid, never sent) and
+	// one to a payer with no connection (error, never sent).
+	for name, body := range map[string]string{
+		"api-invalid": `{"tradingPartnerServiceId":"87726","provider":{"organizationName":"Acme","npi":"1999999984"},"subscriber":{"firstName":"Jane"}}`,
+		"api-error":   `{"tradingPartnerServiceId":"99999","provider":{"organizationName":"Acme","npi":"1999999984"},"subscriber":{"memberId":"X1","firstName":"Jane","lastName":"Doe","dateOfBirth":"19710101"}}`,
+	} {
+		req, _ := http.NewRequest("POST", srv.URL+"/2024-04-01/change/medicalnetwork/eligibility/v3", strings.NewReader(body))
+		req.Header.Set("Authorization", key)
+		req.Header.Set("Content-Type", "application/json")
+		resp := b.do(req)
+		if resp.StatusCode < 400 {
+			t.Fatalf("%s: %d %s", name, resp.StatusCode, resp.Body)
+		}
+	}
+	listReq, _ := http.NewRequest("GET", srv.URL+"/2024-04-01/eligibility-checks?pageSize=10", nil)
+	listReq.Header.Set("Authorization", key)
+	var list struct {
+		Items []struct{ ID, Status string }
+	}
+	if err := json.Unmarshal([]byte(b.do(listReq).Body), &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range list.Items {
+		if c.Status == "invalid" || c.Status == "error" {
+			ids["api-"+c.Status] = c.ID
+		}
+	}
+	if ids["api-invalid"] == "" || ids["api-error"] == "" {
+		t.Fatalf("the API's history lacks the invalid or the error check: %v", ids)
+	}
 	today := time.Now().UTC().Format("2006-01-02")
 	tomorrow := time.Now().UTC().AddDate(0, 0, 1).Format("2006-01-02")
 	for _, tc := range []struct {
@@ -368,6 +399,9 @@ func TestHistoryFilters(t *testing.T) {
 		{"dos=" + today + "&member=UHCAAA75", []string{"uhc-aaa-75"}},
 		{"dos=" + tomorrow, nil},
 		{"status=rejected", []string{"uhc-aaa-75"}},
+		// Requests that never reached a payer are listed only when asked for.
+		{"status=invalid", []string{"api-invalid"}},
+		{"status=error", []string{"api-error"}},
 		{"payer=60054&status=active", []string{"aetna-subscriber"}},
 		{"from=" + today + "&to=" + today, []string{"uhc-aaa-75", "aetna-subscriber", "uhc-subscriber"}},
 		{"from=" + tomorrow, nil},
@@ -388,6 +422,11 @@ func TestHistoryFilters(t *testing.T) {
 			if !contains(tc.want, name) && strings.Contains(page.Body, id) {
 				t.Errorf("%q lists %s", tc.query, name)
 			}
+		}
+	}
+	for _, name := range []string{"api-invalid", "api-error"} {
+		if page := b.get("/checks/" + ids[name]); page.StatusCode != 200 {
+			t.Errorf("opening the %s check from the history: %d", name, page.StatusCode)
 		}
 	}
 	if page := b.get("/checks?from=yesterday"); page.StatusCode != 400 || !strings.Contains(page.Body, "Enter a date such as") {

@@ -103,6 +103,7 @@ func (c *Console) ediRoutes() []httpkit.Route {
 		routes["POST /webhooks/{id}/status"] = posted(c.setWebhookStatus)
 		routes["POST /webhooks/{id}/rotate"] = posted(c.rotateWebhookSecret)
 		routes["POST /webhooks/{id}/test"] = posted(c.sendTestEvent)
+		routes["POST /webhooks/{id}/delete"] = posted(c.deleteWebhook)
 	}
 	out := make([]httpkit.Route, 0, len(routes))
 	for pattern, h := range routes {

@@ -62,10 +62,12 @@ func (c *Console) historyPage(w http.ResponseWriter, r *http.Request) {
 
 	// A session sees the checks of its key's mode, as the API's history does:
 	// test and production checks of one account are two separate histories.
-	// Form submissions that never reached a payer are not checks to a front
-	// desk, so they are left out here (the API's history keeps them).
+	// Requests that never reached a payer (a form with mistakes, an unknown
+	// payer) are not checks to a front desk, so the unfiltered list leaves
+	// them out; asking for "Error" or "Invalid request" shows them, as the
+	// API's history does.
 	filter := store.EligibilityFilter{Status: f.Status, Mode: v.Mode, Limit: historyPageSize, Cursor: q.Get("cursor"),
-		PatientName: f.Patient, MemberID: f.MemberID, SentOnly: true}
+		PatientName: f.Patient, MemberID: f.MemberID, SentOnly: f.Status == ""}
 	if f.Payer != "" {
 		// Names as well as ids: "united" lists every United payer.
 		filter.PayerIDs = payerMatches(c.cfg.Payers, f.Payer)

@@ -37,7 +37,8 @@ type webhookData struct {
 }
 
 type webhooksData struct {
-	Hooks []store.Webhook
+	Hooks   []store.Webhook
+	Deleted bool // a webhook was just deleted: say so
 }
 
 func (c *Console) webhooksPage(w http.ResponseWriter, r *http.Request) {
@@ -46,7 +47,8 @@ func (c *Console) webhooksPage(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, err)
 		return
 	}
-	c.renderPage(w, r, http.StatusOK, "webhooks", page{Title: "Webhooks", Nav: "webhooks", Data: webhooksData{Hooks: list}})
+	c.renderPage(w, r, http.StatusOK, "webhooks", page{Title: "Webhooks", Nav: "webhooks",
+		Data: webhooksData{Hooks: list, Deleted: r.URL.Query().Get("deleted") == "1"}})
 }
 
 func (c *Console) newWebhookPage(w http.ResponseWriter, r *http.Request) {
@@ -205,6 +207,27 @@ func (c *Console) setWebhookStatus(w http.ResponseWriter, r *http.Request) {
 		notice = "Webhook disabled: no events are sent to it until you enable it."
 	}
 	c.showWebhook(w, r, hook, webhookData{Notice: notice})
+}
+
+// deleteWebhook removes a webhook with its delivery log, after asking.
+// Events already queued for it are not sent.
+func (c *Console) deleteWebhook(w http.ResponseWriter, r *http.Request) {
+	cl := caller(viewerFrom(r.Context()))
+	hook, err := c.cfg.Webhooks.Get(r.Context(), cl, r.PathValue("id"))
+	if err != nil {
+		c.storeError(w, r, "webhook", err)
+		return
+	}
+	if !c.confirmed(w, r, confirmData{Heading: "Delete this webhook?", Button: "Delete the webhook",
+		Cancel: "/webhooks/" + hook.ID, Question: "Delete the webhook that sends events to " + hook.URL + "?",
+		Consequence: "No more events are sent to it, and its delivery log is deleted with it. This cannot be undone; to pause it instead, disable it."}) {
+		return
+	}
+	if err := c.cfg.Webhooks.Delete(r.Context(), cl, hook.ID); err != nil {
+		c.storeError(w, r, "webhook", err)
+		return
+	}
+	http.Redirect(w, r, "/webhooks?deleted=1", http.StatusSeeOther)
 }
 
 // rotateWebhookSecret makes a new signing secret and shows it once; the

@@ -116,4 +116,33 @@ func TestWebhookPages(t *testing.T) {
 	if resp := ob.post(hookPath+"/status", url.Values{"csrf": {token}, "status": {store.WebhookDisabled}}); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("another account disables the webhook: %d", resp.StatusCode)
 	}
+	if resp := ob.post(hookPath+"/delete", url.Values{"csrf": {token}, "confirm": {"yes"}}); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("another account deletes the webhook: %d", resp.StatusCode)
+	}
+
+	// Deleting asks first, then removes it from the console and the API.
+	resp = b.post(hookPath+"/delete", url.Values{"csrf": {b.csrf(edit.Body)}})
+	if resp.StatusCode != 200 || !strings.Contains(resp.Body, `name="confirm" value="yes"`) || !strings.Contains(visible(resp.Body), "cannot be undone") {
+		t.Fatalf("delete without confirmation: %d\n%.600s", resp.StatusCode, visible(resp.Body))
+	}
+	if page := b.get(hookPath); page.StatusCode != 200 {
+		t.Fatalf("the webhook is gone before the confirmation: %d", page.StatusCode)
+	}
+	resp = b.post(hookPath+"/delete", url.Values{"csrf": {b.csrf(edit.Body)}, "confirm": {"yes"}})
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("delete: %d", resp.StatusCode)
+	}
+	resp = b.get(resp.Header.Get("Location"))
+	wantContains(t, "deleted", visible(resp.Body), "Webhook deleted")
+	if strings.Contains(visible(resp.Body), rc.URL) {
+		t.Errorf("the deleted webhook is still listed")
+	}
+	if page := b.get(hookPath); page.StatusCode != http.StatusNotFound {
+		t.Errorf("the deleted webhook's page: %d", page.StatusCode)
+	}
+	req, _ = http.NewRequest("GET", srv.URL+"/2023-08-01"+hookPath, nil)
+	req.Header.Set("Authorization", key)
+	if api := b.do(req); api.StatusCode != http.StatusNotFound {
+		t.Errorf("GET /2023-08-01/webhooks/{id} after deleting: %d", api.StatusCode)
+	}
 }
