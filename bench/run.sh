@@ -52,6 +52,7 @@ awk '
       if ($(i + 1) == "split-MB/s") smb[name] = smb[name] " " $i
       if ($(i + 1) == "floor-fraction") ff[name] = ff[name] " " $i
       if ($(i + 1) == "cpu-floor-fraction") cff[name] = cff[name] " " $i
+      if ($(i + 1) == "cpu-µs/op") cpu[name] = cpu[name] " " $i
     }
     if (!(name in seen)) { seen[name] = 1; order[++n] = name }
   }
@@ -62,10 +63,13 @@ awk '
         clients = name; sub(/.*clients=/, "", clients)
         floor = "BenchmarkFloorHealthz/clients=" clients
         r = median(rps[name])
-        line = sprintf("%-52s %9.0f req/s  p99 %7.2f ms  %6.0f allocs/op", name, r, median(p99[name]), median(al[name]))
+        line = sprintf("%-44s %7.0f req/s  p99 %6.2f ms  %5.0f allocs/op", name, r, median(p99[name]), median(al[name]))
+        if (name in cpu) line = line sprintf("  %5.0f cpu-µs/op", median(cpu[name]))
         if (floor in rps && name != floor) {
           f = median(rps[floor])
-          line = line sprintf("  = %5.1f %% of /healthz (%0.f/s): a request costs %.1f no-op requests", 100 * r / f, f, f / r)
+          line = line sprintf("  = %5.1f %% of /healthz (%0.f/s): costs %.1f no-op requests", 100 * r / f, f, f / r)
+          if (name in cpu && floor in cpu && median(cpu[floor]) > 0)
+            line = line sprintf(", %.1f in CPU", median(cpu[name]) / median(cpu[floor]))
         }
         print line
       } else if (name in cps) {

@@ -60,11 +60,7 @@ type trace struct{ number, originator, supplemental string }
 // readInquiry parses one 270 interchange with one transaction and one
 // subscriber.
 func readInquiry(request []byte) (*inquiry, error) {
-	size := len(request) + 1
-	if size < 1024 {
-		size = 1024
-	}
-	r := x12.NewReader(bytes.NewReader(request), x12.WithBufferSize(size))
+	r := messageReader(request)
 	inq := &inquiry{}
 	level := ""
 	var sawST, sawSubscriber bool
@@ -186,4 +182,11 @@ func hlLevel(b []byte) string {
 		}
 	}
 	return ""
+}
+
+// messageReader reads one real-time message (a 270 or 276 of a few hundred
+// bytes) with a buffer sized to it rather than the reader's 64 KiB
+// default, which was a third of the bytes a mock check allocated.
+func messageReader(b []byte) *x12.Reader {
+	return x12.NewReader(bytes.NewReader(b), x12.WithBufferSize(min(max(len(b)+1, 1024), 64<<10)))
 }

@@ -57,7 +57,7 @@ type statusRequest struct {
 
 // is276 reports whether an interchange's first set is a 276.
 func is276(b []byte) bool {
-	r := x12.NewReader(bytes.NewReader(b))
+	r := messageReader(b)
 	for range 4 {
 		s, err := r.Next()
 		if err != nil {
@@ -157,7 +157,7 @@ func read276(b []byte) (*statusRequest, error) {
 	if len(b) > maxClaimFile {
 		return nil, ErrInvalidStatusRequest
 	}
-	r := x12.NewReader(bytes.NewReader(b))
+	r := messageReader(b)
 	q := &statusRequest{}
 	level := ""
 	for {
