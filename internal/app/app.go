@@ -234,7 +234,9 @@ func New(ctx context.Context, cfg Config) (a *App, err error) {
 // mockClaims are the mock payer's claim rules the console's test-mode
 // claim samples follow.
 var mockClaims = web.MockClaims{RejectMemberID: mockpayer.ClaimRejectMemberID,
-	UnreachablePayerID: mockpayer.UnreachablePayerID, UnreachablePayerName: services.UnreachablePayerName}
+	UnreachablePayerID: mockpayer.UnreachablePayerID, UnreachablePayerName: services.UnreachablePayerName,
+	PartialMemberID: mockpayer.RemitMember(mockpayer.RemitPartial), DeniedMemberID: mockpayer.RemitMember(mockpayer.RemitDenied),
+	ReversalMemberID: mockpayer.RemitMember(mockpayer.RemitReverse)}
 
 // APIServices are the services of s the API serves.
 func APIServices(s *services.Set) api.Services {

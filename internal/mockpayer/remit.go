@@ -50,6 +50,19 @@ var remitByMember = func() map[string]string {
 	return out
 }()
 
+// RemitMember is a member whose claims the mock pays with outcome (one of
+// RemitPartial, RemitDenied, RemitReverse, RemitPaid), "" when none: the
+// console's test samples name them.
+func RemitMember(outcome string) string {
+	best := ""
+	for member, o := range remitByMember {
+		if o == outcome && (best == "" || member < best) {
+			best = member
+		}
+	}
+	return best
+}
+
 // RemitOutcome is the outcome the mock gives a claim of this member.
 func RemitOutcome(memberID string) string {
 	if o, ok := remitByMember[strings.ToUpper(memberID)]; ok {

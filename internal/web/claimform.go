@@ -211,7 +211,12 @@ func parseDollars(s string) (int64, bool) {
 	return whole*100 + c, true
 }
 
-func formatCents(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
+func formatCents(c int64) string {
+	if c < 0 {
+		return "-" + formatCents(-c)
+	}
+	return fmt.Sprintf("%d.%02d", c/100, c%100)
+}
 
 // claimFormFrom reads the posted form.
 func claimFormFrom(v url.Values) *claimForm {

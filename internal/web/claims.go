@@ -298,6 +298,8 @@ type claimData struct {
 	Correct, Replace bool
 	// SimulatedBy names the payer simulator scenarios behind its answers.
 	SimulatedBy string
+	// Paid is what the payer's 835s paid (nil before any).
+	Paid *paidView
 }
 
 // claimFormOf is the claim type of an outbound claim file named
@@ -354,6 +356,10 @@ func (c *Console) claimPage(w http.ResponseWriter, r *http.Request) {
 		}
 		data.Correct = data.Status.Label == "Rejected" || data.Status.Label == "Not delivered"
 		data.Replace = cl.Answer == claimstatus.Accepted || cl.Answer == claimstatus.Paid
+	}
+	if data.Paid, err = c.claimPaid(ctx, c.tenant(v), cl, answers, data.Lines); err != nil {
+		c.fail(w, r, err)
+		return
 	}
 	var ok bool
 	if data.SimulatedBy, ok = c.simulatedBy(w, r, store.ClaimSubject(cl.ExecutionID, cl.PatientControlNumber)); !ok {

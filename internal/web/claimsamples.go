@@ -24,6 +24,10 @@ type MockClaims struct {
 	// UnreachablePayerID and UnreachablePayerName are the payer whose
 	// connection always fails.
 	UnreachablePayerID, UnreachablePayerName string
+	// PartialMemberID, DeniedMemberID and ReversalMemberID are members
+	// whose accepted claims the payer's 835 pays in part, denies, or pays,
+	// reverses and pays again.
+	PartialMemberID, DeniedMemberID, ReversalMemberID string
 }
 
 // samples are the claim samples the rules allow: the accepted one always.
@@ -33,6 +37,16 @@ func (m MockClaims) samples() []claimSample {
 		out = append(out, claimSample{"rejected", "Rejected: the payer turns down member " + m.RejectMemberID, func(v url.Values) {
 			v.Set("sub_member_id", m.RejectMemberID)
 		}})
+	}
+	for _, r := range []struct{ name, label, member string }{
+		{"partial", "Paid in part: 20 % written off, a deductible left to the patient", m.PartialMemberID},
+		{"denied", "Denied by the payment: nothing paid, a reason per line", m.DeniedMemberID},
+		{"reversed", "Paid, reversed and paid again at 80 %", m.ReversalMemberID},
+	} {
+		if r.member != "" {
+			member := r.member
+			out = append(out, claimSample{r.name, r.label, func(v url.Values) { v.Set("sub_member_id", member) }})
+		}
 	}
 	if m.UnreachablePayerID != "" {
 		out = append(out, claimSample{"undeliverable", "Not delivered: payer " + m.UnreachablePayerID + " never answers", func(v url.Values) {

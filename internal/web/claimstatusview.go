@@ -135,7 +135,12 @@ func answerWords(outcome string, d claimstatus.Detail) []string {
 var (
 	claimPages = []string{"claims", "claim", "claim_new"}
 	claimFuncs = template.FuncMap{
-		"cents":        func(c int64) string { return "$" + formatCents(c) },
+		"cents": func(c int64) string {
+			if c < 0 {
+				return "−$" + formatCents(-c) // a reversal takes money back
+			}
+			return "$" + formatCents(c)
+		},
 		"outcomeLabel": outcomeLabel,
 		"answerClass": func(outcome string) string {
 			switch outcome {

@@ -30,6 +30,14 @@ func newEDIServer(t testing.TB) *ediServer {
 	return &ediServer{testServer: s, Core: svc.Core, Webhooks: svc.Webhooks}
 }
 
+// newEDIServerRemit is newEDIServer whose mock payer pays remitDelay after
+// its 277CA.
+func newEDIServerRemit(t testing.TB, remitDelay time.Duration) *ediServer {
+	t.Helper()
+	s, svc := newServerRemit(t, true, remitDelay)
+	return &ediServer{testServer: s, Core: svc.Core, Webhooks: svc.Webhooks}
+}
+
 // partneredKey issues a test key whose account has the coretest trading
 // partners, so generated 835 files process.
 func (s *ediServer) partneredKey(t testing.TB, account string) (string, store.APIKey) {

@@ -51,6 +51,10 @@ type fileData struct {
 	URL       string
 	// NextAttempt is when a pending outbound file is tried again.
 	NextAttempt time.Time
+	// Payments are an 835 file's payments (Summary tab); PaymentsPartial
+	// says the file could not be read whole for them.
+	Payments        []remitSummary
+	PaymentsPartial bool
 }
 
 // Final reports whether the file is done changing.
@@ -123,6 +127,9 @@ func (c *Console) loadFile(w http.ResponseWriter, r *http.Request, tab string) (
 		// A failed file's summary shows the failing segments in place.
 		if tab == "input" || len(data.Problems) > 0 {
 			data.Input, err = c.readEDI(ctx, e.Input, data.Problems)
+		}
+		if tab == "summary" && err == nil {
+			data.Payments, data.PaymentsPartial, err = c.filePayments(ctx, c.tenant(v), e)
 		}
 	case "output":
 		data.Output, err = c.readEDI(ctx, e.Output, nil)

@@ -48,6 +48,13 @@ func newTestServer(t testing.TB) *testServer {
 // files, transactions, webhooks and claims pages and the job queue runs.
 func newServer(t testing.TB, edi bool) (*testServer, *services.Set) {
 	t.Helper()
+	return newServerRemit(t, edi, 0)
+}
+
+// newServerRemit is newServer whose mock payer sends its 835 remitDelay
+// after the 277CA (services' default when 0), as serve --mock-remit-delay.
+func newServerRemit(t testing.TB, edi bool, remitDelay time.Duration) (*testServer, *services.Set) {
+	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
 	st, err := store.OpenSQLite(ctx, filepath.Join(dir, "clearhouse.db"))
@@ -66,7 +73,7 @@ func newServer(t testing.TB, edi bool) (*testServer, *services.Set) {
 	svc, err := services.New(services.Config{Store: st, Blob: blobs, Secrets: box, Logger: logger,
 		Jobs: jobs.Options{PollInterval: 20 * time.Millisecond, Concurrency: 4},
 		Webhooks: webhooks.Config{Guard: netguard.New(netguard.Options{AllowPrivate: true}),
-			Schedule: []time.Duration{0, time.Hour}, Jitter: -1}})
+			Schedule: []time.Duration{0, time.Hour}, Jitter: -1}, MockRemitDelay: remitDelay})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +82,8 @@ func newServer(t testing.TB, edi bool) (*testServer, *services.Set) {
 	fake := clock.NewFake(time.Now())
 	cfg := Config{Store: st, Eligibility: svc.Eligibility, Payers: svc.Payers, MockRequests: services.MockExamples(),
 		MockClaims: MockClaims{RejectMemberID: mockpayer.ClaimRejectMemberID, UnreachablePayerID: mockpayer.UnreachablePayerID,
-			UnreachablePayerName: services.UnreachablePayerName},
+			UnreachablePayerName: services.UnreachablePayerName, PartialMemberID: mockpayer.RemitMember(mockpayer.RemitPartial),
+			DeniedMemberID: mockpayer.RemitMember(mockpayer.RemitDenied), ReversalMemberID: mockpayer.RemitMember(mockpayer.RemitReverse)},
 		Secret: secret, Clock: fake, Logger: logger}
 	if edi {
 		cfg.Core, cfg.Webhooks, cfg.Claims = svc.Core, svc.Webhooks, svc.Claims
