@@ -33,7 +33,7 @@ func (s *Service) submitForm(ctx context.Context, k *claimKind, form claimForm, 
 	if err != nil {
 		return nil, err
 	}
-	return s.finish(ctx, k, sub.Caller, form.summary(), built, r, info, now, idem)
+	return s.finish(ctx, k, sub, form.summary(), built, r, info, now, idem)
 }
 
 // prepare runs everything before recording: the edits, the route, the
@@ -136,7 +136,7 @@ type EditWarning struct {
 
 // finish records a built claim and answers its response; req is the claim
 // as the response and the claims list read it (a medical claim's summary).
-func (s *Service) finish(ctx context.Context, k *claimKind, c Caller, req *Request, built *Built, r *route, info ResponseInfo, now time.Time,
+func (s *Service) finish(ctx context.Context, k *claimKind, sub Submission, req *Request, built *Built, r *route, info ResponseInfo, now time.Time,
 	idem *store.IdempotencyRecord) (*Result, error) {
 	resp := NewResponse(req, built, info)
 	body, err := json.Marshal(resp)
@@ -146,8 +146,9 @@ func (s *Service) finish(ctx context.Context, k *claimKind, c Caller, req *Reque
 	charge, _ := parseCents(req.ClaimInformation.ClaimChargeAmount)
 	oc := outboundClaim{kind: k, built: built, correlationID: resp.ClaimReference.CorrelationID,
 		controlNumber: resp.ControlNumber, patientControlNumber: req.ClaimInformation.PatientControlNumber,
-		chargeCents: charge, patientName: patientName(req), body: body}
-	if err := s.record(ctx, c, oc, r, now, idem); err != nil {
+		chargeCents: charge, patientName: patientName(req), body: body,
+		resends: sub.Resends, frequency: req.ClaimInformation.ClaimFrequencyCode}
+	if err := s.record(ctx, sub.Caller, oc, r, now, idem); err != nil {
 		return nil, err
 	}
 	return &Result{Status: 200, Body: body, Response: resp}, nil

@@ -114,7 +114,7 @@ func (s *Service) submitRaw(ctx context.Context, k *claimKind, sub RawSubmission
 		return nil, fmt.Errorf("claims: write our 277CA: %w", err)
 	}
 	info.Ack277 = ack
-	return s.finish(ctx, k, sub.Caller, req, built, r, info, now, idem)
+	return s.finish(ctx, k, Submission{Caller: sub.Caller}, req, built, r, info, now, idem)
 }
 
 // readSegments reads every segment of x, which must use our delimiters

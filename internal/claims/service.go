@@ -86,6 +86,11 @@ type Submission struct {
 	TransactionSettingID string
 	// TraceID is meta.traceId (a UUID); made when empty.
 	TraceID string
+	// Resends is the id of one of the caller's claims that this one is
+	// sent in place of (the console's correct-and-resend, replace and
+	// void), recorded with the claim so both timelines link; "" for a new
+	// claim. Not a field of the contract's request.
+	Resends string
 }
 
 // Result is a submission's answer: the status and body to send. Replayed
@@ -272,6 +277,8 @@ type outboundClaim struct {
 	chargeCents          int64
 	patientName          string
 	body                 []byte // the 200 answer
+	resends              string // Submission.Resends
+	frequency            string // CLM05-3
 }
 
 // record writes the claim's 837 and its Guide JSON, the outbound file
@@ -351,6 +358,11 @@ func (s *Service) record(ctx context.Context, c Caller, oc outboundClaim, r *rou
 		if err := tx.InsertDentalClaim(ctx, claim); err != nil {
 			return err
 		}
+		if oc.resends != "" {
+			if err := recordResend(ctx, tx, c, oc, now); err != nil {
+				return err
+			}
+		}
 		if idem != nil {
 			if err := tx.CompleteIdempotentRequest(ctx, idem.AccountID, idem.Key, idem.Owner, 200, oc.body); err != nil {
 				return err
@@ -375,4 +387,22 @@ func (s *Service) record(ctx context.Context, c Caller, oc outboundClaim, r *rou
 func claimKeys(now time.Time, execID, txID string) (x12Key, jsonKey string) {
 	dir := "claims/" + now.UTC().Format("2006-01-02T15") + "/"
 	return dir + execID + ".x12", dir + txID + ".json"
+}
+
+// recordResend links the claim to the caller's claim it is sent in place
+// of, refusing a claim of another account or mode.
+func recordResend(ctx context.Context, tx store.Queries, c Caller, oc outboundClaim, now time.Time) error {
+	prev, err := tx.GetDentalClaim(ctx, c.AccountID, oc.resends)
+	if err == nil && prev.Mode != c.Mode {
+		err = store.ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("claims: the claim resent (%s): %w", oc.resends, err)
+	}
+	frequency := oc.frequency
+	if frequency == "" {
+		frequency = "1"
+	}
+	return tx.RecordClaimResend(ctx, store.ClaimResend{AccountID: c.AccountID, Mode: c.Mode, ClaimID: oc.correlationID,
+		PreviousClaimID: oc.resends, Frequency: frequency, CreatedAt: now})
 }

@@ -128,6 +128,7 @@ type Queries interface {
 	Retention
 	InlineBlobs
 	UpstreamCursors
+	ClaimResends
 }
 
 // Store is an open database.

@@ -20,7 +20,7 @@ func formValues(t testing.TB, body string) url.Values {
 			v.Set(m[1], sel[1])
 		}
 	}
-	for _, name := range []string{"csrf", "key", "frequency", "original_ref"} {
+	for _, name := range []string{"csrf", "key", "frequency", "original_ref", "resends"} {
 		if m := hiddenValue(name).FindStringSubmatch(body); m != nil {
 			v.Set(name, htmlUnescape(m[1]))
 		}
@@ -63,14 +63,43 @@ func TestCorrectAndResend(t *testing.T) {
 	}
 	resent := resp.Header.Get("Location")
 	page = b.waitClaim(resent, "Accepted")
-	wantContains(t, "resent claim", page, "Replace this claim", "Void this claim")
+	wantContains(t, "resent claim", page, "Replace this claim", "Void this claim", "Corrected copy of claim")
+	if !strings.Contains(b.get(resent).Body, `href="`+rejected+`"`) {
+		t.Errorf("the resent claim does not link to the rejected one")
+	}
+	// The rejected claim links forward to its corrected copy.
+	if page := b.get(rejected).Body; !strings.Contains(visible(page), "Corrected and sent again as claim") || !strings.Contains(page, `href="`+resent+`"`) {
+		t.Errorf("the rejected claim does not link to its corrected copy:\n%s", visible(page))
+	}
+	// Another account cannot send a claim in place of this one.
+	other, _ := srv.claimsKey(t, "Other Dental")
+	ob := srv.browser(t)
+	ob.signIn(other)
+	ov := formValues(t, ob.get("/claims/new").Body)
+	for name, value := range v {
+		if name != "csrf" && name != "key" {
+			ov[name] = value
+		}
+	}
+	ov.Set("resends", strings.TrimPrefix(resent, "/claims/"))
+	if resp := ob.post("/claims", ov); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("another account resends the claim: %d", resp.StatusCode)
+	}
 
 	form = b.get("/claims/new?from=" + strings.TrimPrefix(resent, "/claims/") + "&frequency=7")
 	v = formValues(t, form.Body)
 	if v.Get("frequency") != "7" || v.Get("original_ref") == "" {
 		t.Fatalf("replace form: frequency %q, original %q\n%s", v.Get("frequency"), v.Get("original_ref"), visible(form.Body))
 	}
-	if resp := b.post("/claims", v); resp.StatusCode != http.StatusSeeOther {
+	resp = b.post("/claims", v)
+	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("replace: %d\n%s", resp.StatusCode, visible(resp.Body))
+	}
+	replacement := resp.Header.Get("Location")
+	if page := visible(b.get(replacement).Body); !strings.Contains(page, "Replaces claim") {
+		t.Errorf("the replacement does not say what it replaces:\n%s", page)
+	}
+	if page := visible(b.get(resent).Body); !strings.Contains(page, "Corrected copy of claim") || !strings.Contains(page, "Replaced by claim") {
+		t.Errorf("the replaced claim lacks a link either way:\n%s", page)
 	}
 }

@@ -122,6 +122,9 @@ type claimForm struct {
 	// Corrects is the claim number of the claim this one corrects,
 	// replaces or voids ("" for a new claim).
 	Corrects string
+	// Resends is the id of the claim this one is sent in place of (a
+	// hidden input the correction form fills), so both claims' pages link.
+	Resends  string
 	fromPage bool
 	// billing and rendering are the saved providers picked (bill_id,
 	// rend_id); nil when typed by hand.
@@ -229,6 +232,9 @@ func claimFormFrom(v url.Values) *claimForm {
 	}
 	f.Key = v.Get("key")
 	f.Sample = v.Get("sample")
+	if id := v.Get("resends"); len(id) <= 64 {
+		f.Resends = id
+	}
 	return f
 }
 

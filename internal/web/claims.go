@@ -147,6 +147,12 @@ func (c *Console) submitClaim(w http.ResponseWriter, r *http.Request) {
 	if !c.pickProviders(w, r, f) {
 		return
 	}
+	if f.Resends != "" {
+		if _, err := c.tenant(v).DentalClaim(r.Context(), f.Resends); err != nil {
+			c.storeError(w, r, "claim", err)
+			return
+		}
+	}
 	var invalid *claims.ValidationError
 	if errors.As(claims.Validate(f.request(c.cfg.Payers)), &invalid) {
 		f.addErrors(invalid.Fields)
@@ -163,7 +169,7 @@ func (c *Console) submitClaim(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := svc.Submit(r.Context(), claims.Submission{Caller: claims.Caller{AccountID: v.AccountID, KeyID: v.KeyID, Mode: v.Mode},
-		Request: req, Body: body, Route: "dental-claims/submission", IdempotencyKey: f.Key})
+		Request: req, Body: body, Route: "dental-claims/submission", IdempotencyKey: f.Key, Resends: f.Resends})
 	var (
 		ve  *claims.ValidationError
 		fe  *claims.ForbiddenError
@@ -300,6 +306,17 @@ type claimData struct {
 	SimulatedBy string
 	// Paid is what the payer's 835s paid (nil before any).
 	Paid *paidView
+	// Resent is the claim this one was sent in place of; ResentAs the
+	// claims sent in its place (correct-and-resend, replace, void).
+	Resent   *resendView
+	ResentAs []resendView
+}
+
+// resendView is the other claim of a resend link, as the timeline says it.
+type resendView struct {
+	ID, PatientControlNumber string
+	At                       time.Time
+	Words                    string // "Corrected and sent again as", "Replaces", …
 }
 
 // claimFormOf is the claim type of an outbound claim file named
@@ -365,6 +382,9 @@ func (c *Console) claimPage(w http.ResponseWriter, r *http.Request) {
 	if data.SimulatedBy, ok = c.simulatedBy(w, r, store.ClaimSubject(cl.ExecutionID, cl.PatientControlNumber)); !ok {
 		return
 	}
+	if !c.resendLinks(w, r, &data) {
+		return
+	}
 	// In the claim's order of life: 999, 277CA, 835 (their files may be
 	// recorded in the same instant).
 	sort.SliceStable(answers, func(i, j int) bool { return answers[i].Rank() < answers[j].Rank() })
@@ -381,6 +401,52 @@ func (c *Console) claimPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.renderPage(w, r, http.StatusOK, "claim", page{Title: "Claim " + cl.PatientControlNumber, Nav: "claims", Data: data})
+}
+
+// resendLinks fills the claim's links to the claim it was sent in place
+// of and to those sent in its place; false when it answered already.
+func (c *Console) resendLinks(w http.ResponseWriter, r *http.Request, data *claimData) bool {
+	t := c.tenant(viewerFrom(r.Context()))
+	links, err := t.ClaimResends(r.Context(), data.C.ID)
+	if err != nil {
+		c.fail(w, r, err)
+		return false
+	}
+	for _, l := range links {
+		other, before := l.ClaimID, false
+		if l.ClaimID == data.C.ID {
+			other, before = l.PreviousClaimID, true
+		}
+		view := resendView{ID: other, At: l.CreatedAt, Words: resendWords(l.Frequency, before)}
+		if cl, err := t.DentalClaim(r.Context(), other); err == nil {
+			view.PatientControlNumber = cl.PatientControlNumber
+		}
+		if before {
+			data.Resent = &view
+		} else {
+			data.ResentAs = append(data.ResentAs, view)
+		}
+	}
+	return true
+}
+
+// resendWords says how two claims of a resend link relate, from the side
+// of the claim whose page shows it: before is true on the newer claim.
+func resendWords(frequency string, before bool) string {
+	switch {
+	case frequency == "7" && before:
+		return "Replaces claim"
+	case frequency == "7":
+		return "Replaced by claim"
+	case frequency == "8" && before:
+		return "Voids claim"
+	case frequency == "8":
+		return "Voided by claim"
+	case before:
+		return "Corrected copy of claim"
+	default:
+		return "Corrected and sent again as claim"
+	}
 }
 
 // deliveryJob reads the delivery job of an outbound file (nil when there
@@ -472,7 +538,7 @@ func (c *Console) correctionForm(w http.ResponseWriter, r *http.Request, id, fre
 			}
 		}
 	}
-	f.Corrects, f.fromPage = cl.PatientControlNumber, true
+	f.Corrects, f.Resends, f.fromPage = cl.PatientControlNumber, cl.ID, true
 	f.summarize()
 	return f, true
 }

@@ -69,6 +69,7 @@ func Run(t *testing.T, open Opener) {
 		{"PracticeProviders", testPracticeProviders},
 		{"SimulatedAnswers", testSimulatedAnswers},
 		{"UpstreamCursors", testUpstreamCursors},
+		{"ClaimResends", testClaimResends},
 		{"InlineBlobs", testInlineBlobs},
 	}
 	for _, tc := range tests {
