@@ -43,8 +43,9 @@ func waitFor(t *testing.T, limit time.Duration, f func() string) string {
 
 // upstreamPartnersFile is A's production partners: UHC Dental (52133)
 // reached through a stored CLEARINGHOUSE_API connection to B, with A's
-// account's own key there.
-func upstreamPartnersFile(t *testing.T, b *upstreamProcess) string {
+// account's own key there, and one to C with A's key at C (the payer's
+// second claims route).
+func upstreamPartnersFile(t *testing.T, b, c *upstreamProcess) string {
 	t.Helper()
 	doc := map[string]any{
 		"profiles": []any{
@@ -54,9 +55,7 @@ func upstreamPartnersFile(t *testing.T, b *upstreamProcess) string {
 			// knows): A takes them in under B's identity.
 			map[string]any{"profileId": "via-b", "profileType": "local", "interchangeQualifier": "ZZ", "interchangeId": "CLEARHOUSE"},
 		},
-		"connections": []any{map[string]any{"connectionId": "up-b-claims", "connectionType": "CLEARINGHOUSE_API",
-			"settings": map[string]any{"url": "http://" + b.addr + "/2024-04-01", "coreUrl": "http://" + b.addr + "/2023-08-01", "timeout": "5s"},
-			"secrets":  map[string]any{"apiKey": b.key}}},
+		"connections": []any{claimsConnection("up-b-claims", b), claimsConnection("up-c-claims", c)},
 		"partnerships": []any{map[string]any{"partnershipId": "clinic_uhc-dental", "localProfileId": "clinic", "partnerProfileId": "uhc-dental",
 			"connectionId": "up-b-claims", "outboundTransactions": []any{map[string]any{"transactionSetIdentifier": "837", "guideId": "005010X224A2"}}},
 			map[string]any{"partnershipId": "via-b_uhc-dental", "localProfileId": "via-b", "partnerProfileId": "uhc-dental",
@@ -68,6 +67,14 @@ func upstreamPartnersFile(t *testing.T, b *upstreamProcess) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// claimsConnection is a stored CLEARINGHOUSE_API connection to u with
+// the key of A's account there.
+func claimsConnection(id string, u *upstreamProcess) map[string]any {
+	return map[string]any{"connectionId": id, "connectionType": "CLEARINGHOUSE_API",
+		"settings": map[string]any{"url": "http://" + u.addr + "/2024-04-01", "coreUrl": "http://" + u.addr + "/2023-08-01", "timeout": "5s"},
+		"secrets":  map[string]any{"apiKey": u.key}}
 }
 
 func startUpstream(t *testing.T, name string) *upstreamProcess {
@@ -128,6 +135,8 @@ func upstreamPayersFile(t *testing.T, secretsKey string, b, c *upstreamProcess) 
 		"payers": []any{
 			map[string]any{"id": "87726", "connections": map[string]any{"eligibility": []string{"up-b", "up-c"}}},
 			map[string]any{"id": "62308", "connections": map[string]any{"eligibility": []string{"up-b-wrong-key", "up-c"}}},
+			// Claims routes name stored connections of the claim's own account.
+			map[string]any{"id": "52133", "connections": map[string]any{"claims": []string{"up-b-claims", "up-c-claims"}}},
 		},
 	}
 	data, _ := json.Marshal(file)
@@ -167,7 +176,7 @@ func TestThreeProcessUpstream(t *testing.T) {
 	payersFile := upstreamPayersFile(t, secretsKey, b, c)
 	dataA := t.TempDir()
 	keyA := lastLine(runOK(t, "keys", "create", "--create", "--data", dataA, "--account", "Clinic A", "--mode", "production"))
-	runOK(t, "partners", "apply", "-f", upstreamPartnersFile(t, b), "--data", dataA, "--account", "Clinic A", "--mode", "production", "--secrets-key", secretsKey)
+	runOK(t, "partners", "apply", "-f", upstreamPartnersFile(t, b, c), "--data", dataA, "--account", "Clinic A", "--mode", "production", "--secrets-key", secretsKey)
 	addrA, _ := serveProcess(t, "--data", dataA, "--payers", payersFile, "--secrets-key", secretsKey, "--allow-private-connections",
 		"--upstream-poll-interval", "300ms")
 	a := "http://" + addrA
@@ -315,5 +324,77 @@ func TestThreeProcessUpstream(t *testing.T) {
 		submitted.ClaimReference.CorrelationID, claimsAtB, acks, statuses, answerDups, statusChanges)
 	if dups != 0 {
 		t.Errorf("upstreams answered %d checks for %d requests", nb+nc, requests)
+	}
+
+	// B killed → A's next claim goes to C (B refused the connection, so it
+	// cannot have taken it), once, and its 999 and 277CA come back from C.
+	b.kill()
+	second := strings.Replace(string(claimBody), `"patientControlNumber": "12345"`, `"patientControlNumber": "67890"`, 1)
+	code, body = post(t, a+"/2024-04-01/dental-claims/submission", keyA, second)
+	if code != 200 {
+		t.Fatalf("second claim at A: HTTP %d %.500s", code, body)
+	}
+	var failedOver struct {
+		ClaimReference struct{ CorrelationID string }
+	}
+	json.Unmarshal([]byte(body), &failedOver)
+	claimID := failedOver.ClaimReference.CorrelationID
+	waitFor(t, 20*time.Second, func() string {
+		_, ev := get(t, a+"/2023-08-01/events?limit=100", keyA)
+		if strings.Count(ev, "file.delivered.v2") >= 2 || strings.Contains(ev, "file.failed.v2") {
+			return ev
+		}
+		return ""
+	})
+	_, events = get(t, a+"/2023-08-01/events?limit=100", keyA)
+	if !strings.Contains(events, "accepted by upstream connection up-c-claims") || strings.Contains(events, "file.failed.v2") {
+		t.Fatalf("A's second claim was not delivered to C: %.2000s", events)
+	}
+	_, record := get(t, a+"/2025-03-07/claims/"+claimID, keyA)
+	_, timeline := get(t, a+"/2025-03-07/claims/"+claimID+"/timeline", keyA)
+	if !strings.Contains(record, `"route":"up-c-claims"`) ||
+		!strings.Contains(timeline, `"connectionId":"up-b-claims","status":"NOT_ACCEPTED"`) ||
+		!strings.Contains(timeline, `"connectionId":"up-c-claims","status":"ACCEPTED"`) {
+		t.Errorf("the claim does not show its route:\n%s\n%.2000s", record, timeline)
+	}
+	_, firstRecord := get(t, a+"/2025-03-07/claims/"+submitted.ClaimReference.CorrelationID, keyA)
+	if !strings.Contains(firstRecord, `"route":"up-b-claims"`) {
+		t.Errorf("the first claim does not show B: %s", firstRecord)
+	}
+	polledC := waitFor(t, 20*time.Second, func() string {
+		_, p := get(t, c.base+"/2023-08-01/polling/transactions?startDateTime="+since, c.key)
+		if strings.Contains(p, `"transactionSetIdentifier":"999"`) && strings.Contains(p, `"transactionSetIdentifier":"277"`) {
+			return p
+		}
+		return ""
+	})
+	claimsAtC := strings.Count(polledC, `"transactionSetIdentifier":"837"`)
+	// C's answers come back to A by A's poll of up-c-claims; the second
+	// claim moves to ACCEPTED on C's 277CA.
+	var fromC string
+	waitFor(t, 30*time.Second, func() string {
+		_, ex := get(t, a+"/2023-08-01/executions?limit=100", keyA)
+		if strings.Count(ex, `"upstream-999-`) >= 2 && strings.Count(ex, `"upstream-277-`) >= 2 {
+			fromC = ex
+			return ex
+		}
+		return ""
+	})
+	time.Sleep(1500 * time.Millisecond) // a few more polls: nothing more may come
+	_, fromC = get(t, a+"/2023-08-01/executions?limit=100", keyA)
+	acks2, statuses2 := strings.Count(fromC, `"upstream-999-`), strings.Count(fromC, `"upstream-277-`)
+	_, record = get(t, a+"/2025-03-07/claims/"+claimID, keyA)
+	if !strings.Contains(record, `"status":"ACCEPTED"`) {
+		t.Errorf("the second claim did not move to ACCEPTED on C's 277CA: %s", record)
+	}
+	m = routeCounts(t, a)
+	claimDups := claimsAtB + claimsAtC - 2
+	t.Logf("claims failover: 2 claims to A; claim 1 %s route up-b-claims, claim 2 %s route up-c-claims after B was killed; "+
+		"claims route attempts %v/%v/%v (answered B, failover B, answered C); 837s at B %d, at C %d (duplicates %d); "+
+		"polled back into A in all: 999s %d, 277s %d (duplicates %d)",
+		submitted.ClaimReference.CorrelationID, claimID, m["up-b-claims answered"], m["up-b-claims failover"], m["up-c-claims answered"],
+		claimsAtB, claimsAtC, claimDups, acks2, statuses2, acks2+statuses2-4)
+	if claimsAtC != 1 || claimDups != 0 || acks2 != 2 || statuses2 != 2 || m["up-b-claims failover"] != 1 || m["up-c-claims answered"] != 1 {
+		t.Errorf("claims failover: C holds %d 837s, A took %d 999s and %d 277s, route attempts %v", claimsAtC, acks2, statuses2, m)
 	}
 }

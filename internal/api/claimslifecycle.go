@@ -89,7 +89,14 @@ func (h lifecycleHandlers) get(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	WriteJSON(w, http.StatusOK, claimstatus.NewRecord(c))
+	routes, err := tenant(r, h.store).UpstreamSubmissions(r.Context(), c.ExecutionID)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	rec := claimstatus.NewRecord(c)
+	rec.Route = claimstatus.Route(routes)
+	WriteJSON(w, http.StatusOK, rec)
 }
 
 // timeline is GET /2025-03-07/claims/{id}/timeline. A claim's timeline is
@@ -118,7 +125,12 @@ func (h lifecycleHandlers) timeline(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	entries := claimstatus.Timeline(c, attempts, answers)
+	routes, err := t.UpstreamSubmissions(r.Context(), c.ExecutionID)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	entries := claimstatus.Timeline(c, attempts, answers, routes)
 	size := l.PageSize
 	if size == 0 {
 		size = 100

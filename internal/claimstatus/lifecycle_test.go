@@ -95,7 +95,14 @@ func TestTimeline(t *testing.T) {
 			Detail: detail(Detail{Payments: []Payment{{ClaimStatus: "1", Charge: "832", Paid: "832"}, {ClaimStatus: "22", Charge: "-832", Paid: "-832"}}})},
 	}
 	var kinds []string
-	for _, e := range Timeline(c, attempts, answers) {
+	routes := []store.UpstreamSubmission{
+		{ConnectionID: "up-b", State: store.UpstreamNotAccepted, Tries: 1, UpdatedAt: t0.Add(time.Minute)},
+		{ConnectionID: "up-c", State: store.UpstreamAccepted, Tries: 1, UpdatedAt: t0.Add(time.Minute)},
+	}
+	if Route(routes) != "up-c" || Route(routes[:1]) != "" {
+		t.Errorf("Route: %q, %q", Route(routes), Route(routes[:1]))
+	}
+	for _, e := range Timeline(c, attempts, answers, routes) {
 		b, _ := json.Marshal(e)
 		var m map[string]map[string]any
 		if err := json.Unmarshal(b, &m); err != nil || len(m) != 1 {
@@ -106,7 +113,8 @@ func TestTimeline(t *testing.T) {
 		}
 	}
 	want := "claimPaymentInformation:t835.2:REVERSAL_OF_PREVIOUS_PAYMENT claimPaymentInformation:t835.1:PROCESSED_AS_PRIMARY " +
-		"claimAcknowledgment:t277:ACCEPTED fileAcknowledgment:t999:ACCEPTED deliveryAttempt:ex/2:DELIVERED " +
+		"claimAcknowledgment:t277:ACCEPTED fileAcknowledgment:t999:ACCEPTED upstreamSubmission:ex/up-c:ACCEPTED " +
+		"upstreamSubmission:ex/up-b:NOT_ACCEPTED deliveryAttempt:ex/2:DELIVERED " +
 		"deliveryAttempt:ex/1:FAILED professionalClaimSubmission:tx837:"
 	if got := strings.Join(kinds, " "); got != want {
 		t.Errorf("timeline\n got %s\nwant %s", got, want)

@@ -24,6 +24,9 @@ type Record struct {
 	TotalClaimPaidAmount   string       `json:"totalClaimPaidAmount,omitempty"`
 	DatesOfService         *DateRange   `json:"datesOfService,omitempty"`
 	SubmittedAt            string       `json:"submittedAt"`
+	// Route (ours) is the CLEARINGHOUSE_API upstream that accepted the
+	// claim's file; GET /2025-03-07/claims/{id} sets it.
+	Route string `json:"route,omitempty"`
 }
 
 // PatientName is the patient of a claim.

@@ -27,6 +27,7 @@ type Entry struct {
 	ClaimPaymentInformation      *PaymentInfo     `json:"claimPaymentInformation,omitempty"`
 	DeliveryAttempt              *DeliveryAttempt `json:"deliveryAttempt,omitempty"`
 	FileAcknowledgment           *FileAck         `json:"fileAcknowledgment,omitempty"`
+	UpstreamSubmission           *UpstreamRoute   `json:"upstreamSubmission,omitempty"`
 
 	at  time.Time
 	seq int // the order of entries of one instant: the life's order
@@ -85,9 +86,34 @@ type FileAck struct {
 	ProcessedAt string `json:"processedAt"`
 }
 
+// UpstreamRoute is one CLEARINGHOUSE_API upstream's part in delivering the
+// claim's file (ours): the route tried, whether it took the file
+// (ACCEPTED), certainly did not (NOT_ACCEPTED) or may have (UNKNOWN,
+// SENDING: the file then goes nowhere else), with the upstream's words.
+type UpstreamRoute struct {
+	ID           string `json:"id"` // the file execution's id, "/" and the connection's
+	ConnectionID string `json:"connectionId"`
+	Status       string `json:"status"`
+	Tries        int    `json:"tries"`
+	Message      string `json:"message,omitempty"`
+	ProcessedAt  string `json:"processedAt"`
+}
+
+// Route is the upstream connection that accepted the claim's file, "" when
+// none has (yet) or the file went another way.
+func Route(routes []store.UpstreamSubmission) string {
+	for _, r := range routes {
+		if r.State == store.UpstreamAccepted {
+			return r.ConnectionID
+		}
+	}
+	return ""
+}
+
 // Timeline is a claim's entries, newest first: its submission, each
-// delivery attempt of its file, and its answers (oldest first as stored).
-func Timeline(c store.DentalClaim, attempts []store.JobAttempt, answers []store.ClaimAnswer) []Entry {
+// delivery attempt of its file, each upstream route it was offered to, and
+// its answers (oldest first as stored).
+func Timeline(c store.DentalClaim, attempts []store.JobAttempt, answers []store.ClaimAnswer, routes []store.UpstreamSubmission) []Entry {
 	r := NewRecord(c)
 	sub := &Submission{ID: c.TransactionID, StediPayerID: r.StediPayerID, PatientControlNumber: r.PatientControlNumber,
 		PatientName: r.PatientName, TotalClaimChargeAmount: r.TotalClaimChargeAmount, DatesOfService: r.DatesOfService,
@@ -118,6 +144,10 @@ func Timeline(c store.DentalClaim, attempts []store.JobAttempt, answers []store.
 		}
 		d.ProcessedAt = timestamp(at)
 		out = append(out, Entry{DeliveryAttempt: d, at: at})
+	}
+	for _, r := range routes {
+		out = append(out, Entry{UpstreamSubmission: &UpstreamRoute{ID: c.ExecutionID + "/" + r.ConnectionID, ConnectionID: r.ConnectionID, Status: r.State, Tries: r.Tries,
+			Message: r.Message, ProcessedAt: timestamp(r.UpdatedAt)}, at: r.UpdatedAt})
 	}
 	for _, a := range answers {
 		out = append(out, answerEntries(a)...)

@@ -66,6 +66,14 @@ type Transport interface {
 	Deliver(ctx context.Context, f File) (message string, err error)
 }
 
+// RoutedTransport is implemented by transports that may deliver through
+// another connection than the partnership's (CLEARINGHOUSE_API claims fail
+// over to the payer's next upstream): via is the connection that took the
+// file, which the execution and file.delivered.v2 then name.
+type RoutedTransport interface {
+	DeliverRouted(ctx context.Context, f File) (message string, via store.Connection, err error)
+}
+
 // AfterDelivery is implemented by transports with more to do once the
 // delivery is recorded; Delivered runs inside the transaction that marks
 // the execution DELIVERED (the MOCK connection enqueues its answers there,
@@ -173,7 +181,15 @@ func (s *Service) deliverJob(ctx context.Context, job store.Job) error {
 	f, transport, err := s.load(ctx, e)
 	if err == nil {
 		var msg string
-		if msg, err = transport.Deliver(ctx, f); err == nil {
+		if r, ok := transport.(RoutedTransport); ok {
+			var via store.Connection
+			if msg, via, err = r.DeliverRouted(ctx, f); err == nil && via.ID != "" {
+				f.Connection = via
+			}
+		} else {
+			msg, err = transport.Deliver(ctx, f)
+		}
+		if err == nil {
 			log.Info("delivery: delivered", "connection", f.Connection.ID, "type", f.Connection.Type)
 			return s.delivered(ctx, f, transport, msg)
 		}
@@ -258,6 +274,7 @@ func (s *Service) delivered(ctx context.Context, f File, t Transport, msg string
 	now := s.opts.Clock.Now().UTC()
 	e := f.Execution
 	e.Status, e.ProcessedAt, e.UpdatedAt = store.ExecutionDelivered, now, now
+	e.ConnectionID = f.Connection.ID // the route that took it
 	return s.opts.Store.InTx(ctx, func(tx store.Queries) error {
 		if err := tx.UpdateExecution(ctx, e, store.ExecutionPendingDelivery); err != nil {
 			if errors.Is(err, store.ErrConflict) {

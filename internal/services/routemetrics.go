@@ -4,6 +4,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/upstream"
 )
 
 // routeMetrics counts the attempts of exchanges routed over a payer's
@@ -26,5 +27,18 @@ func routeMetrics(reg prometheus.Registerer) func(payers.RouteEvent) {
 		if e.BreakerOpen {
 			opened.WithLabelValues(e.Connection).Inc()
 		}
+	}
+}
+
+// claimRoutes reads a payer's claims routes from the directory: only its
+// "connections": {"claims": [...]}, not the single "connection" (which
+// names an eligibility connection of the --payers file).
+func claimRoutes(dir *payers.Directory) upstream.ClaimRoutes {
+	return func(payerID string) []string {
+		p, ok := dir.Lookup(payerID)
+		if !ok {
+			return nil
+		}
+		return p.Connections[payers.RouteClaims]
 	}
 }

@@ -181,7 +181,14 @@ func New(cfg Config) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	upstreamDelivery := &upstream.Delivery{Box: s.Secrets, Guard: cfg.ConnectionGuard}
+	// Claims to a CLEARINGHOUSE_API connection fail over along the payer's
+	// claims routes, resolved in the claim's own account and mode.
+	observeRoute := routeMetrics(s.Metrics)
+	upstreamDelivery := &upstream.Delivery{Box: s.Secrets, Guard: cfg.ConnectionGuard, Store: s.Store,
+		ClaimRoutes: claimRoutes(s.Payers), Logger: s.Logger.With("component", "upstream-claims"), Now: s.Clock.Now,
+		Observe: func(connection, outcome string) {
+			observeRoute(payers.RouteEvent{Transaction: payers.RouteClaims, Connection: connection, Outcome: outcome})
+		}}
 	s.UpstreamPoller = &upstream.Poller{Store: s.Store, Jobs: s.Jobs, Receive: s.Core.Receive, Delivery: upstreamDelivery,
 		Interval: cfg.UpstreamPollInterval, Logger: s.Logger.With("component", "upstream-poll"), Now: s.Clock.Now}
 	s.UpstreamPoller.Register()
@@ -216,7 +223,7 @@ func New(cfg Config) (*Set, error) {
 	mock276 := mockpayer.New(mockpayer.WithDirectory(s.Payers), mockpayer.WithClock(s.Clock.Now),
 		mockpayer.WithClaimStates(storeClaimStates(s.Store)), mockpayer.WithScenarios(scenarios), mockpayer.WithLogger(s.Logger))
 	router, err := payers.NewRouterWith(s.Payers, mock276, cfg.PayerConnections, payers.RouterOptions{
-		Breakers: cfg.PayerBreakers, Observe: routeMetrics(s.Metrics)})
+		Breakers: cfg.PayerBreakers, Observe: observeRoute})
 	if err != nil {
 		return nil, err
 	}

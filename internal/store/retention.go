@@ -209,6 +209,7 @@ func (q *queries) purgeFiles(ctx context.Context, db conn, accountID string, bef
 		{`DELETE FROM business_identifiers WHERE account_id = $1 AND transaction_id IN `, txs},
 		{`DELETE FROM transaction_fragments WHERE transaction_id IN `, txs},
 		{`DELETE FROM transactions WHERE account_id = $1 AND id IN `, txs},
+		{`DELETE FROM upstream_submissions WHERE account_id = $1 AND execution_id IN `, execs},
 		{`DELETE FROM executions WHERE account_id = $1 AND id IN `, execs},
 		{`DELETE FROM inline_blobs WHERE account_id = $1 AND key IN `, inlineKeys(r.Blobs)},
 	}

@@ -129,6 +129,7 @@ type Queries interface {
 	InlineBlobs
 	UpstreamCursors
 	ClaimResends
+	UpstreamSubmissions
 }
 
 // Store is an open database.

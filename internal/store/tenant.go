@@ -140,3 +140,9 @@ func (t Tenant) Usage(ctx context.Context, from, to time.Time) ([]UsageTotal, er
 	}
 	return own, nil
 }
+
+// UpstreamSubmissions lists the routes that took, or tried to take, one
+// of the tenant's outbound files to a CLEARINGHOUSE_API upstream.
+func (t Tenant) UpstreamSubmissions(ctx context.Context, executionID string) ([]UpstreamSubmission, error) {
+	return t.q.ListUpstreamSubmissions(ctx, t.scope.AccountID, t.scope.Mode, executionID)
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/netguard"
 	"github.com/clearhouse/clearhouse/internal/partners"
 	"github.com/clearhouse/clearhouse/internal/secrets"
+	"github.com/clearhouse/clearhouse/internal/store"
 )
 
 // Claim submission paths under the healthcare API base, by the 837's
@@ -72,6 +74,17 @@ type Delivery struct {
 	Box     *secrets.Box
 	Guard   *netguard.Guard
 	Timeout time.Duration // default DefaultTimeout; a connection's "timeout" wins
+	// Store records each route's part in a file's submission
+	// (upstream_submissions) and holds the account's other connections;
+	// nil: the partnership's connection alone, nothing recorded.
+	Store store.Store
+	// ClaimRoutes are the payers' claims routes (the payer's
+	// "connections": {"claims": [...]}); nil: none.
+	ClaimRoutes ClaimRoutes
+	// Observe is told each route's outcome (OutcomeAnswered, ...): metrics.
+	Observe func(connection, outcome string)
+	Logger  *slog.Logger
+	Now     func() time.Time
 }
 
 // StoredSettings are a stored connection's settings, named as in the
@@ -83,13 +96,11 @@ type StoredSettings struct {
 	Transactions []string `json:"transactions"`
 }
 
-// Deliver submits the file's 837 with the execution id as idempotency key.
+// Deliver submits the file's 837 with the execution id as idempotency
+// key, through the payer's claims routes (DeliverRouted).
 func (d *Delivery) Deliver(ctx context.Context, f delivery.File) (string, error) {
-	c, err := d.Client(f)
-	if err != nil {
-		return "", err
-	}
-	return c.SubmitClaim(ctx, f.Body, f.Execution.ID)
+	msg, _, err := d.DeliverRouted(ctx, f)
+	return msg, err
 }
 
 // Client builds the upstream client of a stored connection.

@@ -15,7 +15,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -51,7 +53,10 @@ type Error struct {
 	HTTPStatus int    // 0 when no HTTP answer came
 	Message    string
 	timeout    bool
-	Err        error
+	// sent: the whole request was written before the call failed, so the
+	// upstream may have acted on it (a claim may be accepted there).
+	sent bool
+	Err  error
 }
 
 func (e *Error) Error() string {
@@ -114,6 +119,14 @@ func (c *Client) do(ctx context.Context, op, method, url string, body []byte, he
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
+	// Whether the request left in full decides, for a claim, between
+	// another route (it did not) and the same one again (it may have).
+	var sent atomic.Bool
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteRequest: func(i httptrace.WroteRequestInfo) {
+		if i.Err == nil {
+			sent.Store(true)
+		}
+	}})
 	req, err := http.NewRequestWithContext(ctx, method, url, rd)
 	if err != nil {
 		return 0, nil, &Error{Connection: c.ID, Op: op, Message: "bad URL: " + err.Error(), Err: err}
@@ -127,28 +140,28 @@ func (c *Client) do(ctx context.Context, op, method, url string, body []byte, he
 	}
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
-		return 0, nil, c.transportError(op, ctx, err)
+		return 0, nil, c.transportError(op, ctx, err, sent.Load())
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxAnswerBytes+1))
 	if err != nil {
-		return 0, nil, c.transportError(op, ctx, err)
+		return 0, nil, c.transportError(op, ctx, err, true)
 	}
 	if len(data) > MaxAnswerBytes {
-		return resp.StatusCode, nil, &Error{Connection: c.ID, Op: op, HTTPStatus: resp.StatusCode,
+		return resp.StatusCode, nil, &Error{Connection: c.ID, Op: op, HTTPStatus: resp.StatusCode, sent: true,
 			Message: fmt.Sprintf("answer larger than %d bytes", MaxAnswerBytes)}
 	}
 	return resp.StatusCode, data, nil
 }
 
-func (c *Client) transportError(op string, ctx context.Context, err error) error {
+func (c *Client) transportError(op string, ctx context.Context, err error, sent bool) error {
 	var ne net.Error
 	timeout := errors.Is(ctx.Err(), context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 	msg := err.Error()
 	if timeout {
 		msg = fmt.Sprintf("no answer within %s", c.timeout())
 	}
-	return &Error{Connection: c.ID, Op: op, Message: msg, timeout: timeout, Err: err}
+	return &Error{Connection: c.ID, Op: op, Message: msg, timeout: timeout, sent: sent, Err: err}
 }
 
 // statusError turns a non-2xx answer into *Error, quoting the upstream's
@@ -188,12 +201,12 @@ func (c *Client) download(ctx context.Context, link string) (int, []byte, error)
 	}
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
-		return 0, nil, c.transportError("fetch", ctx, err)
+		return 0, nil, c.transportError("fetch", ctx, err, false)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxAnswerBytes+1))
 	if err != nil {
-		return 0, nil, c.transportError("fetch", ctx, err)
+		return 0, nil, c.transportError("fetch", ctx, err, true)
 	}
 	if len(data) > MaxAnswerBytes {
 		return resp.StatusCode, nil, &Error{Connection: c.ID, Op: "fetch", HTTPStatus: resp.StatusCode,

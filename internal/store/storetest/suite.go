@@ -70,6 +70,7 @@ func Run(t *testing.T, open Opener) {
 		{"SimulatedAnswers", testSimulatedAnswers},
 		{"UpstreamCursors", testUpstreamCursors},
 		{"ClaimResends", testClaimResends},
+		{"UpstreamSubmissions", testUpstreamSubmissions},
 		{"InlineBlobs", testInlineBlobs},
 	}
 	for _, tc := range tests {
