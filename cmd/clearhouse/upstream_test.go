@@ -135,8 +135,10 @@ func upstreamPayersFile(t *testing.T, secretsKey string, b, c *upstreamProcess) 
 		"payers": []any{
 			map[string]any{"id": "87726", "connections": map[string]any{"eligibility": []string{"up-b", "up-c"}}},
 			map[string]any{"id": "62308", "connections": map[string]any{"eligibility": []string{"up-b-wrong-key", "up-c"}}},
-			// Claims routes name stored connections of the claim's own account.
-			map[string]any{"id": "52133", "connections": map[string]any{"claims": []string{"up-b-claims", "up-c-claims"}}},
+			// Claims routes name stored connections of the claim's own
+			// account; claim status goes like eligibility.
+			map[string]any{"id": "52133", "connections": map[string]any{"claims": []string{"up-b-claims", "up-c-claims"},
+				"claimStatus": []string{"up-b", "up-c"}}},
 		},
 	}
 	data, _ := json.Marshal(file)
@@ -147,15 +149,17 @@ func upstreamPayersFile(t *testing.T, secretsKey string, b, c *upstreamProcess) 
 	return path
 }
 
-// routeCounts reads A's route metrics: attempts by connection and outcome.
+// routeCounts reads A's route metrics: attempts by connection and outcome,
+// and by transaction, connection and outcome.
 func routeCounts(t *testing.T, base string) map[string]int {
 	t.Helper()
 	_, body := get(t, base+"/metrics", "")
 	out := map[string]int{}
-	re := regexp.MustCompile(`clearhouse_payer_route_attempts_total\{connection="([^"]+)",outcome="([^"]+)",transaction="[^"]+"\} (\d+)`)
+	re := regexp.MustCompile(`clearhouse_payer_route_attempts_total\{connection="([^"]+)",outcome="([^"]+)",transaction="([^"]+)"\} (\d+)`)
 	for _, m := range re.FindAllStringSubmatch(body, -1) {
-		n, _ := strconv.Atoi(m[3])
+		n, _ := strconv.Atoi(m[4])
 		out[m[1]+" "+m[2]] += n
+		out[m[3]+" "+m[1]+" "+m[2]] += n
 	}
 	return out
 }
@@ -326,6 +330,20 @@ func TestThreeProcessUpstream(t *testing.T) {
 		t.Errorf("upstreams answered %d checks for %d requests", nb+nc, requests)
 	}
 
+	// Real-time claim status (276/277) goes upstream like a check: B's mock
+	// payer knows claim 1 (it holds it), so its 277 finds it.
+	statusOf := func(pcn string) (int, string) {
+		return post(t, a+"/2024-04-01/change/medicalnetwork/claimstatus/v2", keyA, `{"tradingPartnerServiceId": "52133",
+		  "providers": [{"providerType": "BillingProvider", "organizationName": "ABA Inc", "npi": "1999999992"}],
+		  "subscriber": {"memberId": "PARTIAL0001", "firstName": "John", "lastName": "Doe"},
+		  "encounter": {"patientAccountNumber": "`+pcn+`", "beginningDateOfService": "20230428"}}`)
+	}
+	code, status1 := statusOf("12345")
+	if code != 200 || !strings.Contains(status1, "~ST*277*") || !strings.HasSuffix(category(status1), "account 12345") ||
+		strings.Contains(status1, `"statusCategoryCode":"D0"`) {
+		t.Errorf("claim status of claim 1 through B: HTTP %d %.800s", code, status1)
+	}
+
 	// B killed → A's next claim goes to C (B refused the connection, so it
 	// cannot have taken it), once, and its 999 and 277CA come back from C.
 	b.kill()
@@ -387,14 +405,33 @@ func TestThreeProcessUpstream(t *testing.T) {
 	if !strings.Contains(record, `"status":"ACCEPTED"`) {
 		t.Errorf("the second claim did not move to ACCEPTED on C's 277CA: %s", record)
 	}
+	// Claim status with B down: C answers, and C knows claim 2 only.
+	code, status2 := statusOf("67890")
+	if code != 200 || !strings.Contains(status2, "~ST*277*") || !strings.HasSuffix(category(status2), "account 67890") ||
+		strings.Contains(status2, `"statusCategoryCode":"D0"`) {
+		t.Errorf("claim status of claim 2 with B down: HTTP %d %.800s", code, status2)
+	}
 	m = routeCounts(t, a)
 	claimDups := claimsAtB + claimsAtC - 2
 	t.Logf("claims failover: 2 claims to A; claim 1 %s route up-b-claims, claim 2 %s route up-c-claims after B was killed; "+
 		"claims route attempts %v/%v/%v (answered B, failover B, answered C); 837s at B %d, at C %d (duplicates %d); "+
-		"polled back into A in all: 999s %d, 277s %d (duplicates %d)",
+		"polled back into A in all: 999s %d, 277s %d (duplicates %d); claim status: claim 1 answered by B (%s), "+
+		"claim 2 by C after a failover from B (%s)",
 		submitted.ClaimReference.CorrelationID, claimID, m["up-b-claims answered"], m["up-b-claims failover"], m["up-c-claims answered"],
-		claimsAtB, claimsAtC, claimDups, acks2, statuses2, acks2+statuses2-4)
+		claimsAtB, claimsAtC, claimDups, acks2, statuses2, acks2+statuses2-4, category(status1), category(status2))
+	if m["276 up-b answered"] != 1 || m["276 up-b failover"] != 1 || m["276 up-c answered"] != 1 {
+		t.Errorf("claim status routes: %v; want B answered 1, B failover 1, C answered 1", m)
+	}
 	if claimsAtC != 1 || claimDups != 0 || acks2 != 2 || statuses2 != 2 || m["up-b-claims failover"] != 1 || m["up-c-claims answered"] != 1 {
 		t.Errorf("claims failover: C holds %d 837s, A took %d 999s and %d 277s, route attempts %v", claimsAtC, acks2, statuses2, m)
 	}
+}
+
+// category is the first status category code of a claim status answer.
+func category(answer string) string {
+	m := regexp.MustCompile(`"statusCategoryCode":"([^"]+)".*?"statusCode":"([^"]+)".*?"patientAccountNumber":"([^"]+)"`).FindStringSubmatch(answer)
+	if m == nil {
+		return "none"
+	}
+	return m[1] + ":" + m[2] + " for patient account " + m[3]
 }
