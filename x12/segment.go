@@ -60,6 +60,13 @@ func (s *Segment) Raw() []byte {
 	return s.raw
 }
 
+// Unsplit returns the segment's bytes without locating its elements: Raw
+// without its cost, but a hard-wrapped segment's line breaks may still be
+// in it. It is for consumers that scan the bytes themselves (the guide
+// validator) and go through Raw or the element accessors when they meet a
+// line break. The slice aliases the reader's buffer, as Raw's does.
+func (s *Segment) Unsplit() []byte { return s.raw }
+
 // Unterminated reports whether the input ended inside this segment, before
 // its segment terminator.
 func (s *Segment) Unterminated() bool { return s.unterminated }

@@ -364,26 +364,29 @@ type datePair struct{ qual, value int }
 // be real dates, and a range must not end before it starts.
 func (v *Validator) checkDatePair(seg *x12.Segment, def *Segment, p datePair) {
 	q, val := seg.ElementBytes(p.qual), seg.ElementBytes(p.value)
-	if len(val) == 0 {
-		return
-	}
-	ok := true
-	switch string(q) {
-	case "D8":
-		ok = len(val) == 8 && validDate(val)
-	case "RD8":
-		ok = len(val) == 17 && val[8] == '-' && validDate(val[:8]) && validDate(val[9:]) && string(val[:8]) <= string(val[9:])
-	case "DT":
-		ok = len(val) == 12 && validDate(val[:8]) && validTime(val[8:])
-	case "D6":
-		ok = len(val) == 6 && validDate(val)
-	case "TM":
-		ok = validTime(val)
-	default:
-		return
-	}
-	if !ok {
+	if !datePairOK(q, val) {
 		v.elementFinding(CodeBadDate, "8", p.value, 0, 0, def.Elements[p.value-1].DE, val,
 			fmt.Sprintf("%s%02d %q is not a valid %s date", def.ID, p.value, clip(string(val)), q))
 	}
+}
+
+// datePairOK reports whether val is a valid value of date format q (or
+// empty, or of a format not checked).
+func datePairOK(q, val []byte) bool {
+	if len(val) == 0 {
+		return true
+	}
+	switch string(q) {
+	case "D8":
+		return len(val) == 8 && validDate(val)
+	case "RD8":
+		return len(val) == 17 && val[8] == '-' && validDate(val[:8]) && validDate(val[9:]) && string(val[:8]) <= string(val[9:])
+	case "DT":
+		return len(val) == 12 && validDate(val[:8]) && validTime(val[8:])
+	case "D6":
+		return len(val) == 6 && validDate(val)
+	case "TM":
+		return validTime(val)
+	}
+	return true
 }

@@ -123,8 +123,12 @@ type Segment struct {
 	Max      int    // max use, 0 = unbounded
 	keyJSON  string // `"key":`
 	// Key is the Guide JSON key: "<snake name>_<ID>".
-	Key       string
-	lastReq   int // position of the last required element (0: none)
+	Key     string
+	lastReq int // position of the last required element (0: none)
+	// reqMask has bit p set for every required element p; noQuick is set
+	// when a required element lies past bit 62, so elementsOK never runs.
+	reqMask   uint64
+	noQuick   bool
 	syntax    []syntaxRule
 	dates     []datePair
 	sumTotals []sumItem // sum rules whose total this segment holds
@@ -154,6 +158,7 @@ type Element struct {
 	// without codes or pattern: its values are checked by numberValid and
 	// written as JSON numbers when their text is one.
 	number   bool
+	quick    quick // how elementsOK checks a value
 	Min, Max int
 	Repeat   int // > 1 for repeating elements
 	codes    *codeSet

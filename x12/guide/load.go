@@ -376,6 +376,11 @@ func (c *compiler) segment(n *spec.Node) (*Segment, error) {
 	for i := range s.Elements {
 		if s.Elements[i].Usage == Required {
 			s.lastReq = i + 1
+			if i+1 > maxSyntaxPos {
+				s.noQuick = true
+			} else {
+				s.reqMask |= 1 << (i + 1)
+			}
 		}
 	}
 	for i := 0; i+1 < len(s.Elements); i++ {
@@ -447,6 +452,7 @@ func (c *compiler) element(e *spec.Element) (Element, error) {
 			out.Components[sub.Pos-1] = sub
 		}
 	}
+	out.quick = quickOf(&out)
 	return out, nil
 }
 

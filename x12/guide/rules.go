@@ -25,12 +25,13 @@ type rule struct {
 	pattern         *regexp.Regexp
 }
 
-// applies reports whether an npi or format rule's condition holds.
-func (r *rule) applies(seg *x12.Segment) bool {
+// applies reports whether an npi or format rule's condition holds on the
+// segment whose elements are f.
+func (r *rule) applies(f *fields) bool {
 	if r.whenAbsent {
-		return len(seg.ElementBytes(r.whenPos)) == 0
+		return len(f.el(r.whenPos)) == 0
 	}
-	return r.when.has(seg.ElementBytes(r.whenPos))
+	return r.when.has(f.el(r.whenPos))
 }
 
 // loopRule is a rule bound to one loop of the tree (a rule on "2300" binds
@@ -308,7 +309,7 @@ func (v *Validator) applyRules(seg *x12.Segment, st *Step) {
 	if len(f.loop.rules) > 0 {
 		for _, lr := range f.loop.rules {
 			if lr.condSeg == s {
-				if lr.test(seg) {
+				if lr.test(&v.f) {
 					f.cond |= lr.bit
 				}
 				f.seen |= lr.bit
@@ -320,7 +321,7 @@ func (v *Validator) applyRules(seg *x12.Segment, st *Step) {
 		for _, it := range s.sumTotals {
 			if fr, lr := v.ruleFrame(it.rule); fr != nil {
 				ss := &fr.sums[lr.sumIndex]
-				ss.total, ss.hasTotal = amount(seg.ElementBytes(it.pos))
+				ss.total, ss.hasTotal = amount(v.f.el(it.pos))
 				ss.pos, ss.off = v.pos, seg.Offset()
 			}
 		}
@@ -332,7 +333,7 @@ func (v *Validator) applyRules(seg *x12.Segment, st *Step) {
 				continue
 			}
 			ss := &fr.sums[lr.sumIndex]
-			n, ok := amount(compOne(seg.ElementBytes(it.pos), v.d.Component))
+			n, ok := amount(compOne(v.f.el(it.pos), v.d.Component))
 			if !ok {
 				continue
 			}
@@ -362,7 +363,7 @@ func (v *Validator) checkSequence(seg *x12.Segment, s *Segment) {
 		}
 		ss := &fr.sums[lr.sumIndex]
 		ss.sum++
-		val := seg.ElementBytes(it.pos)
+		val := v.f.el(it.pos)
 		n, err := strconv.Atoi(string(val))
 		if err != nil || len(val) == 0 {
 			continue // the element check reports a missing or non-numeric value
@@ -383,10 +384,10 @@ func (v *Validator) checkSequence(seg *x12.Segment, s *Segment) {
 // rules only when npi is true (business rules on, NPI check not skipped).
 func (v *Validator) checkFormats(seg *x12.Segment, s *Segment, npi bool) {
 	for _, r := range s.npi {
-		if (r.pattern == nil && !npi) || (r.pattern != nil && v.opts.SkipElements) || !r.applies(seg) {
+		if (r.pattern == nil && !npi) || (r.pattern != nil && v.opts.SkipElements) || !r.applies(&v.f) {
 			continue
 		}
-		id := seg.ElementBytes(r.npiPos)
+		id := v.f.el(r.npiPos)
 		if len(id) == 0 {
 			continue
 		}
@@ -434,11 +435,12 @@ func (v *Validator) ruleFrame(r *rule) (*frame, *loopRule) {
 	return nil, nil
 }
 
-// test evaluates the rule's condition on the segment holding its element.
-func (lr *loopRule) test(seg *x12.Segment) bool {
-	val := seg.ElementBytes(lr.condPos)
+// test evaluates the rule's condition on the segment holding its element,
+// whose elements are f.
+func (lr *loopRule) test(f *fields) bool {
+	val := f.el(lr.condPos)
 	if lr.cond2 > 0 {
-		val = nthComponent(val, seg.Delimiters().Component, lr.cond2)
+		val = nthComponent(val, f.csep, lr.cond2)
 	}
 	return lr.testValue(val)
 }

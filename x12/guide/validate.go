@@ -34,6 +34,10 @@ type Validator struct {
 	seg    *x12.Segment // segment being checked
 	loopID string       // loop of the segment being checked
 	errors int          // findings that reject the set
+	// slowOnly makes step read every segment through its accessors and
+	// check it with checkElements: the reference the tests hold the fast
+	// path (fields.scan, elementsOK) to.
+	slowOnly bool
 }
 
 // NewValidator returns a Validator with the given options.
@@ -52,6 +56,7 @@ func (v *Validator) Begin(g *Guide, st *x12.Segment, report func(x12.Finding)) {
 	v.errors = 0
 	v.d = st.Delimiters()
 	v.pos = 1
+	v.f.use(st)
 	f := v.push(g.root, st.Offset())
 	v.seg, v.loopID = st, ""
 	if !v.opts.SkipElements {
@@ -64,10 +69,19 @@ func (v *Validator) Begin(g *Guide, st *x12.Segment, report func(x12.Finding)) {
 func (v *Validator) Step(seg *x12.Segment) Step { return *v.step(seg) }
 
 // step is Step returning the walker's Step in place (valid until the next).
+// The segment's bytes are scanned once (fields.scan); when the scan vouches
+// for them, elementsOK checks the elements without reporting, and only a
+// segment it does not pass is checked again by checkElements, which finds
+// and reports what is wrong, in the order it always has.
 func (v *Validator) step(seg *x12.Segment) *Step {
-	st := v.structure(seg)
+	if v.slowOnly {
+		v.f.use(seg)
+	} else {
+		v.f.scan(seg, v.d)
+	}
+	st := v.place(seg)
 	if st.Segment != nil {
-		if !v.opts.SkipElements {
+		if !v.opts.SkipElements && !(v.f.fast && v.elementsOK(st.Segment)) {
 			v.checkElements(seg, st.Segment)
 		}
 		v.applyRules(seg, st)
@@ -79,6 +93,12 @@ func (v *Validator) step(seg *x12.Segment) *Step {
 // repeats, usage, HL hierarchy), leaving its elements and the rules to the
 // caller: the JSON encoder checks elements while it writes them.
 func (v *Validator) structure(seg *x12.Segment) *Step {
+	v.f.use(seg)
+	return v.place(seg)
+}
+
+// place is structure for a segment whose elements v.f holds.
+func (v *Validator) place(seg *x12.Segment) *Step {
 	st := v.walker.step(seg)
 	v.seg = seg
 	if st.Segment == nil {
@@ -213,10 +233,10 @@ func (v *Validator) closeFrame(f *frame) {
 // the enclosing level, and the parent's HL04.
 func (v *Validator) checkHL(seg *x12.Segment) {
 	f := v.top()
-	id := seg.ElementBytes(1)
+	id := v.f.el(1)
 	f.hlIDLen = uint8(copy(f.hlID[:], id))
 	f.hlPos, f.hlOffset = v.pos, seg.Offset()
-	if c := seg.ElementBytes(4); len(c) == 1 {
+	if c := v.f.el(4); len(c) == 1 {
 		f.hlChild = c[0]
 	}
 	if n, err := strconv.Atoi(string(id)); err == nil {
@@ -233,7 +253,7 @@ func (v *Validator) checkHL(seg *x12.Segment) {
 			break
 		}
 	}
-	p := seg.ElementBytes(2)
+	p := v.f.el(2)
 	switch {
 	case parent == nil && len(p) > 0:
 		v.elementFinding(CodeHLParent, "7", 2, 0, 0, "734", p,

@@ -61,6 +61,8 @@ type walker struct {
 	// last is the result of the last step, filled in place: returning a
 	// Step by value cost a struct copy (and a stalled load) per segment.
 	last Step
+	// f holds the elements of the segment being placed.
+	f fields
 }
 
 func (w *walker) reset(g *Guide) {
@@ -138,7 +140,7 @@ func (w *walker) top() *frame { return &w.stack[w.depth-1] }
 // reported as a bad code rather than an unknown segment, a sibling ahead
 // and then one passed with the id alone.
 func (w *walker) locate(seg *x12.Segment) (depth int, child *candidate, outOfOrder bool) {
-	num := w.g.ids.num(seg.IDBytes())
+	num := w.g.ids.num(w.f.el(0))
 	if num == 0 {
 		return -1, nil, false // an id the guide does not use anywhere
 	}
@@ -147,7 +149,7 @@ func (w *walker) locate(seg *x12.Segment) (depth int, child *candidate, outOfOrd
 	if row := f.loop.slots[num]; row != 0 {
 		kids := f.loop.index.kids[row-1]
 		for i := range kids {
-			if c := &kids[i]; c.child != 0 && c.child >= f.idx && c.match.matches(seg) {
+			if c := &kids[i]; c.child != 0 && c.child >= f.idx && w.matches(&c.match) {
 				return w.depth - 1, c, false
 			}
 		}
@@ -167,7 +169,7 @@ func (w *walker) locate(seg *x12.Segment) (depth int, child *candidate, outOfOrd
 				if c.child == 0 || (c.child < f.idx) != behind {
 					continue
 				}
-				if anyQual || c.match.matches(seg) {
+				if anyQual || w.matches(&c.match) {
 					return d, c, behind
 				}
 			}
@@ -207,15 +209,15 @@ func (w *walker) step(seg *x12.Segment) *Step {
 	return st
 }
 
-// matches reports whether seg has one of the matcher's qualifier codes (or
-// the matcher has no qualifier).
-func (m *matcher) matches(seg *x12.Segment) bool {
+// matches reports whether the segment being placed has one of the
+// matcher's qualifier codes (or the matcher has no qualifier).
+func (w *walker) matches(m *matcher) bool {
 	if m.pos == 0 {
 		return true
 	}
-	v := seg.ElementBytes(m.pos)
+	v := w.f.el(m.pos)
 	if m.comp > 0 {
-		v = nthComponent(v, seg.Delimiters().Component, m.comp)
+		v = nthComponent(v, w.f.csep, m.comp)
 	}
 	return m.codes.has(v)
 }

@@ -1,0 +1,144 @@
+package guide
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/clearhouse/clearhouse/internal/testenv"
+	"github.com/clearhouse/clearhouse/x12"
+	"github.com/clearhouse/clearhouse/x12/x12gen"
+)
+
+// validateBoth validates data with the fast path (fields.scan, elementsOK)
+// and with every segment read through its accessors and checked by
+// checkElements, and fails when their findings differ in any way.
+func validateBoth(t testing.TB, name string, data []byte, ro []x12.ReaderOption) int {
+	t.Helper()
+	run := func(slow bool) ([]x12.Finding, error) {
+		sv := NewSetValidator(Options{})
+		sv.v.slowOnly = slow
+		var out []x12.Finding
+		_, err := x12.Validate(bytes.NewReader(data), x12.ValidateOptions{Reader: ro, Sets: sv, NoTree: true,
+			OnFinding: func(f x12.Finding) { out = append(out, f) }})
+		return out, err
+	}
+	fast, errFast := run(false)
+	slow, errSlow := run(true)
+	if (errFast == nil) != (errSlow == nil) {
+		t.Fatalf("%s: fast path error %v, reference %v", name, errFast, errSlow)
+	}
+	if !reflect.DeepEqual(fast, slow) {
+		for i := 0; i < max(len(fast), len(slow)); i++ {
+			var a, b x12.Finding
+			if i < len(fast) {
+				a = fast[i]
+			}
+			if i < len(slow) {
+				b = slow[i]
+			}
+			if !reflect.DeepEqual(a, b) {
+				t.Fatalf("%s: finding %d differs:\nfast      %+v\nreference %+v", name, i, a, b)
+			}
+		}
+	}
+	return len(slow)
+}
+
+// fastPathSamples returns generated files of every kind x12gen writes, with
+// and without line breaks, and with other delimiters, of items claims,
+// payments or inquiries.
+func fastPathSamples(t testing.TB, items int) map[string][]byte {
+	out := map[string][]byte{}
+	for _, kind := range []x12gen.Kind{x12gen.Claims837P, x12gen.Remittances835, x12gen.Inquiries270} {
+		for i, o := range []x12gen.Options{{}, {LineBreaks: true},
+			{Delimiters: x12.Delimiters{Element: '|', Component: '>', Repetition: '!', Segment: '\n'}}} {
+			o.Kind, o.Items, o.Seed = kind, items, 7
+			var buf bytes.Buffer
+			if _, err := x12gen.Generate(&buf, o); err != nil {
+				t.Fatal(err)
+			}
+			out[fmt.Sprintf("%s/%d", kind, i)] = buf.Bytes()
+		}
+	}
+	return out
+}
+
+// TestFastPathAgrees: the guide validator's fast path gives exactly the
+// findings of the reference path on every corpus file, on generated files,
+// and on every generated 837P segment with one byte replaced by a
+// delimiter, a control character, a blank, a letter or a digit.
+func TestFastPathAgrees(t *testing.T) {
+	dir := testenv.CorpusDir(t)
+	files := 0
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) == ".tsv" || filepath.Ext(path) == ".md" {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		validateBoth(t, path, data, nil)
+		files++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 50 {
+		t.Fatalf("only %d corpus files", files)
+	}
+	for name, data := range fastPathSamples(t, 12) {
+		if n := validateBoth(t, name, data, nil); n != 0 && name[:4] == "837P" {
+			t.Errorf("%s: %d findings on generated data", name, n)
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := x12gen.Generate(&buf, x12gen.Options{Kind: x12gen.Claims837P, Items: 2, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	found := 0
+	for i := 106; i < len(data); i++ { // past the ISA
+		for _, c := range []byte{'*', ':', '^', '~', '\n', '\r', 0, 0x7f, ' ', 'X', 'a', '9', '.', '-', 0xc3} {
+			if data[i] == c {
+				continue
+			}
+			mut := bytes.Clone(data)
+			mut[i] = c
+			found += validateBoth(t, "mutated", mut, nil)
+		}
+	}
+	if found == 0 {
+		t.Fatal("no mutation gave a finding")
+	}
+}
+
+// FuzzFastPath: whatever the input, the fast path and the reference path
+// give the same findings.
+func FuzzFastPath(f *testing.F) {
+	for _, data := range fastPathSamples(f, 1) {
+		f.Add(data, false)
+	}
+	dir := testenv.CorpusDir(f)
+	for _, sub := range []string{"837P", "837I", "837D", "835", "270", "271"} {
+		paths, _ := filepath.Glob(filepath.Join(dir, sub, "*"))
+		for _, p := range paths {
+			if data, err := os.ReadFile(p); err == nil && len(data) <= 4<<10 {
+				f.Add(data, false)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, bare bool) {
+		var ro []x12.ReaderOption
+		if bare {
+			ro = append(ro, x12.WithDelimiters(x12.DefaultDelimiters))
+		}
+		validateBoth(t, "input", data, ro)
+	})
+}
