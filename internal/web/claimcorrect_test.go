@@ -20,7 +20,7 @@ func formValues(t testing.TB, body string) url.Values {
 			v.Set(m[1], sel[1])
 		}
 	}
-	for _, name := range []string{"csrf", "key", "frequency", "original_ref", "resends"} {
+	for _, name := range []string{"csrf", "key", "kind", "frequency", "original_ref", "resends"} {
 		if m := hiddenValue(name).FindStringSubmatch(body); m != nil {
 			v.Set(name, htmlUnescape(m[1]))
 		}

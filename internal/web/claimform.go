@@ -87,30 +87,48 @@ var claimFields = func() []fieldSpec {
 	return f
 }()
 
-// claimRequired are the inputs the claim rules require: those an empty
-// form (as the page first shows it) gets a message for. Derived from
-// claims.Validate, so the stars cannot drift from the rules the API
-// applies.
-var claimRequired = func() map[string]bool {
-	f := emptyClaimForm()
-	out := map[string]bool{}
-	var ve *claims.ValidationError
-	if errors.As(claims.Validate(f.request(payers.Default())), &ve) {
-		for _, e := range ve.Fields {
-			out[claimPathField(e.Path)] = true
+// requiredOf are the inputs the claim rules require, by kind: those an
+// empty form (as the page first shows it) gets a message for. Derived
+// from the kind's validator (claims.Validate, ValidateProfessional,
+// ValidateInstitutional), so the stars cannot drift from the rules the
+// API applies.
+var requiredOf = func() map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, kind := range []string{kindDental, kindProfessional, kindInstitutional} {
+		f := emptyClaimFormOf(kind)
+		req := map[string]bool{}
+		var ve *claims.ValidationError
+		if errors.As(f.validate(payers.Default()), &ve) {
+			for _, e := range ve.Fields {
+				for _, name := range f.pathFields(e.Path) {
+					req[name] = true
+				}
+			}
 		}
+		out[kind] = req
 	}
 	return out
 }()
 
-// emptyClaimForm is the form as a new claim starts: what an office rarely
-// changes is chosen.
-func emptyClaimForm() *claimForm {
-	return claimFormFrom(url.Values{"place": {"11"}, "filing": {"CI"}, "dep_rel": {"19"}})
+// emptyClaimFormOf is the form of a kind of claim as it starts: what an
+// office rarely changes is chosen.
+func emptyClaimFormOf(kind string) *claimForm {
+	v := url.Values{"kind": {kind}, "place": {"11"}, "filing": {"CI"}, "dep_rel": {"19"}}
+	if kind == kindInstitutional {
+		v.Del("place")
+		v.Set("tob", "131")
+		v.Set("adm_type", "3")
+		v.Set("adm_source", "1")
+		v.Set("pat_status", "01")
+	}
+	return claimFormFrom(v)
 }
 
 // claimForm is the claim form's values and messages by input name.
 type claimForm struct {
+	// Kind is the claim's form: dental (837D), professional (837P, a
+	// CMS-1500) or institutional (837I, a UB-04).
+	Kind    string
 	Values  map[string]string
 	Errors  map[string][]string
 	Summary []summaryItem
@@ -134,7 +152,7 @@ type claimForm struct {
 func (f *claimForm) Field(name string) fieldView {
 	spec := fieldView{ID: "c-" + name, Value: f.Values[name], Errors: f.Errors[name]}
 	spec.fieldSpec = fieldSpec{Name: name, Label: name, Type: "text"}
-	for _, s := range claimFields {
+	for _, s := range f.specs() {
 		if s.Name == name {
 			spec.fieldSpec = s
 			if s.Type == "" {
@@ -142,7 +160,7 @@ func (f *claimForm) Field(name string) fieldView {
 			}
 		}
 	}
-	spec.Required = claimRequired[name]
+	spec.Required = requiredOf[f.Kind][name]
 	return spec
 }
 
@@ -159,13 +177,21 @@ func (f *claimForm) Select(name string) selectView {
 	case "filing":
 		sv.Options = []option{{"CI", "Commercial insurance"}, {"BL", "Blue Cross / Blue Shield"}, {"HM", "HMO"}, {"12", "PPO"},
 			{"MC", "Medicaid"}, {"FI", "Federal employees program"}, {"CH", "TRICARE"}, {"VA", "Veterans affairs"}, {"ZZ", "Unknown"}}
+		switch f.Kind {
+		case kindProfessional:
+			sv.Options = append(sv.Options[:len(sv.Options)-1], option{"MB", "Medicare Part B"}, option{"ZZ", "Unknown"})
+		case kindInstitutional:
+			sv.Options = append(sv.Options[:len(sv.Options)-1], option{"MA", "Medicare Part A"}, option{"ZZ", "Unknown"})
+		}
+	default:
+		sv.Options = medicalOptions(name)
 	}
 	return sv
 }
 
 // Lines are the procedure lines' input names, for the template.
 func (f *claimForm) Lines() []string {
-	out := make([]string, claimLines)
+	out := make([]string, kindLines(f.Kind))
 	for i := range out {
 		out[i] = "line" + strconv.Itoa(i+1)
 	}
@@ -223,8 +249,8 @@ func formatCents(c int64) string {
 
 // claimFormFrom reads the posted form.
 func claimFormFrom(v url.Values) *claimForm {
-	f := &claimForm{Values: map[string]string{}, Errors: map[string][]string{}}
-	for _, s := range claimFields {
+	f := &claimForm{Kind: kindOf(v.Get("kind")), Values: map[string]string{}, Errors: map[string][]string{}}
+	for _, s := range f.specs() {
 		f.Values[s.Name] = strings.TrimSpace(v.Get(s.Name))
 	}
 	for _, n := range []string{"sub_state", "bill_state", "line1_surfaces", "line2_surfaces", "line3_surfaces", "line4_surfaces"} {
@@ -392,7 +418,7 @@ func claimPathField(path string) string {
 		switch at(1) {
 		case "npi":
 			return "bill_npi"
-		case "employerId", "ssn":
+		case "employerId", "ssn", "taxId":
 			return "bill_tin"
 		case "organizationName", "lastName":
 			return "bill_org"
@@ -407,7 +433,7 @@ func claimPathField(path string) string {
 			return "bill_phone"
 		}
 		return "practice"
-	case "rendering":
+	case "rendering", "attending":
 		switch at(1) {
 		case "npi":
 			return "rend_npi"
@@ -485,7 +511,7 @@ func lineField(parts []string) string {
 
 // claimGroups label the messages of groups of inputs.
 var claimGroups = map[string]string{"subscriber": "Insured person", "patient": "Patient", "practice": "Practice",
-	"dentist": "Treating dentist", "lines": "Procedures"}
+	"dentist": "Treating dentist", "lines": "Procedures", "diagnoses": "Diagnoses"}
 
 // claimWords are the contract's names a claims message may carry.
 var claimWords = strings.NewReplacer(
@@ -528,14 +554,18 @@ func (f *claimForm) addErrors(errs []claims.FieldError) {
 		if e.Path == "/claimInformation/claimChargeAmount" && strings.HasPrefix(e.Message, "is required") {
 			continue // the total is the lines' charges added up: a line without one says so
 		}
-		name := claimPathField(e.Path)
-		msg := claimMessage(name, e.Message)
-		if name == "" {
-			f.general = append(f.general, summaryItem{Label: "Claim", Message: msg})
-			continue
-		}
-		if !slices.Contains(f.Errors[name], msg) {
-			f.Errors[name] = append(f.Errors[name], msg)
+		for _, name := range f.pathFields(e.Path) {
+			msg := claimMessage(name, e.Message)
+			if len(f.pathFields(e.Path)) > 1 {
+				msg = "Fill this in."
+			}
+			if name == "" {
+				f.general = append(f.general, summaryItem{Label: "Claim", Message: msg})
+				continue
+			}
+			if !slices.Contains(f.Errors[name], msg) {
+				f.Errors[name] = append(f.Errors[name], msg)
+			}
 		}
 	}
 }
@@ -548,19 +578,20 @@ func (f *claimForm) summarize() {
 			f.Summary = append(f.Summary, summaryItem{Field: "c-" + name, Label: label, Message: msg})
 		}
 	}
-	for _, s := range claimFields {
-		add(s.Name, summaryLabel(s))
+	for _, s := range f.specs() {
+		add(s.Name, summaryLabel(s, f.Kind))
 		switch s.Name {
 		case "sub_zip":
-			add("subscriber", claimGroups["subscriber"])
+			add("subscriber", f.groupLabel("subscriber"))
 		case "dep_rel":
-			add("patient", claimGroups["patient"])
+			add("patient", f.groupLabel("patient"))
 		case "bill_phone":
-			add("practice", claimGroups["practice"])
+			add("practice", f.groupLabel("practice"))
 		case "rend_npi":
-			add("dentist", claimGroups["dentist"])
+			add("dentist", f.groupLabel("dentist"))
 		case "prior_auth":
-			add("lines", claimGroups["lines"])
+			add("lines", f.groupLabel("lines"))
+			add("diagnoses", f.groupLabel("diagnoses"))
 		}
 	}
 	f.Summary = append(f.Summary, f.general...)
@@ -571,11 +602,21 @@ func (f *claimForm) Value(name string) string { return f.Values[name] }
 
 // summaryLabel names an input in the summary on top, where "City" alone
 // could be the insured person's or the practice's.
-func summaryLabel(s fieldSpec) string {
+func summaryLabel(s fieldSpec, kind string) string {
 	prefix, _, _ := strings.Cut(s.Name, "_")
 	group := map[string]string{"sub": "insured person", "bill": "practice"}[prefix]
-	if strings.HasPrefix(prefix, "line") && !strings.HasSuffix(s.Name, "_code") {
+	if kind == kindInstitutional && prefix == "bill" {
+		group = "facility"
+	}
+	first := map[string]string{kindProfessional: "_code", kindInstitutional: "_rev"}[kind]
+	if first == "" {
+		first = "_code"
+	}
+	if strings.HasPrefix(prefix, "line") && !strings.HasSuffix(s.Name, first) {
 		group = "procedure " + strings.TrimPrefix(prefix, "line")
+		if kind != kindDental {
+			group = "line " + strings.TrimPrefix(prefix, "line")
+		}
 	}
 	if group == "" || strings.Contains(strings.ToLower(s.Label), strings.Fields(group)[0]) {
 		return s.Label

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/clearhouse/clearhouse/internal/reports"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/x12"
 )
@@ -21,6 +22,9 @@ type billedLine struct {
 	Number                                   int
 	Code, Name, Tooth, Surfaces, Units, Date string
 	ChargeCents                              int64
+	// Modifiers (837P, 837I) and the revenue code (837I).
+	Modifiers []string
+	Revenue   string
 }
 
 // sentClaim is what the console reads back from a sent 837D.
@@ -130,6 +134,23 @@ func parseSentClaim(b []byte) (*sentClaim, error) {
 				line.Code = s.Component(1, 2)
 				line.ChargeCents, _ = parseDollars(s.Element(2))
 				if u := s.Element(6); u != "" {
+					line.Units = u
+				}
+			}
+		case "SV1": // 837P: procedure (with modifiers), charge, unit, count
+			if line != nil {
+				_, line.Code, line.Modifiers = reports.Procedure(s, 1)
+				line.ChargeCents, _ = parseDollars(s.Element(2))
+				if u := s.Element(4); u != "" {
+					line.Units = u
+				}
+			}
+		case "SV2": // 837I: revenue code, procedure, charge, unit, count
+			if line != nil {
+				line.Revenue = s.Element(1)
+				_, line.Code, line.Modifiers = reports.Procedure(s, 2)
+				line.ChargeCents, _ = parseDollars(s.Element(3))
+				if u := s.Element(5); u != "" {
 					line.Units = u
 				}
 			}

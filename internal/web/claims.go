@@ -31,6 +31,14 @@ type ClaimSubmitter interface {
 	Submit(ctx context.Context, sub claims.Submission) (*claims.Result, error)
 }
 
+// MedicalClaimSubmitter submits professional and institutional claims;
+// *claims.Service is one. The forms of those kinds open when the claims
+// service is one.
+type MedicalClaimSubmitter interface {
+	SubmitProfessional(ctx context.Context, sub claims.Submission, req *claims.ProfessionalRequest) (*claims.Result, error)
+	SubmitInstitutional(ctx context.Context, sub claims.Submission, req *claims.InstitutionalRequest) (*claims.Result, error)
+}
+
 // claimsService is the service behind the claim form; nil closes it.
 func (c *Console) claimsService() ClaimSubmitter {
 	if c.cfg.Claims == nil {
@@ -40,21 +48,34 @@ func (c *Console) claimsService() ClaimSubmitter {
 }
 
 type claimNewData struct {
-	Form    *claimForm
+	Form *claimForm
+	// Kinds are the kinds of claim form this server offers, to switch.
+	Kinds   []option
 	Samples []claimSample
 	Payers  []payers.Payer
 	// Billing and Rendering are the practice's saved providers to pick.
 	Billing, Rendering []practice.Provider
 }
 
-// dentalPayers are the payers that take dental claims, for the list under
-// the payer box.
-func (c *Console) dentalPayers() []payers.Payer {
+// claimPayers are the payers that take a kind of claim, for the list
+// under the payer box.
+func (c *Console) claimPayers(kind string) []payers.Payer {
+	tx := map[string]string{kindDental: payers.DentalClaim, kindProfessional: payers.ProfessionalClaim,
+		kindInstitutional: payers.InstitutionalClaim}[kind]
 	var out []payers.Payer
 	for _, p := range c.cfg.Payers.List() {
-		if p.Supports(payers.DentalClaim) {
+		if p.Supports(tx) {
 			out = append(out, p)
 		}
+	}
+	return out
+}
+
+// claimKinds are the claim forms the server offers.
+func (c *Console) claimKinds() []option {
+	out := []option{{kindDental, "Dental (ADA)"}}
+	if _, ok := c.cfg.Claims.(MedicalClaimSubmitter); ok {
+		out = append(out, option{kindProfessional, "Professional (CMS-1500)"}, option{kindInstitutional, "Institutional (UB-04)"})
 	}
 	return out
 }
@@ -68,9 +89,13 @@ func newKey() string {
 // newClaimPage shows the claim form, empty or filled with a sample.
 func (c *Console) newClaimPage(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
-	f := emptyClaimForm()
+	kind := kindOf(r.URL.Query().Get("kind"))
+	if !validOption(c.claimKinds(), kind) {
+		kind = kindDental
+	}
+	f := emptyClaimFormOf(kind)
 	if name := r.URL.Query().Get("sample"); name != "" && v.IsTest() {
-		if sf, ok := sampleForm(c.samples, name, time.Now()); ok {
+		if sf, ok := sampleForm(c.samplesOf(kind), name, time.Now()); ok {
 			f = sf
 		}
 	}
@@ -102,7 +127,7 @@ func (c *Console) showClaimForm(w http.ResponseWriter, r *http.Request, status i
 	if f.Key == "" {
 		f.Key = newKey()
 	}
-	data := claimNewData{Form: f, Payers: c.dentalPayers()}
+	data := claimNewData{Form: f, Payers: c.claimPayers(f.Kind), Kinds: c.claimKinds()}
 	var err error
 	if data.Billing, err = c.practiceService().List(r.Context(), scopeOf(v), practice.Billing); err == nil {
 		data.Rendering, err = c.practiceService().List(r.Context(), scopeOf(v), practice.Rendering)
@@ -112,7 +137,7 @@ func (c *Console) showClaimForm(w http.ResponseWriter, r *http.Request, status i
 		return
 	}
 	if v.IsTest() {
-		data.Samples = c.samples
+		data.Samples = c.samplesOf(f.Kind)
 	}
 	if isHTMX(r) && r.Method == http.MethodGet {
 		c.render(w, r, status, "claim_new", "claim_form", data)
@@ -130,6 +155,10 @@ func (c *Console) submitClaim(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := claimFormFrom(r.PostForm)
+	if !validOption(c.claimKinds(), f.Kind) {
+		c.showError(w, r, http.StatusBadRequest, "Not sent", "This server does not send "+kindTitle(f.Kind)+"s.")
+		return
+	}
 	if f.Key == "" || len(f.Key) > 100 {
 		f.Key = newKey()
 	}
@@ -154,7 +183,7 @@ func (c *Console) submitClaim(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	var invalid *claims.ValidationError
-	if errors.As(claims.Validate(f.request(c.cfg.Payers)), &invalid) {
+	if errors.As(f.validate(c.cfg.Payers), &invalid) {
 		f.addErrors(invalid.Fields)
 	}
 	if len(f.Errors) > 0 || len(f.general) > 0 {
@@ -162,14 +191,7 @@ func (c *Console) submitClaim(w http.ResponseWriter, r *http.Request) {
 		c.showClaimForm(w, r, http.StatusBadRequest, f)
 		return
 	}
-	req := f.request(c.cfg.Payers)
-	body, err := json.Marshal(req)
-	if err != nil {
-		c.fail(w, r, err)
-		return
-	}
-	res, err := svc.Submit(r.Context(), claims.Submission{Caller: claims.Caller{AccountID: v.AccountID, KeyID: v.KeyID, Mode: v.Mode},
-		Request: req, Body: body, Route: "dental-claims/submission", IdempotencyKey: f.Key, Resends: f.Resends})
+	res, err := c.sendClaim(r.Context(), v, f)
 	var (
 		ve  *claims.ValidationError
 		fe  *claims.ForbiddenError
@@ -207,6 +229,36 @@ func (c *Console) submitClaim(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Redirect(w, r, "/claims/"+url.PathEscape(sent.ClaimReference.CorrelationID), http.StatusSeeOther)
+}
+
+// sendClaim submits the form's claim through the service of its kind, as
+// the API's endpoint of that kind would.
+func (c *Console) sendClaim(ctx context.Context, v *viewer, f *claimForm) (*claims.Result, error) {
+	sub := claims.Submission{Caller: claims.Caller{AccountID: v.AccountID, KeyID: v.KeyID, Mode: v.Mode}, IdempotencyKey: f.Key,
+		Resends: f.Resends}
+	var req any
+	switch f.Kind {
+	case kindProfessional:
+		req, sub.Route = f.professionalRequest(c.cfg.Payers), claims.ProfessionalRoute
+	case kindInstitutional:
+		req, sub.Route = f.institutionalRequest(c.cfg.Payers), claims.InstitutionalRoute
+	default:
+		sub.Request, sub.Route = f.request(c.cfg.Payers), "dental-claims/submission"
+		req = sub.Request
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	sub.Body = body
+	medical, _ := c.cfg.Claims.(MedicalClaimSubmitter)
+	switch r := req.(type) {
+	case *claims.ProfessionalRequest:
+		return medical.SubmitProfessional(ctx, sub, r)
+	case *claims.InstitutionalRequest:
+		return medical.SubmitInstitutional(ctx, sub, r)
+	}
+	return c.cfg.Claims.Submit(ctx, sub)
 }
 
 // claimsFilter is the claims list's search form, as typed.
@@ -364,13 +416,13 @@ func (c *Console) claimPage(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, err)
 		return
 	}
-	if data.Form == "837D" {
-		if sent, err := c.readSentClaim(ctx, cl, c.tenant(v)); err == nil {
-			data.Lines = sent.Lines
-		} else if !errors.Is(err, store.ErrNotFound) {
-			c.fail(w, r, err)
-			return
-		}
+	if sent, err := c.readSentClaim(ctx, cl, c.tenant(v)); err == nil {
+		data.Lines = sent.Lines
+	} else if !errors.Is(err, store.ErrNotFound) {
+		c.fail(w, r, err)
+		return
+	}
+	if data.Form == "837D" { // correcting a professional or institutional claim is not offered yet
 		data.Correct = data.Status.Label == "Rejected" || data.Status.Label == "Not delivered"
 		data.Replace = cl.Answer == claimstatus.Accepted || cl.Answer == claimstatus.Paid
 	}

@@ -21,7 +21,7 @@ import (
 func (s *ediServer) claimsKey(t testing.TB, account string) (string, store.APIKey) {
 	t.Helper()
 	plain, rec := s.partneredKey(t, account)
-	if err := claimstest.SetupMockPartners(context.Background(), s.Store, rec.AccountID, store.ModeTest, "52133", mockpayer.UnreachablePayerID); err != nil {
+	if err := claimstest.SetupMockPartners(context.Background(), s.Store, rec.AccountID, store.ModeTest, "52133", "87726", mockpayer.UnreachablePayerID); err != nil {
 		t.Fatal(err)
 	}
 	return plain, rec
