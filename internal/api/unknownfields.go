@@ -54,11 +54,12 @@ var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
 // into a value of type t) that match no field of t, as encoding/json
 // matches them (exact name, else case-insensitive). Values of types that
 // decode themselves (custom UnmarshalJSON: aliases, numbers as strings)
-// are not looked into. The body is read token by token, so a large body
-// costs its tokens, not a tree of maps.
+// are not looked into. The body is scanned in place, without tokens or a
+// tree of maps: a field that is known costs no allocation, and a large body
+// costs its bytes.
 func unknownFields(body []byte, t reflect.Type) []unknownField {
-	w := unknownWalk{dec: json.NewDecoder(bytes.NewReader(body))}
-	if w.value(t, "") != nil {
+	w := unknownWalk{b: body}
+	if !w.value(infoOf(t)) {
 		return nil
 	}
 	if w.more > 0 {
@@ -72,16 +73,45 @@ func unknownFields(body []byte, t reflect.Type) []unknownField {
 // warnings.
 const maxUnknownFields = 20
 
+// unknownWalk scans a JSON document that has already decoded (so is
+// valid); anything unexpected ends the walk (false).
 type unknownWalk struct {
-	dec   *json.Decoder
+	b     []byte
+	i     int
+	path  []pathStep // to the value being read
 	found []unknownField
 	more  int // unknown fields past maxUnknownFields
 }
 
-// structFieldsOf caches jsonFields by struct type for the process: the
-// request types are few and fixed, and walking them with reflection on
-// every request was a fifth of an eligibility check's allocations.
-var structFieldsOf sync.Map // reflect.Type → []jsonField
+// pathStep is one step of the path to the value being read: a member
+// name (key, decoded) or an array index. The JSON Pointer text is built
+// only for a field that is reported.
+type pathStep struct {
+	key   string
+	index int // -1 for a member
+}
+
+// pointer is the JSON Pointer of the current value, then key if not "".
+func (w *unknownWalk) pointer(key string) string {
+	var b strings.Builder
+	for _, s := range w.path {
+		b.WriteByte('/')
+		if s.index >= 0 {
+			b.WriteString(strconv.Itoa(s.index))
+		} else {
+			b.WriteString(escapePointer(s.key))
+		}
+	}
+	if key != "" {
+		b.WriteByte('/')
+		b.WriteString(escapePointer(key))
+	}
+	return b.String()
+}
+
+func escapePointer(key string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
+}
 
 func (w *unknownWalk) record(u unknownField) {
 	if len(w.found) < maxUnknownFields {
@@ -91,79 +121,222 @@ func (w *unknownWalk) record(u unknownField) {
 	}
 }
 
-// value reads one JSON value, which decodes into type t (nil: not read).
-func (w *unknownWalk) value(t reflect.Type, at string) error {
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t != nil && (reflect.PointerTo(t).Implements(jsonUnmarshaler) || t.Implements(jsonUnmarshaler)) {
-		t = nil
-	}
-	tok, err := w.dec.Token()
-	if err != nil {
-		return err
-	}
-	switch tok {
-	case json.Delim('{'):
-		for w.dec.More() {
-			keyTok, err := w.dec.Token()
-			if err != nil {
-				return err
-			}
-			key, _ := keyTok.(string)
-			path := at + "/" + strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
-			var elem reflect.Type
-			switch {
-			case t != nil && t.Kind() == reflect.Struct:
-				fields := w.structFields(t)
-				if f, ok := matchField(fields, key); ok {
-					elem = f.typ
-				} else {
-					w.record(unknownField{Pointer: path, Suggestion: closestField(fields, key)})
-				}
-			case t != nil && t.Kind() == reflect.Map:
-				elem = t.Elem()
-			}
-			if err := w.value(elem, path); err != nil {
-				return err
-			}
+func (w *unknownWalk) skipSpace() {
+	for w.i < len(w.b) {
+		switch w.b[w.i] {
+		case ' ', '\t', '\n', '\r':
+			w.i++
+		default:
+			return
 		}
-		_, err = w.dec.Token() // }
-		return err
-	case json.Delim('['):
-		var elem reflect.Type
-		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
-			elem = t.Elem()
-		}
-		for i := 0; w.dec.More(); i++ {
-			if err := w.value(elem, at+"/"+strconv.Itoa(i)); err != nil {
-				return err
-			}
-		}
-		_, err = w.dec.Token() // ]
-		return err
 	}
-	return nil
 }
 
-func (w *unknownWalk) structFields(t reflect.Type) []jsonField {
-	if f, ok := structFieldsOf.Load(t); ok {
-		return f.([]jsonField)
+// next skips white space and reports the next byte (0 at the end).
+func (w *unknownWalk) next() byte {
+	w.skipSpace()
+	if w.i >= len(w.b) {
+		return 0
 	}
-	f := jsonFields(t)
-	structFieldsOf.Store(t, f)
-	return f
+	return w.b[w.i]
+}
+
+// str reads a string at w.i and returns its raw content (between the
+// quotes) and whether it has escapes.
+func (w *unknownWalk) str() (raw []byte, escaped, ok bool) {
+	if w.next() != '"' {
+		return nil, false, false
+	}
+	start := w.i + 1
+	for j := start; j < len(w.b); j++ {
+		switch w.b[j] {
+		case '\\':
+			escaped = true
+			j++
+		case '"':
+			w.i = j + 1
+			return w.b[start:j], escaped, true
+		}
+	}
+	return nil, false, false
+}
+
+// value reads one JSON value, which decodes into a value described by ti.
+func (w *unknownWalk) value(ti *typeInfo) bool {
+	switch w.next() {
+	case '{':
+		w.i++
+		if w.next() == '}' {
+			w.i++
+			return true
+		}
+		for {
+			raw, escaped, ok := w.str()
+			if !ok || w.next() != ':' {
+				return false
+			}
+			w.i++
+			elem := &none
+			switch ti.kind {
+			case reflect.Struct:
+				if f, ok := matchField(ti.fields, raw, escaped); ok {
+					elem = f.info
+				} else {
+					key := memberName(raw, escaped)
+					w.record(unknownField{Pointer: w.pointer(key), Suggestion: closestField(ti.fields, key)})
+				}
+			case reflect.Map:
+				elem = ti.elem
+			}
+			if elem.kind == reflect.Invalid { // nothing in it can be reported
+				ok = w.value(elem)
+			} else {
+				ok = w.inside(pathStep{key: memberName(raw, escaped), index: -1}, elem)
+			}
+			if more, ok := w.separator(ok, '}'); !more {
+				return ok
+			}
+		}
+	case '[':
+		w.i++
+		if w.next() == ']' {
+			w.i++
+			return true
+		}
+		elem := &none
+		if ti.kind == reflect.Slice || ti.kind == reflect.Array {
+			elem = ti.elem
+		}
+		for i := 0; ; i++ {
+			if more, ok := w.separator(w.inside(pathStep{index: i}, elem), ']'); !more {
+				return ok
+			}
+		}
+	case '"':
+		_, _, ok := w.str()
+		return ok
+	case 0:
+		return false
+	}
+	// A number, true, false or null.
+	for w.i < len(w.b) {
+		switch w.b[w.i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return true
+		}
+		w.i++
+	}
+	return true
+}
+
+// inside reads a value of elem's type one step (a member, an element)
+// down the path.
+func (w *unknownWalk) inside(step pathStep, elem *typeInfo) bool {
+	w.path = append(w.path, step)
+	ok := w.value(elem)
+	w.path = w.path[:len(w.path)-1]
+	return ok
+}
+
+// separator reads what follows a member or element that read (read): a
+// comma (more follows) or the closing bracket (ok, the end).
+func (w *unknownWalk) separator(read bool, closing byte) (more, ok bool) {
+	if !read {
+		return false, false
+	}
+	switch w.next() {
+	case ',':
+		w.i++
+		return true, true
+	case closing:
+		w.i++
+		return false, true
+	}
+	return false, false
+}
+
+// memberName is a member name as decoded.
+func memberName(raw []byte, escaped bool) string {
+	if !escaped {
+		return string(raw)
+	}
+	var s string
+	if json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &s) != nil {
+		return string(raw)
+	}
+	return s
+}
+
+// typeInfo is what the walk needs of a type: its kind once pointers are
+// followed (reflect.Invalid when it is not looked into: unknown, or it
+// decodes itself), its fields (structs) and its element (maps, slices,
+// arrays).
+type typeInfo struct {
+	kind   reflect.Kind
+	fields []jsonField
+	elem   *typeInfo
+}
+
+// none is the typeInfo of a value that is not looked into.
+var none typeInfo
+
+// typeInfos caches infoOf for the process: the request types are few and
+// fixed, and walking them with reflection on every request was a fifth of
+// an eligibility check's allocations.
+var typeInfos sync.Map // reflect.Type → *typeInfo
+
+func infoOf(t reflect.Type) *typeInfo {
+	if t == nil {
+		return &none
+	}
+	if ti, ok := typeInfos.Load(t); ok {
+		return ti.(*typeInfo)
+	}
+	built := map[reflect.Type]*typeInfo{}
+	ti := buildInfo(t, built)
+	for t, ti := range built { // complete before any other goroutine sees it
+		typeInfos.LoadOrStore(t, ti)
+	}
+	return ti
+}
+
+// buildInfo describes t and the types it contains; built holds those
+// already described (a type may contain itself).
+func buildInfo(t reflect.Type, built map[reflect.Type]*typeInfo) *typeInfo {
+	if ti, ok := built[t]; ok {
+		return ti
+	}
+	if ti, ok := typeInfos.Load(t); ok {
+		return ti.(*typeInfo)
+	}
+	ti := &typeInfo{}
+	built[t] = ti
+	d := t
+	for d.Kind() == reflect.Pointer {
+		d = d.Elem()
+	}
+	if reflect.PointerTo(d).Implements(jsonUnmarshaler) || d.Implements(jsonUnmarshaler) {
+		return ti
+	}
+	switch d.Kind() {
+	case reflect.Struct:
+		ti.fields = jsonFields(d, built)
+	case reflect.Map, reflect.Slice, reflect.Array:
+		ti.elem = buildInfo(d.Elem(), built)
+	}
+	ti.kind = d.Kind()
+	return ti
 }
 
 // jsonField is a field as encoding/json sees it: its JSON name and type.
 type jsonField struct {
 	name string
-	typ  reflect.Type
+	info *typeInfo // of its type
 }
 
 // jsonFields are t's fields by JSON name, promoted fields of embedded
 // structs included.
-func jsonFields(t reflect.Type) []jsonField {
+func jsonFields(t reflect.Type, built map[reflect.Type]*typeInfo) []jsonField {
 	var fields []jsonField
 	for _, f := range reflect.VisibleFields(t) {
 		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
@@ -182,19 +355,24 @@ func jsonFields(t reflect.Type) []jsonField {
 		if tag == "" {
 			tag = f.Name
 		}
-		fields = append(fields, jsonField{name: tag, typ: f.Type})
+		fields = append(fields, jsonField{name: tag, info: buildInfo(f.Type, built)})
 	}
 	return fields
 }
 
-func matchField(fields []jsonField, key string) (jsonField, bool) {
+// matchField finds the field a member name (raw, as in the body) decodes
+// into: the exact name, else one equal without regard to case.
+func matchField(fields []jsonField, raw []byte, escaped bool) (jsonField, bool) {
+	if escaped {
+		raw = []byte(memberName(raw, true))
+	}
 	for _, f := range fields {
-		if f.name == key {
+		if f.name == string(raw) {
 			return f, true
 		}
 	}
 	for _, f := range fields {
-		if strings.EqualFold(f.name, key) {
+		if bytes.EqualFold([]byte(f.name), raw) {
 			return f, true
 		}
 	}

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"time"
 )
 
@@ -71,16 +73,24 @@ type AuditFilter struct {
 const auditColumns = `id, account_id, seq, mode, actor_type, actor_id, remote_addr, action, resource_type, resource_id, route, status, occurred_at, prev_hash, hash`
 
 func (q *queries) LockAuditChain(ctx context.Context, accountID string) (int64, string, error) {
-	if _, err := q.w.exec(ctx, `INSERT INTO audit_heads (account_id, seq, hash) VALUES ($1, 0, '') ON CONFLICT (account_id) DO NOTHING`, accountID); err != nil {
-		return 0, "", mapErr(err)
-	}
 	lock := ""
 	if !q.w.sqlite {
 		lock = " FOR UPDATE" // SQLite's single writer already orders appends
 	}
+	// The head is read first and created only when the chain is new: one
+	// statement per entry instead of two.
 	var seq int64
 	var hash string
 	err := q.w.queryRow(ctx, `SELECT seq, hash FROM audit_heads WHERE account_id = $1`+lock, accountID).Scan(&seq, &hash)
+	if !errors.Is(err, sql.ErrNoRows) {
+		return seq, hash, mapErr(err)
+	}
+	if _, err := q.w.exec(ctx, `INSERT INTO audit_heads (account_id, seq, hash) VALUES ($1, 0, '') ON CONFLICT (account_id) DO NOTHING`, accountID); err != nil {
+		return 0, "", mapErr(err)
+	}
+	// Another transaction may have created it meanwhile (PostgreSQL): lock
+	// whichever row is there.
+	err = q.w.queryRow(ctx, `SELECT seq, hash FROM audit_heads WHERE account_id = $1`+lock, accountID).Scan(&seq, &hash)
 	return seq, hash, mapErr(err)
 }
 
