@@ -146,10 +146,10 @@ func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan
 	if dirs != nil {
 		defer dirs.Close()
 	}
-	events.Configure(events.Options{Region: cfg.region, PublicURL: publicURL(cfg)})
 	a, err := app.New(ctx, app.Config{
 		DataDir: cfg.dataDir, DatabaseURL: cfg.databaseURL, BlobURL: cfg.blobURL, Postgres: cfg.pgTimeouts,
 		Logger: logger, Secrets: box, Directories: dirs, Version: buildVersion(),
+		Events: events.Options{Region: cfg.region, PublicURL: publicURL(cfg)},
 		Payers: dir, PayerConnections: conns, PayerBreakers: breakers, PayerCallsPerKey: cfg.payerCallsPerKey,
 		UpstreamPollInterval:    cfg.upstreamPoll,
 		AllowPrivateConnections: cfg.connections.allowPrivate,

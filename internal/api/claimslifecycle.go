@@ -19,7 +19,8 @@ import (
 // 2025-03-07): every claim of the key's account and mode with its status
 // and timeline, and the claims of inbound answers that name none of them.
 type lifecycleHandlers struct {
-	store store.Store
+	store  store.Store
+	events *events.Emitter // the reports' URLs
 }
 
 // Bounds of the list filters (the hosted API's: status 1–20 values).
@@ -179,7 +180,7 @@ func (h lifecycleHandlers) unmatched(w http.ResponseWriter, r *http.Request) {
 		}
 		out.Items = append(out.Items, unmatchedReport{ID: u.ID, TransactionID: u.TransactionID, ReportType: u.Kind,
 			PatientControlNumber: u.PatientControlNumber, ProcessedAt: u.CreatedAt.UTC().Format(time.RFC3339Nano),
-			ReportURL: events.PublicURL() + "/2024-04-01/change/medicalnetwork/reports/v2/" + u.TransactionID + "/" + set})
+			ReportURL: h.events.URL("2024-04-01/change/medicalnetwork/reports/v2", u.TransactionID, set)})
 	}
 	WriteJSON(w, http.StatusOK, out)
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/app/apptest"
 	"github.com/clearhouse/clearhouse/internal/auth"
-	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/partners"
 	"github.com/clearhouse/clearhouse/internal/services"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
@@ -30,8 +29,6 @@ func TestClaimLifecycleDoneWhen(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.SQLite(t)
 	hs := apptest.New(t, apptest.Options{Store: st, Workers: true, MockRemitDelay: 200 * time.Millisecond})
-	events.Configure(events.Options{PublicURL: hs.URL})
-	t.Cleanup(func() { events.Configure(events.Options{}) })
 	key, rec, err := auth.CreateKey(ctx, st, "Sunrise Dental", auth.ModeTest, "", time.Now())
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ func emit(t *testing.T, s store.Store, acct, mode, detailType, executionID strin
 	var env events.Envelope
 	err := s.InTx(context.Background(), func(tx store.Queries) error {
 		var err error
-		env, err = events.Emit(context.Background(), tx, events.Event{AccountID: acct, Mode: mode, DetailType: detailType,
+		env, err = events.New(events.Options{}).Emit(context.Background(), tx, events.Event{AccountID: acct, Mode: mode, DetailType: detailType,
 			ExecutionID: executionID, Detail: map[string]string{"fileExecutionId": executionID}})
 		return err
 	})

@@ -22,8 +22,9 @@ import (
 // upload of inbound files, executions and transactions with their
 // documents, and the signed download links those answer with.
 type fileHandlers struct {
-	core  *core.Service
-	store store.Store
+	core   *core.Service
+	store  store.Store
+	events *events.Emitter // the artifacts' URLs
 }
 
 // upload is POST /2023-08-01/files/inbound?name=FILENAME: the raw body is
@@ -121,7 +122,7 @@ type executionJSON struct {
 	ProcessedAt      *time.Time      `json:"processedAt,omitempty"`
 }
 
-func showExecution(e store.Execution) executionJSON {
+func (h fileHandlers) showExecution(e store.Execution) executionJSON {
 	out := executionJSON{ExecutionID: e.ID, Status: e.Status, Direction: e.Direction, Mode: e.Mode, FileType: e.FileType,
 		TransactionCount: e.TransactionCount, FaultCode: e.FaultCode, FaultMessage: e.FaultMessage,
 		PartnershipID: e.PartnershipID, ConnectionID: e.ConnectionID,
@@ -138,7 +139,7 @@ func showExecution(e store.Execution) executionJSON {
 		}
 		size := a.Size
 		out.Artifacts = append(out.Artifacts, core.Artifact{ArtifactType: contentType, Usage: usage,
-			URL: events.ExecutionURL(e.ID, usage), SizeBytes: &size, Model: "execution"})
+			URL: h.events.ExecutionURL(e.ID, usage), SizeBytes: &size, Model: "execution"})
 	}
 	add(e.Input, e.Input.ContentType, "input")
 	add(e.Output, "application/edi-x12", "output")
@@ -161,7 +162,7 @@ func (h fileHandlers) getExecution(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	WriteJSON(w, http.StatusOK, showExecution(e))
+	WriteJSON(w, http.StatusOK, h.showExecution(e))
 }
 
 func (h fileHandlers) listExecutions(w http.ResponseWriter, r *http.Request) {
@@ -182,7 +183,7 @@ func (h fileHandlers) listExecutions(w http.ResponseWriter, r *http.Request) {
 	}
 	items := make([]executionJSON, 0, len(list))
 	for _, e := range list {
-		items = append(items, showExecution(e))
+		items = append(items, h.showExecution(e))
 	}
 	WriteJSON(w, http.StatusOK, page[executionJSON]{Items: items, NextPageToken: next})
 }
@@ -266,7 +267,7 @@ type businessIdentifier struct {
 	Value     string `json:"value"`
 }
 
-func showTransaction(t store.Transaction) transactionJSON {
+func (h fileHandlers) showTransaction(t store.Transaction) transactionJSON {
 	out := transactionJSON{TransactionID: t.ID, FileExecutionID: t.ExecutionID, Status: t.Status, Direction: t.Direction,
 		Mode: t.Mode, ProcessedAt: t.ProcessedAt, TranslationErrors: []json.RawMessage{}}
 	var rec core.TransactionRecord
@@ -280,13 +281,13 @@ func showTransaction(t store.Transaction) transactionJSON {
 		if a.doc.Key != "" {
 			size := a.doc.Size
 			out.Artifacts = append(out.Artifacts, core.Artifact{ArtifactType: a.doc.ContentType, Usage: a.usage,
-				URL: events.TransactionURL(t.ID, a.usage), SizeBytes: &size, Model: "transaction"})
+				URL: h.events.TransactionURL(t.ID, a.usage), SizeBytes: &size, Model: "transaction"})
 		}
 	}
 	for _, f := range t.Fragments {
 		size := f.Output.Size
 		out.Artifacts = append(out.Artifacts, core.Artifact{ArtifactType: "application/json", Usage: "output",
-			URL: events.TransactionURL(t.ID, "fragments", strconv.Itoa(f.Index), "output"), SizeBytes: &size, Model: "fragment"})
+			URL: h.events.TransactionURL(t.ID, "fragments", strconv.Itoa(f.Index), "output"), SizeBytes: &size, Model: "fragment"})
 	}
 	for _, b := range t.Identifiers {
 		out.BusinessIdentifiers = append(out.BusinessIdentifiers, businessIdentifier{ElementID: b.ElementID, Element: b.Element, Name: b.Name, Value: b.Value})
@@ -309,7 +310,7 @@ func (h fileHandlers) getTransaction(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	WriteJSON(w, http.StatusOK, showTransaction(t))
+	WriteJSON(w, http.StatusOK, h.showTransaction(t))
 }
 
 func (h fileHandlers) transactionDocument(usage string) http.HandlerFunc {
@@ -405,7 +406,7 @@ func (h fileHandlers) writeTransactions(w http.ResponseWriter, r *http.Request, 
 	}
 	items := make([]transactionJSON, 0, len(list))
 	for _, t := range list {
-		items = append(items, showTransaction(t))
+		items = append(items, h.showTransaction(t))
 	}
 	WriteJSON(w, http.StatusOK, page[transactionJSON]{Items: items, NextPageToken: next})
 }

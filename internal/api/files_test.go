@@ -32,8 +32,6 @@ func newFilesServer(t *testing.T) *filesServer {
 	ctx := context.Background()
 	st := storetest.SQLite(t)
 	hs := apptest.New(t, apptest.Options{Store: st, Workers: true})
-	events.Configure(events.Options{PublicURL: hs.URL})
-	t.Cleanup(func() { events.Configure(events.Options{}) })
 	f := &filesServer{t: t, url: hs.URL, store: st}
 	var rec store.APIKey
 	var err error

@@ -24,7 +24,7 @@ func newInternalServer(t *testing.T, st store.Store) *Server {
 		t.Fatal(err)
 	}
 	srv, err := New(Services{Store: st, Clock: svc.Clock, Logger: svc.Logger, Metrics: svc.Metrics, Core: svc.Core,
-		Eligibility: svc.Eligibility, Claims: svc.Claims, StatusInquiry: svc.StatusInquiry, Webhooks: svc.Webhooks}, Options{})
+		Eligibility: svc.Eligibility, Claims: svc.Claims, StatusInquiry: svc.StatusInquiry, Webhooks: svc.Webhooks, Events: svc.Events}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

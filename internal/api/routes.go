@@ -22,7 +22,7 @@ func (s *Server) routes() []Route {
 	eligibility := &eligibilityHandlers{svc: svc.Eligibility, checks: svc.Store}
 	pdf := pdfHandler{checks: svc.Store, payers: svc.Payers}
 	claims := &claimHandlers{svc: svc.Claims}
-	files := fileHandlers{core: svc.Core, store: svc.Store}
+	files := fileHandlers{core: svc.Core, store: svc.Store, events: svc.Events}
 	events := eventHandlers{store: svc.Store}
 	hooks := webhookHandlers{svc: svc.Webhooks}
 	usage := usageHandler{store: svc.Store}
@@ -30,7 +30,7 @@ func (s *Server) routes() []Route {
 	status := statusHandlers{svc: svc.StatusInquiry}
 	auditLog := auditHandlers{store: svc.Store}
 	report := reportHandlers{store: svc.Store, blobs: svc.Core.Blob()}
-	lifecycle := lifecycleHandlers{store: svc.Store}
+	lifecycle := lifecycleHandlers{store: svc.Store, events: svc.Events}
 	directory := payerHandlers{dir: svc.Payers}
 	partner := partnerHandlers{store: svc.Store, box: svc.Secrets, dirs: svc.Directories, guard: svc.ConnectionGuard, clock: svc.Clock}
 	inbound := settingHandlers{partnerHandlers: partner, direction: store.DirectionInbound}

@@ -27,6 +27,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/eligibility"
+	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/netguard"
 	"github.com/clearhouse/clearhouse/internal/payers"
@@ -63,6 +64,9 @@ type Services struct {
 	// StatusInquiry answers real-time claim status (276/277).
 	StatusInquiry *statusinquiry.Service
 	Webhooks      *webhooks.Service
+	// Events builds the public URLs of artifacts and reports (the same
+	// Emitter the services record events with).
+	Events *events.Emitter
 }
 
 // Route is one endpoint (httpkit.Route, which the console's routes are too).
@@ -113,8 +117,8 @@ type RouteInfo struct {
 // New builds the server: the route table (routes.go), then opts.ExtraRoutes.
 func New(svc Services, opts Options) (*Server, error) {
 	if svc.Store == nil || svc.Clock == nil || svc.Logger == nil || svc.Metrics == nil || svc.Core == nil ||
-		svc.Eligibility == nil || svc.Claims == nil || svc.StatusInquiry == nil || svc.Webhooks == nil {
-		return nil, errors.New("api: Services need Store, Clock, Logger, Metrics, Core, Eligibility, Claims, StatusInquiry and Webhooks (see app.New)")
+		svc.Eligibility == nil || svc.Claims == nil || svc.StatusInquiry == nil || svc.Webhooks == nil || svc.Events == nil {
+		return nil, errors.New("api: Services need Store, Clock, Logger, Metrics, Core, Events, Eligibility, Claims, StatusInquiry and Webhooks (see app.New)")
 	}
 	if svc.Payers == nil {
 		svc.Payers = payers.Default()

@@ -69,8 +69,6 @@ func newWebhooksServer(t *testing.T) *filesServer {
 	st := storetest.SQLite(t)
 	hs := apptest.New(t, apptest.Options{Store: st, Workers: true, Secrets: true,
 		Webhooks: webhooks.Config{Schedule: []time.Duration{0, 50 * time.Millisecond, time.Hour}}})
-	events.Configure(events.Options{PublicURL: hs.URL})
-	t.Cleanup(func() { events.Configure(events.Options{}) })
 	f := &filesServer{t: t, url: hs.URL, store: st}
 	var rec store.APIKey
 	var err error

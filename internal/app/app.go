@@ -22,6 +22,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/delivery"
+	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/netguard"
@@ -59,6 +60,9 @@ type Config struct {
 	// live under (nil refuses them); the caller closes it.
 	Directories *tenantdir.Root
 	Version     string // clearhouse_build_info
+	// Events are every event's region and the public base URL of every
+	// resource URL (--region, --public-url).
+	Events events.Options
 
 	// Payers is the payer directory (default payers.Default()) and
 	// PayerConnections its production connections by id (both from the
@@ -188,7 +192,7 @@ func New(ctx context.Context, cfg Config) (a *App, err error) {
 		calls = -1 // the flag's 0 turns the cap off
 	}
 	svc, err := services.New(services.Config{
-		Store: st, Blob: blobs, Secrets: cfg.Secrets, Clock: cfg.Clock, Logger: logger,
+		Store: st, Blob: blobs, Secrets: cfg.Secrets, Clock: cfg.Clock, Logger: logger, Events: cfg.Events,
 		Jobs:           jobs.Options{Concurrency: max(cfg.Workers, 1), PollInterval: cfg.JobPollInterval, Lanes: cfg.JobLanes},
 		Core:           core.Options{MaxFileBytes: cfg.MaxFileBytes, ProcessTimeout: cfg.ProcessTimeout, DownloadSecret: downloadSecret},
 		Delivery:       delivery.Options{Attempts: cfg.DeliveryAttempts, RetryInterval: cfg.DeliveryRetryInterval},
@@ -242,7 +246,7 @@ var mockClaims = web.MockClaims{RejectMemberID: mockpayer.ClaimRejectMemberID,
 func APIServices(s *services.Set) api.Services {
 	return api.Services{Store: s.Store, Clock: s.Clock, Logger: s.Logger, Metrics: s.Metrics, Secrets: s.Secrets,
 		Directories: s.Directories, ConnectionGuard: s.ConnectionGuard, Core: s.Core, Eligibility: s.Eligibility,
-		Payers: s.Payers, Claims: s.Claims, StatusInquiry: s.StatusInquiry, Webhooks: s.Webhooks}
+		Payers: s.Payers, Claims: s.Claims, StatusInquiry: s.StatusInquiry, Webhooks: s.Webhooks, Events: s.Events}
 }
 
 // sweepBlobTemporaries removes the unfinished writes a crash left in the

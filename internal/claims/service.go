@@ -15,6 +15,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/core"
+	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/x12"
@@ -32,6 +33,9 @@ type Options struct {
 	Logger    *slog.Logger
 	Directory *payers.Directory // default payers.Default()
 	Outbound  OutboundHook
+	// Events records the outbound claim file's events (default events.New
+	// with its defaults).
+	Events *events.Emitter
 	// IdempotencyLease is how long a request holds its Idempotency-Key in
 	// flight before another replica may take it over (default 2 minutes).
 	IdempotencyLease time.Duration
@@ -62,6 +66,9 @@ func NewService(opts Options) (*Service, error) {
 	}
 	if opts.Directory == nil {
 		opts.Directory = payers.Default()
+	}
+	if opts.Events == nil {
+		opts.Events = events.New(events.Options{})
 	}
 	if opts.IdempotencyLease <= 0 {
 		opts.IdempotencyLease = 2 * time.Minute
@@ -352,7 +359,7 @@ func (s *Service) record(ctx context.Context, c Caller, oc outboundClaim, r *rou
 				return err
 			}
 		}
-		if err := core.RecordOutbound(ctx, tx, outbound, s.opts.Outbound); err != nil {
+		if err := core.RecordOutbound(ctx, tx, s.opts.Events, outbound, s.opts.Outbound); err != nil {
 			return err
 		}
 		if err := tx.InsertDentalClaim(ctx, claim); err != nil {

@@ -42,9 +42,10 @@ func ParseID(s string) (string, bool) {
 	return strings.ToLower(id), true
 }
 
-// ClaimURL is the public URL of a claim in the claims lifecycle API.
-func ClaimURL(id string) string {
-	return events.PublicURL() + "/" + APIVersion + "/claims/" + PublicID(id)
+// ClaimURL is the public URL of a claim in the claims lifecycle API, under
+// em's public base URL.
+func ClaimURL(em *events.Emitter, id string) string {
+	return em.URL(APIVersion, "claims", PublicID(id))
 }
 
 // State is the claim status an answer reports, in the hosted API's words.
@@ -147,13 +148,13 @@ type StatusChange struct {
 }
 
 // emitChange records the claim.status.changed.v2 event of ch through tx.
-func emitChange(ctx context.Context, tx store.Queries, c store.DentalClaim, ch store.ClaimStatusChange,
+func emitChange(ctx context.Context, tx store.Queries, em *events.Emitter, c store.DentalClaim, ch store.ClaimStatusChange,
 	executionID, transactionID, source string, at time.Time) error {
-	resources := []string{ClaimURL(c.ID)}
+	resources := []string{ClaimURL(em, c.ID)}
 	if transactionID != "" {
-		resources = append(resources, events.TransactionURL(transactionID))
+		resources = append(resources, em.TransactionURL(transactionID))
 	}
-	_, err := events.Emit(ctx, tx, events.Event{AccountID: c.AccountID, Mode: c.Mode, DetailType: StatusChanged,
+	_, err := em.Emit(ctx, tx, events.Event{AccountID: c.AccountID, Mode: c.Mode, DetailType: StatusChanged,
 		ExecutionID: executionID, TransactionID: transactionID, Resources: resources, Time: at,
 		Detail: StatusChange{ClaimID: PublicID(c.ID), PatientControlNumber: c.PatientControlNumber, Type: c.Lifecycle.Type,
 			Status: ch.After.Status, PreviousStatus: ch.Before.Status, StatusReportedBy: ch.After.ReportedBy,
@@ -164,8 +165,8 @@ func emitChange(ctx context.Context, tx store.Queries, c store.DentalClaim, ch s
 // DeliveryFailed marks the claims of an outbound file whose every delivery
 // attempt failed: a claim still SUBMITTED becomes REJECTED, reported by the
 // clearinghouse (it never reached the payer), with its event. Call it in
-// the transaction that records the failure.
-func DeliveryFailed(ctx context.Context, tx store.Queries, accountID, executionID, claimID string, at time.Time) error {
+// the transaction that records the failure; em records the event.
+func DeliveryFailed(ctx context.Context, tx store.Queries, em *events.Emitter, accountID, executionID, claimID string, at time.Time) error {
 	c, err := tx.GetDentalClaim(ctx, accountID, claimID)
 	if err != nil || c.ExecutionID != executionID {
 		return nil // not a claim's file
@@ -175,5 +176,5 @@ func DeliveryFailed(ctx context.Context, tx store.Queries, accountID, executionI
 	if err != nil || !ch.Changed() {
 		return err
 	}
-	return emitChange(ctx, tx, c, ch, executionID, "", "DELIVERY", at)
+	return emitChange(ctx, tx, em, c, ch, executionID, "", "DELIVERY", at)
 }

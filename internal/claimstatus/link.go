@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/clearhouse/clearhouse/internal/blob"
+	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -60,6 +61,8 @@ func ParseDetail(b []byte) Detail {
 // Linker links inbound transactions to the claims they answer.
 type Linker struct {
 	Blob blob.Store
+	// Events records the claims' status changes (required).
+	Events *events.Emitter
 }
 
 // Link is a core.InboundHook: it records, through tx, an answer for every
@@ -109,7 +112,7 @@ func (l *Linker) link999(ctx context.Context, tx store.Queries, t store.Transact
 			outcome = Rejected
 		}
 		for _, c := range found {
-			if err := record(ctx, tx, t, c, store.ClaimAnswer999, outcome, Detail{AckStatus: a.Status}); err != nil {
+			if err := record(ctx, tx, l.Events, t, c, store.ClaimAnswer999, outcome, Detail{AckStatus: a.Status}); err != nil {
 				return err
 			}
 		}
@@ -172,7 +175,7 @@ func (l *Linker) linkClaims(ctx context.Context, tx store.Queries, t store.Trans
 	}
 	for _, c := range order {
 		outcome, d := judge(kind, byClaim[c.ID])
-		if err := record(ctx, tx, t, c, kind, outcome, d); err != nil {
+		if err := record(ctx, tx, l.Events, t, c, kind, outcome, d); err != nil {
 			return err
 		}
 	}
@@ -233,7 +236,7 @@ func judge(kind string, facts []claimFact) (string, Detail) {
 // record stores the answer, with the claim status it reports, and emits
 // claim.status.changed.v2 when the claim's status changes: all through tx,
 // so the change and its event commit together or not at all.
-func record(ctx context.Context, tx store.Queries, t store.Transaction, c store.DentalClaim, kind, outcome string, d Detail) error {
+func record(ctx context.Context, tx store.Queries, em *events.Emitter, t store.Transaction, c store.DentalClaim, kind, outcome string, d Detail) error {
 	detail, err := json.Marshal(d)
 	if err != nil {
 		return err
@@ -248,5 +251,5 @@ func record(ctx context.Context, tx store.Queries, t store.Transaction, c store.
 	if err != nil || !ch.Changed() {
 		return err
 	}
-	return emitChange(ctx, tx, c, ch, t.ExecutionID, t.ID, kind, t.CreatedAt)
+	return emitChange(ctx, tx, em, c, ch, t.ExecutionID, t.ID, kind, t.CreatedAt)
 }

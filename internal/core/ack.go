@@ -69,7 +69,7 @@ func (s *Service) recordAck(ctx context.Context, tx store.Queries, ack *ackFile)
 	if err := s.opts.Blob.Put(ctx, ack.execution.Output.Key, bytes.NewReader(ack.body), "application/edi-x12"); err != nil {
 		return err
 	}
-	return RecordOutbound(ctx, tx, OutboundFile{Execution: ack.execution}, s.opts.Outbound)
+	return RecordOutbound(ctx, tx, s.opts.Events, OutboundFile{Execution: ack.execution}, s.opts.Outbound)
 }
 
 // ackNumbers takes the acknowledgment's ISA13 and GS06 from the

@@ -21,6 +21,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -58,6 +59,9 @@ type Options struct {
 	Jobs   *jobs.Queue
 	Clock  clock.Clock  // default clock.System
 	Logger *slog.Logger // default slog.Default
+	// Events records the core's events and builds the URLs in them and in
+	// download links (default events.New with its defaults).
+	Events *events.Emitter
 	// Partners defaults to Store.
 	Partners Partners
 	// MaxFileBytes bounds received files (default DefaultMaxFileBytes).
@@ -96,6 +100,9 @@ func New(opts Options) (*Service, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.Events == nil {
+		opts.Events = events.New(events.Options{})
 	}
 	if opts.Partners == nil {
 		opts.Partners = opts.Store

@@ -15,7 +15,6 @@ import (
 	"unicode"
 
 	"github.com/clearhouse/clearhouse/internal/blob"
-	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/problem"
 )
 
@@ -46,7 +45,7 @@ func (s *Service) DownloadURL(ctx context.Context, key, contentType string) (str
 		return "", err
 	}
 	body := base64.RawURLEncoding.EncodeToString(payload)
-	return events.PublicURL() + DownloadsPath + body + "." + s.sign(body), nil
+	return s.opts.Events.PublicURL() + DownloadsPath + body + "." + s.sign(body), nil
 }
 
 func (s *Service) sign(body string) string {

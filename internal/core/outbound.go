@@ -34,13 +34,13 @@ type OutboundTransaction struct {
 // §6, direction OUTBOUND); then deliver (delivery.Service.Enqueue), so the
 // file's delivery job commits with it. The content must already be in the
 // blob store under the execution's keys.
-func RecordOutbound(ctx context.Context, tx store.Queries, f OutboundFile, deliver OutboundHook) error {
+func RecordOutbound(ctx context.Context, tx store.Queries, em *events.Emitter, f OutboundFile, deliver OutboundHook) error {
 	e := f.Execution
 	if err := tx.InsertExecution(ctx, e); err != nil {
 		return err
 	}
 	if ot := f.Transaction; ot != nil {
-		if err := recordOutboundTransaction(ctx, tx, e, ot); err != nil {
+		if err := recordOutboundTransaction(ctx, tx, em, e, ot); err != nil {
 			return err
 		}
 	}
@@ -50,7 +50,7 @@ func RecordOutbound(ctx context.Context, tx store.Queries, f OutboundFile, deliv
 	return nil
 }
 
-func recordOutboundTransaction(ctx context.Context, tx store.Queries, e store.Execution, ot *OutboundTransaction) error {
+func recordOutboundTransaction(ctx context.Context, tx store.Queries, em *events.Emitter, e store.Execution, ot *OutboundTransaction) error {
 	t := ot.Record
 	detail, err := json.Marshal(TransactionRecord{Partnership: ot.Partnership, X12: ot.X12, Fragments: ot.Fragments})
 	if err != nil {
@@ -61,13 +61,13 @@ func recordOutboundTransaction(ctx context.Context, tx store.Queries, e store.Ex
 		return err
 	}
 	now := t.ProcessedAt
-	if _, err := events.Emit(ctx, tx, events.Event{AccountID: t.AccountID, Mode: t.Mode, DetailType: events.TransactionProcessed,
-		ExecutionID: e.ID, TransactionID: t.ID, Resources: []string{events.TransactionURL(t.ID)}, Time: now,
+	if _, err := em.Emit(ctx, tx, events.Event{AccountID: t.AccountID, Mode: t.Mode, DetailType: events.TransactionProcessed,
+		ExecutionID: e.ID, TransactionID: t.ID, Resources: []string{em.TransactionURL(t.ID)}, Time: now,
 		Detail: transactionDetail{TransactionID: t.ID, Direction: t.Direction, Mode: t.Mode, FileExecutionID: e.ID,
 			ProcessedAt: timestamp(now), Fragments: ot.Fragments, Partnership: ot.Partnership, X12: ot.X12, ConnectionID: e.ConnectionID,
 			Artifacts: []Artifact{
-				artifact(t.Input.ContentType, "input", events.TransactionURL(t.ID, "input"), t.Input.Size, "transaction"),
-				artifact(t.Output.ContentType, "output", events.TransactionURL(t.ID, "output"), t.Output.Size, "transaction"),
+				artifact(t.Input.ContentType, "input", em.TransactionURL(t.ID, "input"), t.Input.Size, "transaction"),
+				artifact(t.Output.ContentType, "output", em.TransactionURL(t.ID, "output"), t.Output.Size, "transaction"),
 			}}}); err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func recordOutboundTransaction(ctx context.Context, tx store.Queries, e store.Ex
 		// Each a microsecond later, so lists keep the transaction first
 		// and the fragments in order (as the inbound path's events).
 		at := now.Add(time.Duration(i+1) * time.Microsecond)
-		if _, err := events.Emit(ctx, tx, FragmentEvent(t, *ot.Fragments, i, ot.Partnership, ot.X12, at)); err != nil {
+		if _, err := em.Emit(ctx, tx, FragmentEvent(em, t, *ot.Fragments, i, ot.Partnership, ot.X12, at)); err != nil {
 			return err
 		}
 	}

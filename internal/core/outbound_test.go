@@ -36,7 +36,7 @@ func TestRecordOutbound(t *testing.T) {
 		}
 		ack := exec(store.NewTimeUUID())
 		must(t, e.store.InTx(ctx, func(tx store.Queries) error {
-			return core.RecordOutbound(ctx, tx, core.OutboundFile{Execution: ack}, deliver)
+			return core.RecordOutbound(ctx, tx, events.New(events.Options{}), core.OutboundFile{Execution: ack}, deliver)
 		}))
 		if got := e.events(ack.ID); len(got) != 0 {
 			t.Errorf("a 999 emitted %d events, want none", len(got))
@@ -55,7 +55,7 @@ func TestRecordOutbound(t *testing.T) {
 			Fragments: []store.Fragment{{Index: 0, Output: store.Artifact{Key: "f0", ContentType: "application/json", Size: 5}},
 				{Index: 1, Output: store.Artifact{Key: "f1", ContentType: "application/json", Size: 6}}}}
 		must(t, e.store.InTx(ctx, func(tx store.Queries) error {
-			return core.RecordOutbound(ctx, tx, core.OutboundFile{Execution: claim, Transaction: &core.OutboundTransaction{
+			return core.RecordOutbound(ctx, tx, events.New(events.Options{}), core.OutboundFile{Execution: claim, Transaction: &core.OutboundTransaction{
 				Record: t1, Partnership: set.OutboundPartnership(), X12: set.X12(),
 				Fragments: &core.FragmentsInfo{BatchSize: 1, FragmentCount: 2, KeyName: "claim"}}}, deliver)
 		}))

@@ -82,10 +82,10 @@ func (f *Fragments) Info() *FragmentsInfo {
 // FragmentEvent is the fragment.processed.v2 event of fragment i of t, whose
 // transaction.processed.v2 has partnership ship and x12 x (spec §6: one per
 // fragment, inbound or outbound).
-func FragmentEvent(t store.Transaction, info FragmentsInfo, i int, ship *PartnershipRef, x X12Detail, at time.Time) events.Event {
-	out := events.TransactionURL(t.ID, "fragments", strconv.Itoa(i), "output")
+func FragmentEvent(em *events.Emitter, t store.Transaction, info FragmentsInfo, i int, ship *PartnershipRef, x X12Detail, at time.Time) events.Event {
+	out := em.TransactionURL(t.ID, "fragments", strconv.Itoa(i), "output")
 	return events.Event{AccountID: t.AccountID, Mode: t.Mode, DetailType: events.FragmentProcessed, ExecutionID: t.ExecutionID,
-		TransactionID: t.ID, Resources: []string{events.TransactionURL(t.ID)}, Time: at,
+		TransactionID: t.ID, Resources: []string{em.TransactionURL(t.ID)}, Time: at,
 		Detail: fragmentDetail{FileExecutionID: t.ExecutionID, TransactionID: t.ID, Direction: t.Direction, Mode: t.Mode,
 			ProcessedAt: timestamp(at), Fragments: info, FragmentIndex: i, Partnership: ship, X12: x,
 			Artifacts: []Artifact{artifact("application/json", "output", out, t.Fragments[i].Output.Size, "fragment")}}}

@@ -56,12 +56,12 @@ func (s *Service) recordNonEDI(ctx context.Context, e store.Execution) error {
 		if err := tx.UpdateExecution(ctx, done, store.ExecutionReceived, store.ExecutionProcessing); err != nil {
 			return err
 		}
-		_, err := events.Emit(ctx, tx, events.Event{
+		_, err := s.opts.Events.Emit(ctx, tx, events.Event{
 			AccountID: e.AccountID, Mode: e.Mode, DetailType: events.FileProcessed, ExecutionID: e.ID,
-			Resources: []string{events.ExecutionURL(e.ID)}, Time: now,
+			Resources: []string{s.opts.Events.ExecutionURL(e.ID)}, Time: now,
 			Detail: fileProcessedDetail{FileExecutionID: e.ID, ProcessedAt: timestamp(now), ConnectionID: e.ConnectionID,
 				Source:    Source{Dirname: e.SourceDirname, Name: e.SourceName},
-				Artifacts: []Artifact{artifact(e.Input.ContentType, "input", events.ExecutionURL(e.ID, "input"), e.Input.Size, "execution")}},
+				Artifacts: []Artifact{artifact(e.Input.ContentType, "input", s.opts.Events.ExecutionURL(e.ID, "input"), e.Input.Size, "execution")}},
 		})
 		return err
 	})
@@ -270,7 +270,7 @@ func (s *Service) recordFailure(ctx context.Context, e store.Execution, p *pass,
 	detail := fileFailedDetail{
 		FileExecutionID: e.ID, Direction: store.DirectionInbound, ProcessedAt: timestamp(now),
 		Source:       Source{Dirname: e.SourceDirname, Name: e.SourceName},
-		Artifacts:    []Artifact{artifact(e.Input.ContentType, "input", events.ExecutionURL(e.ID, "input"), e.Input.Size, "execution")},
+		Artifacts:    []Artifact{artifact(e.Input.ContentType, "input", s.opts.Events.ExecutionURL(e.ID, "input"), e.Input.Size, "execution")},
 		ConnectionID: e.ConnectionID, Errors: faults,
 	}
 	done := e
@@ -290,8 +290,8 @@ func (s *Service) recordFailure(ctx context.Context, e store.Execution, p *pass,
 		if err := tx.UpdateExecution(ctx, done, store.ExecutionReceived, store.ExecutionProcessing); err != nil {
 			return err
 		}
-		if _, err := events.Emit(ctx, tx, events.Event{AccountID: e.AccountID, Mode: e.Mode, DetailType: events.FileFailed,
-			ExecutionID: e.ID, Resources: []string{events.ExecutionURL(e.ID)}, Time: now, Detail: detail}); err != nil {
+		if _, err := s.opts.Events.Emit(ctx, tx, events.Event{AccountID: e.AccountID, Mode: e.Mode, DetailType: events.FileFailed,
+			ExecutionID: e.ID, Resources: []string{s.opts.Events.ExecutionURL(e.ID)}, Time: now, Detail: detail}); err != nil {
 			return err
 		}
 		return s.recordAck(ctx, tx, ack)
@@ -332,14 +332,14 @@ func (s *Service) recordSuccess(ctx context.Context, e store.Execution, p *pass,
 				return err
 			}
 		}
-		_, err := events.Emit(ctx, tx, events.Event{
+		_, err := s.opts.Events.Emit(ctx, tx, events.Event{
 			AccountID: e.AccountID, Mode: e.Mode, DetailType: events.FileProcessed, ExecutionID: e.ID,
-			Resources: []string{events.ExecutionURL(e.ID)}, Time: at(),
+			Resources: []string{s.opts.Events.ExecutionURL(e.ID)}, Time: at(),
 			Detail: fileProcessedDetail{FileExecutionID: e.ID, ProcessedAt: processedAt, PartnershipID: first.partnership.ID,
 				ConnectionID: e.ConnectionID, Source: Source{Dirname: e.SourceDirname, Name: e.SourceName},
 				Artifacts: []Artifact{
-					artifact(e.Input.ContentType, "input", events.ExecutionURL(e.ID, "input"), e.Input.Size, "execution"),
-					artifact("application/json", "metadata", events.ExecutionURL(e.ID, "metadata"), mdN.n, "execution"),
+					artifact(e.Input.ContentType, "input", s.opts.Events.ExecutionURL(e.ID, "input"), e.Input.Size, "execution"),
+					artifact("application/json", "metadata", s.opts.Events.ExecutionURL(e.ID, "metadata"), mdN.n, "execution"),
 				}},
 		})
 		if err != nil {
@@ -374,8 +374,8 @@ func (s *Service) recordSet(ctx context.Context, tx store.Queries, e store.Execu
 		ProcessedAt: now, CreatedAt: now,
 	}
 	artifacts := []Artifact{
-		artifact("application/edi-x12", "input", events.TransactionURL(t.ID, "input"), t.Input.Size, "transaction"),
-		artifact("application/json", "output", events.TransactionURL(t.ID, "output"), t.Output.Size, "transaction"),
+		artifact("application/edi-x12", "input", s.opts.Events.TransactionURL(t.ID, "input"), t.Input.Size, "transaction"),
+		artifact("application/json", "output", s.opts.Events.TransactionURL(t.ID, "output"), t.Output.Size, "transaction"),
 	}
 	if set.passThrough { // no guide, so no Guide JSON
 		t.Output, artifacts = store.Artifact{}, artifacts[:1]
@@ -419,8 +419,8 @@ func (s *Service) recordSet(ctx context.Context, tx store.Queries, e store.Execu
 			return err
 		}
 	}
-	resources := []string{events.TransactionURL(t.ID)}
-	_, err = events.Emit(ctx, tx, events.Event{
+	resources := []string{s.opts.Events.TransactionURL(t.ID)}
+	_, err = s.opts.Events.Emit(ctx, tx, events.Event{
 		AccountID: e.AccountID, Mode: e.Mode, DetailType: events.TransactionProcessed, ExecutionID: e.ID, TransactionID: t.ID,
 		Resources: resources, Time: at(),
 		Detail: transactionDetail{TransactionID: t.ID, Direction: t.Direction, Mode: e.Mode, FileExecutionID: e.ID,
@@ -431,12 +431,12 @@ func (s *Service) recordSet(ctx context.Context, tx store.Queries, e store.Execu
 		return err
 	}
 	for i, f := range set.fragments {
-		_, err := events.Emit(ctx, tx, events.Event{
+		_, err := s.opts.Events.Emit(ctx, tx, events.Event{
 			AccountID: e.AccountID, Mode: e.Mode, DetailType: events.FragmentProcessed, ExecutionID: e.ID, TransactionID: t.ID,
 			Resources: resources, Time: at(),
 			Detail: fragmentDetail{FileExecutionID: e.ID, TransactionID: t.ID, Direction: t.Direction, Mode: e.Mode,
 				ProcessedAt: processedAt, Fragments: *frags, FragmentIndex: i, Partnership: partnership, X12: x,
-				Artifacts: []Artifact{artifact("application/json", "output", events.TransactionURL(t.ID, "fragments", fmt.Sprint(i), "output"), f.size, "fragment")}},
+				Artifacts: []Artifact{artifact("application/json", "output", s.opts.Events.TransactionURL(t.ID, "fragments", fmt.Sprint(i), "output"), f.size, "fragment")}},
 		})
 		if err != nil {
 			return err

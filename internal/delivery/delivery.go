@@ -89,6 +89,9 @@ type Options struct {
 	Jobs   *jobs.Queue
 	Clock  clock.Clock
 	Logger *slog.Logger
+	// Events records file.delivered.v2 and file.failed.v2 (default
+	// events.New with its defaults).
+	Events *events.Emitter
 	// Attempts is the number of delivery attempts in total (default 3);
 	// RetryInterval the wait after a failed one (default 6 minutes).
 	Attempts      int
@@ -115,6 +118,9 @@ func New(opts Options) (*Service, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.Events == nil {
+		opts.Events = events.New(events.Options{})
 	}
 	if opts.Attempts < 1 {
 		opts.Attempts = DefaultAttempts
@@ -283,14 +289,14 @@ func (s *Service) delivered(ctx context.Context, f File, t Transport, msg string
 			return err
 		}
 		size := e.Output.Size
-		if _, err := events.Emit(ctx, tx, events.Event{
+		if _, err := s.opts.Events.Emit(ctx, tx, events.Event{
 			AccountID: e.AccountID, Mode: e.Mode, DetailType: events.FileDelivered, ExecutionID: e.ID,
-			Resources: []string{events.ExecutionURL(e.ID)}, Time: now,
+			Resources: []string{s.opts.Events.ExecutionURL(e.ID)}, Time: now,
 			Detail: DeliveredDetail{
 				FileExecutionID: e.ID, ProcessedAt: now.Format(time.RFC3339Nano),
 				Artifacts: []core.Artifact{
-					{ArtifactType: "application/edi-x12", Usage: "input", URL: events.ExecutionURL(e.ID, "input"), SizeBytes: &size, Model: "execution"},
-					{ArtifactType: "application/edi-x12", Usage: "output", URL: events.ExecutionURL(e.ID, "output"), SizeBytes: &size, Model: "execution"},
+					{ArtifactType: "application/edi-x12", Usage: "input", URL: s.opts.Events.ExecutionURL(e.ID, "input"), SizeBytes: &size, Model: "execution"},
+					{ArtifactType: "application/edi-x12", Usage: "output", URL: s.opts.Events.ExecutionURL(e.ID, "output"), SizeBytes: &size, Model: "execution"},
 				},
 				Connection: ConnectionRef{ConnectionType: f.Connection.Type, ConnectionID: f.Connection.ID},
 				Delivery:   DeliveryReport{Status: store.ExecutionDelivered, Message: msg, ArtifactID: e.ID},
@@ -323,14 +329,14 @@ func (s *Service) failed(ctx context.Context, e store.Execution, c store.Connect
 			}
 		}
 		size := e.Output.Size
-		_, err := events.Emit(ctx, tx, events.Event{
+		_, err := s.opts.Events.Emit(ctx, tx, events.Event{
 			AccountID: e.AccountID, Mode: e.Mode, DetailType: events.FileFailed, ExecutionID: e.ID,
-			Resources: []string{events.ExecutionURL(e.ID)}, Time: now,
+			Resources: []string{s.opts.Events.ExecutionURL(e.ID)}, Time: now,
 			Detail: FailedDetail{
 				FileExecutionID: e.ID, Direction: store.DirectionOutbound, ProcessedAt: now.Format(time.RFC3339Nano),
 				Source: core.Source{Dirname: e.SourceDirname, Name: e.SourceName},
 				Artifacts: []core.Artifact{{ArtifactType: "application/edi-x12", Usage: "input",
-					URL: events.ExecutionURL(e.ID, "input"), SizeBytes: &size, Model: "execution"}},
+					URL: s.opts.Events.ExecutionURL(e.ID, "input"), SizeBytes: &size, Model: "execution"}},
 				ConnectionID: c.ID, Partnership: ship,
 				Errors: []core.Fault{{Message: msg, FaultCode: FaultDeliveryFailure}},
 			},

@@ -6,8 +6,12 @@
 // registers no handler.
 //
 // Events carry no file or transaction content: their artifacts and
-// resources are retrieval URLs (spec §4.3) under the configured public base
-// URL.
+// resources are retrieval URLs (spec §4.3) under the public base URL.
+//
+// The region and the public base URL are a value, not process-wide state:
+// the composition root (package app) builds one Emitter from serve's
+// --region and --public-url and passes it to every service that records
+// events or builds resource URLs; tests build their own.
 package events
 
 import (
@@ -15,7 +19,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -87,10 +90,10 @@ type Event struct {
 	Time time.Time
 }
 
-// Emit stores e in the envelope of spec §2.5 and enqueues its dispatch job,
-// both through tx: call it inside the transaction of the change it reports,
-// so the event exists exactly when the change does.
-func Emit(ctx context.Context, tx store.Queries, e Event) (Envelope, error) {
+// Emit stores e in the envelope of spec §2.5, in em's region, and enqueues
+// its dispatch job, both through tx: call it inside the transaction of the
+// change it reports, so the event exists exactly when the change does.
+func (em *Emitter) Emit(ctx context.Context, tx store.Queries, e Event) (Envelope, error) {
 	if e.AccountID == "" || e.DetailType == "" {
 		return Envelope{}, fmt.Errorf("events: account and detail type are required")
 	}
@@ -111,7 +114,7 @@ func Emit(ctx context.Context, tx store.Queries, e Event) (Envelope, error) {
 	}
 	env := Envelope{
 		Version: Version, ID: store.NewUUID(), DetailType: e.DetailType, Source: Source,
-		Account: e.AccountID, Time: at.Format(time.RFC3339), Region: Region(),
+		Account: e.AccountID, Time: at.Format(time.RFC3339), Region: em.region,
 		Resources: e.Resources, Detail: detail,
 	}
 	if env.Resources == nil {
@@ -145,8 +148,7 @@ func Decode(e store.Event) (Envelope, error) {
 	return env, nil
 }
 
-// Options are the process-wide settings of events: set once at startup
-// (serve's --region and --public-url).
+// Options are an Emitter's settings (serve's --region and --public-url).
 type Options struct {
 	// Region is the envelope's region (default DefaultRegion).
 	Region string
@@ -161,52 +163,48 @@ const (
 	DefaultPublicURL = "http://127.0.0.1:8080"
 )
 
-var options atomic.Pointer[Options]
+// Emitter records events (Emit) and builds the public URLs they link to,
+// with one process's Options. It is immutable, so safe for concurrent use;
+// build it once with New.
+type Emitter struct {
+	region    string
+	publicURL string
+}
 
-// Configure sets the process-wide options.
-func Configure(o Options) {
+// New is an Emitter with o, its zero fields defaulted.
+func New(o Options) *Emitter {
 	if o.Region == "" {
 		o.Region = DefaultRegion
 	}
 	if o.PublicURL == "" {
 		o.PublicURL = DefaultPublicURL
 	}
-	o.PublicURL = strings.TrimRight(o.PublicURL, "/")
-	options.Store(&o)
+	return &Emitter{region: o.Region, publicURL: strings.TrimRight(o.PublicURL, "/")}
 }
 
-func current() Options {
-	if o := options.Load(); o != nil {
-		return *o
-	}
-	return Options{Region: DefaultRegion, PublicURL: DefaultPublicURL}
-}
+// Region is the envelope's region.
+func (em *Emitter) Region() string { return em.region }
 
-// Region is the configured region.
-func Region() string { return current().Region }
-
-// PublicURL is the configured public base URL, without a trailing slash.
-func PublicURL() string { return current().PublicURL }
+// PublicURL is the public base URL, without a trailing slash.
+func (em *Emitter) PublicURL() string { return em.publicURL }
 
 // APIVersion is the date version of the retrieval and events paths.
 const APIVersion = "2023-08-01"
 
+// URL is the public URL of a path under the base URL: the parts joined
+// by slashes (URL("2024-04-01", "claims", id)).
+func (em *Emitter) URL(parts ...string) string {
+	return em.publicURL + "/" + strings.Join(parts, "/")
+}
+
 // ExecutionURL is the public URL of a file execution; with parts it is a
 // sub-resource: ExecutionURL(id, "input").
-func ExecutionURL(id string, parts ...string) string {
-	return resourceURL("executions", id, parts)
+func (em *Emitter) ExecutionURL(id string, parts ...string) string {
+	return em.URL(append([]string{APIVersion, "executions", id}, parts...)...)
 }
 
 // TransactionURL is the public URL of a transaction or of a sub-resource:
 // TransactionURL(id, "fragments", "0", "output").
-func TransactionURL(id string, parts ...string) string {
-	return resourceURL("transactions", id, parts)
-}
-
-func resourceURL(kind, id string, parts []string) string {
-	u := PublicURL() + "/" + APIVersion + "/" + kind + "/" + id
-	for _, p := range parts {
-		u += "/" + p
-	}
-	return u
+func (em *Emitter) TransactionURL(id string, parts ...string) string {
+	return em.URL(append([]string{APIVersion, "transactions", id}, parts...)...)
 }

@@ -24,12 +24,13 @@ func TestEmitStoresEnvelopeAndDispatchJob(t *testing.T) {
 			t.Fatal(err)
 		}
 		at := time.Date(2026, 5, 6, 19, 35, 8, 123456000, time.UTC)
+		em := events.New(events.Options{Region: "eu-test-1", PublicURL: "https://clearhouse.example/"})
 		var env events.Envelope
 		err := s.InTx(ctx, func(tx store.Queries) error {
 			var err error
-			env, err = events.Emit(ctx, tx, events.Event{
+			env, err = em.Emit(ctx, tx, events.Event{
 				AccountID: acct.ID, Mode: store.ModeTest, DetailType: events.FileProcessed,
-				ExecutionID: "ex-1", Resources: []string{events.ExecutionURL("ex-1")},
+				ExecutionID: "ex-1", Resources: []string{em.ExecutionURL("ex-1")},
 				Detail: map[string]any{"fileExecutionId": "ex-1"}, Time: at,
 			})
 			return err
@@ -38,7 +39,7 @@ func TestEmitStoresEnvelopeAndDispatchJob(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !uuidRE.MatchString(env.ID) || env.Version != "0" || env.Source != events.Source ||
-			env.Time != "2026-05-06T19:35:08Z" || env.Region != events.Region() || env.Account != acct.ID {
+			env.Time != "2026-05-06T19:35:08Z" || env.Region != "eu-test-1" || env.Account != acct.ID {
 			t.Errorf("envelope %+v", env)
 		}
 		stored, err := s.GetEvent(ctx, acct.ID, env.ID)
@@ -57,7 +58,7 @@ func TestEmitStoresEnvelopeAndDispatchJob(t *testing.T) {
 				t.Errorf("stored envelope lacks %q: %s", k, stored.Envelope)
 			}
 		}
-		if m["resources"].([]any)[0] != events.PublicURL()+"/2023-08-01/executions/ex-1" {
+		if m["resources"].([]any)[0] != "https://clearhouse.example/2023-08-01/executions/ex-1" {
 			t.Errorf("resources = %v", m["resources"])
 		}
 		jobs, err := s.ClaimJobs(ctx, store.ClaimParams{Worker: "w", Kinds: []string{events.DispatchKind}, Now: at.Add(time.Second), Lease: time.Minute, Limit: 10})
@@ -79,7 +80,7 @@ func TestEmitRollsBackWithItsTransaction(t *testing.T) {
 	}
 	boom := errors.New("the change failed")
 	err := s.InTx(ctx, func(tx store.Queries) error {
-		if _, err := events.Emit(ctx, tx, events.Event{AccountID: acct.ID, Mode: store.ModeTest, DetailType: events.FileFailed}); err != nil {
+		if _, err := events.New(events.Options{}).Emit(ctx, tx, events.Event{AccountID: acct.ID, Mode: store.ModeTest, DetailType: events.FileFailed}); err != nil {
 			return err
 		}
 		return boom
@@ -104,8 +105,21 @@ func TestEmitRefusesIncompleteEvents(t *testing.T) {
 		{AccountID: "a", Mode: "staging", DetailType: events.FileFailed},
 		{AccountID: "a", Mode: store.ModeTest},
 	} {
-		if _, err := events.Emit(context.Background(), s, e); err == nil {
+		if _, err := events.New(events.Options{}).Emit(context.Background(), s, e); err == nil {
 			t.Errorf("Emit(%+v) = nil error", e)
 		}
+	}
+}
+
+// TestEmittersAreIndependent: two emitters in one process keep their own
+// region and base URL (nothing process-wide); zero options are defaulted.
+func TestEmittersAreIndependent(t *testing.T) {
+	a := events.New(events.Options{Region: "r-a", PublicURL: "https://a.example//"})
+	b := events.New(events.Options{})
+	if a.Region() != "r-a" || a.TransactionURL("t1", "fragments", "0", "output") != "https://a.example/2023-08-01/transactions/t1/fragments/0/output" {
+		t.Errorf("a: %s %s", a.Region(), a.TransactionURL("t1", "fragments", "0", "output"))
+	}
+	if b.Region() != events.DefaultRegion || b.ExecutionURL("e1") != events.DefaultPublicURL+"/2023-08-01/executions/e1" {
+		t.Errorf("b: %s %s", b.Region(), b.ExecutionURL("e1"))
 	}
 }

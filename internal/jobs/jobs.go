@@ -108,7 +108,7 @@ func New(st store.Store, opts Options) *Queue {
 	}
 	q := &Queue{store: st, opts: opts, kinds: map[string]kind{}, lanes: map[string]*lane{}, stats: newQueueMetrics(opts.Metrics)}
 	// Wake on every commit that enqueues a job, however it was enqueued
-	// (events.Emit writes its dispatch job straight through the store).
+	// (events.Emitter.Emit writes its dispatch job straight through the store).
 	if h, ok := st.(interface{ OnJobsCommitted(func()) }); ok {
 		h.OnJobsCommitted(q.Notify)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/claimstatus"
+	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -72,13 +73,15 @@ func centsText(c int64) string { return strconv.FormatFloat(float64(c)/100, 'f',
 
 // claimDeliveryFailed is delivery's Failed hook: the claim an outbound
 // claim file carries (its execution's detail names it) is rejected by the
-// clearinghouse when every delivery attempt failed.
-func claimDeliveryFailed(ctx context.Context, tx store.Queries, e store.Execution, at time.Time) error {
-	var d struct {
-		ClaimID string `json:"claimId"`
+// clearinghouse when every delivery attempt failed; em records its event.
+func claimDeliveryFailed(em *events.Emitter) func(ctx context.Context, tx store.Queries, e store.Execution, at time.Time) error {
+	return func(ctx context.Context, tx store.Queries, e store.Execution, at time.Time) error {
+		var d struct {
+			ClaimID string `json:"claimId"`
+		}
+		if json.Unmarshal(e.Detail, &d) != nil || d.ClaimID == "" {
+			return nil
+		}
+		return claimstatus.DeliveryFailed(ctx, tx, em, e.AccountID, e.ID, d.ClaimID, at)
 	}
-	if json.Unmarshal(e.Detail, &d) != nil || d.ClaimID == "" {
-		return nil
-	}
-	return claimstatus.DeliveryFailed(ctx, tx, e.AccountID, e.ID, d.ClaimID, at)
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/delivery"
 	"github.com/clearhouse/clearhouse/internal/eligibility"
+	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/netguard"
@@ -51,6 +52,10 @@ type Config struct {
 	Clock   clock.Clock          // default clock.System
 	Logger  *slog.Logger         // default slog.Default
 	Metrics *prometheus.Registry // default a new registry
+	// Events are the region and public base URL of every event and
+	// resource URL (serve's --region and --public-url): New builds the one
+	// events.Emitter every service records events with.
+	Events events.Options
 
 	// Jobs tunes the queue (Concurrency, PollInterval, Lease).
 	Jobs jobs.Options
@@ -99,6 +104,8 @@ type Set struct {
 	Clock   clock.Clock
 	Logger  *slog.Logger
 	Metrics *prometheus.Registry
+	// Events records every event and builds the public URLs (Config.Events).
+	Events *events.Emitter
 
 	Jobs     *jobs.Queue
 	Core     *core.Service
@@ -130,7 +137,7 @@ func New(cfg Config) (*Set, error) {
 	}
 	s := &Set{Store: cfg.Store, Blob: cfg.Blob, Secrets: cfg.Secrets, Clock: cfg.Clock, Logger: cfg.Logger,
 		Metrics: cfg.Metrics, Payers: cfg.Payers, Directories: cfg.Directories,
-		ConnectionGuard: cfg.ConnectionGuard}
+		ConnectionGuard: cfg.ConnectionGuard, Events: events.New(cfg.Events)}
 	if s.Clock == nil {
 		s.Clock = clock.System{}
 	}
@@ -155,8 +162,8 @@ func New(cfg Config) (*Set, error) {
 	// 999s, 277CAs and 835s it receives to the claims they answer.
 	enqueueDelivery := delivery.EnqueueOn(s.Jobs)
 	co := cfg.Core
-	co.Store, co.Blob, co.Jobs, co.Clock, co.Logger = s.Store, s.Blob, s.Jobs, s.Clock, s.Logger
-	co.Outbound, co.Inbound = enqueueDelivery, (&claimstatus.Linker{Blob: s.Blob}).Link
+	co.Store, co.Blob, co.Jobs, co.Clock, co.Logger, co.Events = s.Store, s.Blob, s.Jobs, s.Clock, s.Logger, s.Events
+	co.Outbound, co.Inbound = enqueueDelivery, (&claimstatus.Linker{Blob: s.Blob, Events: s.Events}).Link
 	var err error
 	if s.Core, err = core.New(co); err != nil {
 		return nil, err
@@ -193,7 +200,7 @@ func New(cfg Config) (*Set, error) {
 		Interval: cfg.UpstreamPollInterval, Logger: s.Logger.With("component", "upstream-poll"), Now: s.Clock.Now}
 	s.UpstreamPoller.Register()
 	do := cfg.Delivery
-	do.Store, do.Blob, do.Jobs, do.Clock, do.Logger = s.Store, s.Blob, s.Jobs, s.Clock, s.Logger
+	do.Store, do.Blob, do.Jobs, do.Clock, do.Logger, do.Events = s.Store, s.Blob, s.Jobs, s.Clock, s.Logger, s.Events
 	do.Transports = map[string]delivery.Transport{
 		store.ConnectionMock:             mock,
 		store.ConnectionSFTP:             remote,
@@ -201,7 +208,7 @@ func New(cfg Config) (*Set, error) {
 		store.ConnectionDirectory:        &delivery.Directory{Dirs: s.Directories},
 		store.ConnectionClearinghouseAPI: upstreamDelivery,
 	}
-	do.Failed = claimDeliveryFailed
+	do.Failed = claimDeliveryFailed(s.Events)
 	for typ, t := range cfg.Delivery.Transports {
 		do.Transports[typ] = t
 	}
@@ -209,7 +216,7 @@ func New(cfg Config) (*Set, error) {
 		return nil, err
 	}
 
-	if s.Claims, err = claims.NewService(claims.Options{Store: s.Store, Blob: s.Blob, Clock: s.Clock, Logger: s.Logger,
+	if s.Claims, err = claims.NewService(claims.Options{Store: s.Store, Blob: s.Blob, Clock: s.Clock, Logger: s.Logger, Events: s.Events,
 		Outbound: claims.OutboundHook(enqueueDelivery), TestOnlyPayers: []string{mockpayer.UnreachablePayerID}}); err != nil {
 		return nil, err
 	}
@@ -244,6 +251,7 @@ func New(cfg Config) (*Set, error) {
 
 	wo := cfg.Webhooks
 	wo.Store, wo.Queue, wo.Events, wo.Secrets, wo.Clock, wo.Logger = s.Store, s.Jobs, webhooks.StoreEvents(s.Store), s.Secrets, s.Clock, s.Logger
+	wo.Emitter = s.Events
 	if s.Webhooks, err = webhooks.New(wo); err != nil {
 		return nil, err
 	}

@@ -11,7 +11,7 @@ import (
 // Events are the stored event envelopes (package events writes them).
 type Events interface {
 	// InsertEvent stores one event. Call it inside the transaction of the
-	// change the event reports (events.Emit does, with its dispatch job).
+	// change the event reports (events.Emitter.Emit does, with its dispatch job).
 	InsertEvent(ctx context.Context, e Event) error
 	GetEvent(ctx context.Context, accountID, id string) (Event, error)
 	// ListEvents returns the account's events, newest first, and the cursor

@@ -94,7 +94,7 @@ func newServerRemit(t testing.TB, edi bool, remitDelay time.Duration) (*testServ
 	}
 	srv, err := api.New(api.Services{Store: st, Clock: svc.Clock, Logger: logger, Metrics: svc.Metrics, Secrets: box,
 		Core: svc.Core, Eligibility: svc.Eligibility, Payers: svc.Payers, Claims: svc.Claims,
-		StatusInquiry: svc.StatusInquiry, Webhooks: svc.Webhooks}, api.Options{ExtraRoutes: console.Routes()})
+		StatusInquiry: svc.StatusInquiry, Webhooks: svc.Webhooks, Events: svc.Events}, api.Options{ExtraRoutes: console.Routes()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 				for i := 0; i < b.N; i += batch {
 					err := e.st.InTx(ctx, func(tx store.Queries) error {
 						for j := i; j < min(i+batch, b.N); j++ {
-							if _, err := events.Emit(ctx, tx, events.Event{AccountID: e.caller.AccountID, Mode: e.caller.Mode,
+							if _, err := e.events.Emit(ctx, tx, events.Event{AccountID: e.caller.AccountID, Mode: e.caller.Mode,
 								DetailType: "transaction.processed.v2", Detail: transactionDetail}); err != nil {
 								return err
 							}
@@ -127,7 +127,7 @@ func BenchmarkCommitToFirstAttempt(b *testing.B) {
 			b.ResetTimer()
 			for range b.N {
 				err := e.st.InTx(ctx, func(tx store.Queries) error {
-					_, err := events.Emit(ctx, tx, events.Event{AccountID: e.caller.AccountID, Mode: e.caller.Mode,
+					_, err := e.events.Emit(ctx, tx, events.Event{AccountID: e.caller.AccountID, Mode: e.caller.Mode,
 						DetailType: "file.processed.v2", Detail: map[string]any{}})
 					return err
 				})

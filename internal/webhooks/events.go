@@ -6,7 +6,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
-// StoreEvents reads events from the store's events table (events.Emit
+// StoreEvents reads events from the store's events table (events.Emitter.Emit
 // writes them).
 func StoreEvents(st store.Events) EventSource {
 	return func(ctx context.Context, accountID, id string) (Event, error) {

@@ -29,6 +29,7 @@ type env struct {
 	clock  clock.Clock
 	box    *secrets.Box
 	guard  *netguard.Guard
+	events *events.Emitter
 }
 
 type envOptions struct {
@@ -62,9 +63,10 @@ func newEnv(t testing.TB, o envOptions) *env {
 	box, _ := secrets.New(key)
 	q := jobs.New(st, jobs.Options{Clock: o.clock, Logger: quiet, PollInterval: 20 * time.Millisecond, Concurrency: max(o.workers, 4),
 		Lanes: o.lanes})
-	e := &env{st: st, queue: q, box: box, clock: o.clock, guard: netguard.New(netguard.Options{AllowPrivate: !o.guardPrivate})}
+	e := &env{st: st, queue: q, box: box, clock: o.clock, guard: netguard.New(netguard.Options{AllowPrivate: !o.guardPrivate}),
+		events: events.New(events.Options{Region: "test-region"})}
 	svc, err := webhooks.New(webhooks.Config{
-		Store: st, Queue: q, Events: webhooks.StoreEvents(st), Secrets: box, Guard: e.guard,
+		Store: st, Queue: q, Events: webhooks.StoreEvents(st), Emitter: e.events, Secrets: box, Guard: e.guard,
 		Clock: o.clock, Logger: quiet, Schedule: o.schedule, Jitter: -1, DisableAfter: o.disableAfer,
 	})
 	if err != nil {
@@ -98,7 +100,7 @@ func (e *env) emit(t testing.TB, detailType string, detail any) webhooks.Event {
 	var env events.Envelope
 	err := e.st.InTx(context.Background(), func(tx store.Queries) error {
 		var err error
-		env, err = events.Emit(context.Background(), tx, events.Event{AccountID: e.caller.AccountID, Mode: e.caller.Mode,
+		env, err = e.events.Emit(context.Background(), tx, events.Event{AccountID: e.caller.AccountID, Mode: e.caller.Mode,
 			DetailType: detailType, Detail: detail, Time: e.clock.Now()})
 		return err
 	})

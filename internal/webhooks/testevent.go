@@ -47,7 +47,7 @@ func (s *Service) SendTest(ctx context.Context, c Caller, webhookID string) (sto
 		return store.WebhookDelivery{}, err
 	}
 	env := events.Envelope{Version: events.Version, ID: store.NewUUID(), DetailType: TestEventType, Source: events.Source,
-		Account: c.AccountID, Time: now.Format(time.RFC3339), Region: events.Region(), Resources: []string{}, Detail: detail}
+		Account: c.AccountID, Time: now.Format(time.RFC3339), Region: s.cfg.Emitter.Region(), Resources: []string{}, Detail: detail}
 	body, err := json.Marshal(env)
 	if err != nil {
 		return store.WebhookDelivery{}, err

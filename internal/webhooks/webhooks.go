@@ -6,7 +6,7 @@
 //
 // Delivery is an outbox of durable jobs:
 //
-//   - events.dispatch (enqueued by events.Emit with the event) fans the
+//   - events.dispatch (enqueued by events.Emitter.Emit with the event) fans the
 //     event out: one delivery row per matching webhook, in one transaction.
 //     The delivery row is unique per (event, webhook), so a dispatch that
 //     runs twice creates nothing twice. Where the webhook has a free
@@ -50,7 +50,7 @@ import (
 
 // Job kinds.
 const (
-	// DispatchKind is enqueued with every stored event (events.Emit); its
+	// DispatchKind is enqueued with every stored event (events.Emitter.Emit); its
 	// payload is events.DispatchPayload.
 	DispatchKind = events.DispatchKind
 	// DeliverKind makes one attempt of one delivery.
@@ -115,6 +115,9 @@ type Config struct {
 	// Queue runs the jobs; New registers DispatchKind and DeliverKind on it.
 	Queue  *jobs.Queue
 	Events EventSource
+	// Emitter names the region of test events (SendTest), as of every
+	// stored event (default events.New with its defaults).
+	Emitter *events.Emitter
 	// Secrets seals signing secrets and credentials; without a key,
 	// creating a webhook fails with ErrNoSecretsKey.
 	Secrets *secrets.Box
@@ -154,6 +157,9 @@ func New(cfg Config) (*Service, error) {
 	}
 	if cfg.Guard == nil {
 		cfg.Guard = netguard.New(netguard.Options{})
+	}
+	if cfg.Emitter == nil {
+		cfg.Emitter = events.New(events.Options{})
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = clock.System{}

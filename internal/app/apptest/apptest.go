@@ -14,6 +14,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/app"
 	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
@@ -51,6 +52,9 @@ type Options struct {
 	// MockRemitDelay is how long after its 277CA the mock payer's 835
 	// arrives (delivery.DefaultRemitDelay when zero).
 	MockRemitDelay time.Duration
+	// Events are the events' region and public base URL; the base URL
+	// defaults to the test server's own, as serve's does to its listener.
+	Events events.Options
 }
 
 // Server is the built process and its loopback address.
@@ -84,9 +88,15 @@ func New(t testing.TB, opts Options) *Server {
 		workers = 4
 	}
 	dir := t.TempDir()
+	// The listener first: its address is the public base URL of the
+	// resource URLs the process builds.
+	hs := httptest.NewUnstartedServer(nil)
+	if opts.Events.PublicURL == "" {
+		opts.Events.PublicURL = "http://" + hs.Listener.Addr().String()
+	}
 	a, err := app.New(context.Background(), app.Config{
 		DataDir: dir, Store: opts.Store, Clock: opts.Clock, Logger: opts.Logger, Secrets: box,
-		Directories: opts.Directories, MaxFileBytes: opts.MaxFileBytes,
+		Directories: opts.Directories, MaxFileBytes: opts.MaxFileBytes, Events: opts.Events,
 		Version: opts.API.Version, Workers: workers, JobPollInterval: 10 * time.Millisecond, MockRemitDelay: opts.MockRemitDelay,
 		HTTP:                    app.HTTP{MaxBodyBytes: opts.API.MaxBodyBytes, RateLimit: opts.API.RateLimit, RateBurst: opts.API.RateBurst},
 		Webhooks:                opts.Webhooks,
@@ -96,10 +106,12 @@ func New(t testing.TB, opts Options) *Server {
 		ExtraRoutes:             opts.API.ExtraRoutes,
 	})
 	if err != nil {
+		hs.Close()
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.Close() })
-	hs := httptest.NewServer(a.API)
+	hs.Config.Handler = a.API
+	hs.Start()
 	t.Cleanup(hs.Close)
 	if opts.Workers {
 		ctx, stop := context.WithCancel(context.Background())
