@@ -12,6 +12,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/connections"
 	"github.com/clearhouse/clearhouse/internal/secrets"
+	"github.com/clearhouse/clearhouse/internal/store"
 )
 
 const connectionsUsage = `Usage: clearhouse connections <test|list|seal> [options]
@@ -23,8 +24,11 @@ const connectionsUsage = `Usage: clearhouse connections <test|list|seal> [option
             reads a secret on stdin and prints it sealed with --secrets-key
             for that connection and field, to paste into the --payers file
 
-Connections are declared in the --payers file ("connections": [...]).
-Every subcommand takes --payers FILE and --secrets-key KEY like 'clearhouse serve'.`
+Connections are declared in the --payers file ("connections": [...]), or
+stored per account and mode ('clearhouse partners apply'): one model, the
+same checks. test and list take --payers FILE, or --account NAME --mode MODE
+(with --data or --database) for an account's stored connections, and
+--secrets-key KEY like 'clearhouse serve'.`
 
 func runConnections(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
@@ -35,7 +39,7 @@ func runConnections(ctx context.Context, args []string, stdout, stderr io.Writer
 	case "test":
 		return connectionsTest(ctx, args[1:], stdout, stderr)
 	case "list":
-		return connectionsList(args[1:], stdout, stderr)
+		return connectionsList(ctx, args[1:], stdout, stderr)
 	case "seal":
 		return connectionsSeal(args[1:], os.Stdin, stdout, stderr)
 	case "-h", "--help", "help":
@@ -52,6 +56,9 @@ type connectionSetFlags struct {
 	secrets    secretsKeyFlag
 	dataDir    string
 	conn       connectionFlags
+	// An account's stored connections instead of the file's.
+	databaseURL string
+	account     accountMode
 }
 
 // addKeyDir adds --data: where the embedded default keeps its secrets key.
@@ -62,21 +69,42 @@ func (f *connectionSetFlags) addKeyDir(fs *flag.FlagSet) {
 func (f *connectionSetFlags) parse(name, synopsis, about string, args []string, stderr io.Writer) ([]string, error) {
 	fs := newFlagSet("connections "+name, "connections "+synopsis, about, stderr)
 	fs.StringVar(&f.payersFile, "payers", "", "the --payers file that declares the connections")
+	fs.StringVar(&f.databaseURL, "database", "", "with --account: the database URL (postgres://…); empty for SQLite in --data")
+	fs.StringVar(&f.account.account, "account", "", "read this account's stored connections (of --mode) instead of a --payers file")
+	fs.StringVar(&f.account.mode, "mode", store.ModeProduction, "with --account: test or production")
+	commandLineOnly(fs, "account", "mode")
 	f.secrets.add(fs)
 	f.addKeyDir(fs)
 	f.conn.register(fs)
 	return parseFlags(fs, args)
 }
 
-func (f *connectionSetFlags) load() (*connections.Set, error) {
-	if f.payersFile == "" {
-		return nil, &exitError{code: 2, err: fmt.Errorf("--payers is required: the file that declares the connections")}
+func (f *connectionSetFlags) load(ctx context.Context) (*connections.Set, error) {
+	if (f.payersFile == "") == (f.account.account == "") {
+		return nil, &exitError{code: 2, err: fmt.Errorf("give --payers FILE (the operator's connections) or --account NAME (an account's stored connections)")}
 	}
-	box, err := f.secrets.boxFor(f.dataDir)
+	db := storeFlags{dataDir: f.dataDir, databaseURL: f.databaseURL}
+	box, err := f.secrets.boxFor(db.keyDir())
 	if err != nil {
 		return nil, err
 	}
-	return loadConnections(f.payersFile, box)
+	if f.payersFile != "" {
+		return loadConnections(f.payersFile, box)
+	}
+	st, err := db.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	acct, err := f.account.resolve(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	conns, err := st.ListConnections(ctx, acct.ID, f.account.mode)
+	if err != nil {
+		return nil, err
+	}
+	return connections.FromStored(conns, box)
 }
 
 func connectionsTest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -88,7 +116,7 @@ func connectionsTest(ctx context.Context, args []string, stdout, stderr io.Write
 	if len(rest) != 1 {
 		return &exitError{code: 2, err: fmt.Errorf("want one connection id (see --help)")}
 	}
-	set, err := f.load()
+	set, err := f.load(ctx)
 	if err != nil {
 		return err
 	}
@@ -112,12 +140,12 @@ func connectionsTest(ctx context.Context, args []string, stdout, stderr io.Write
 	return nil
 }
 
-func connectionsList(args []string, stdout, stderr io.Writer) error {
+func connectionsList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f connectionSetFlags
 	if _, err := f.parse("list", "list [options]", "Lists the declared connections, never their secrets.", args, stderr); err != nil {
 		return err
 	}
-	set, err := f.load()
+	set, err := f.load(ctx)
 	if err != nil {
 		return err
 	}
@@ -131,6 +159,9 @@ func connectionsList(args []string, stdout, stderr io.Writer) error {
 			where = fmt.Sprintf("sftp://%s@%s:%d", d.Username, d.Host, max(d.Port, 22))
 		case connections.Directory:
 			where = d.Path
+			if where == "" {
+				where = "in " + d.InboundDir + ", out " + d.OutboundDir
+			}
 		}
 		var names []string
 		for name := range d.SecretFields() {

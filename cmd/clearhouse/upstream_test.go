@@ -194,6 +194,12 @@ func TestThreeProcessUpstream(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "auth  FAILED") || !strings.Contains(out, "up-b-wrong-key") {
 		t.Errorf("connections test up-b-wrong-key: exit %d\n%s%s", code, out, errOut)
 	}
+	// The same check for the account's stored connections (one model).
+	code, out, errOut = runCmd("connections", "test", "up-c-claims", "--account", "Clinic A", "--mode", "production", "--data", dataA,
+		"--secrets-key", secretsKey, "--allow-private-connections")
+	if code != 0 || !strings.Contains(out, "auth  ok") || !strings.Contains(out, "connection up-c-claims works") {
+		t.Errorf("connections test up-c-claims --account: exit %d\n%s%s", code, out, errOut)
+	}
 	if n := b.checks(); n != 0 {
 		t.Fatalf("the probes left %d checks in B's history; they must reach no payer", n)
 	}

@@ -29,6 +29,9 @@ const (
 	// ClearinghouseAPI is another clearinghouse's public API (the hosted
 	// API's contract, or another Clearhouse): package upstream.
 	ClearinghouseAPI Type = "CLEARINGHOUSE_API"
+	// HTTPUpload is a stored connection only: the partner POSTs files to
+	// the API (package partners).
+	HTTPUpload Type = "HTTP_UPLOAD"
 )
 
 var knownTypes = []Type{CAQHCore, SFTP, SFTPServer, Directory, Mock, ClearinghouseAPI}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -79,8 +80,38 @@ func (s *Set) Test(ctx context.Context, id string, opts Options) (*Report, error
 		return s.testSFTP(ctx, d, opts, r), nil
 	case ClearinghouseAPI:
 		return s.testUpstream(ctx, d, opts, r), nil
+	case Directory:
+		return testDirectory(d, r), nil
+	case Mock:
+		r.pass("local", "the test-mode mock payers answer in this process: nothing to reach, nothing to log in to")
+		return r, nil
+	case SFTPServer:
+		r.pass("local", "the partner logs in to Clearhouse's own SFTP server as %q (serve --sftp-listen): nothing to reach from here; "+
+			"'clearhouse sftp users' lists the account's users", d.Username)
+		return r, nil
+	case HTTPUpload:
+		r.pass("local", "the partner POSTs its files to /2023-08-01/files/inbound with the account's key: nothing to reach")
+		return r, nil
 	}
-	return nil, fmt.Errorf("connection %s is %s: nothing to reach over the network", id, d.Type)
+	return nil, fmt.Errorf("connection %s is of type %q, which this server does not know", id, d.Type)
+}
+
+// testDirectory checks a DIRECTORY connection's folders: the --payers
+// file's path, or a stored connection's inbound and outbound folders
+// (relative to the account's folder under serve --directory-root, which
+// only serve knows).
+func testDirectory(d Definition, r *Report) *Report {
+	if d.Path == "" {
+		r.pass("local", "folders %q (inbound) and %q (outbound) under the account's folder of serve --directory-root; "+
+			"serve refuses the connection at start when that root is not set", d.InboundDir, d.OutboundDir)
+		return r
+	}
+	fi, err := os.Stat(d.Path)
+	if err != nil || !fi.IsDir() {
+		return r.fail("path", "%q is not a directory on this machine (%v) — create it or fix path", d.Path, err)
+	}
+	r.pass("path", "%q is a directory", d.Path)
+	return r
 }
 
 // reach runs the dns and tcp steps and returns the open connection.
