@@ -55,6 +55,14 @@ for i in $(seq "$COUNT"); do
 done
 
 echo "== results in $OUT"
+# One line per run and shape: the figures the issue asks for.
+for f in "$OUT"/inbound-*.txt; do
+  awk -v build="$(basename "$f" .txt | sed 's/^inbound-//')" '/^BenchmarkInbound\// {
+    m = ""
+    for (i = 3; i < NF; i++) if ($(i+1) ~ /^(e2e-MB\/s|server-cpu-s\/MB|server-cpu-MB\/s|peak-RSS-MB)$/) m = m sprintf("  %s %s", $(i+1), $i)
+    sub(/-[0-9]+$/, "", $1); printf "%-10s %-32s%s\n", build, $1, m
+  }' "$f"
+done
 if [[ -n ${BEFORE:-} ]] && command -v benchstat >/dev/null; then
   name=${BEFORE//\//-}
   benchstat "$OUT/inbound-$name.txt" "$OUT/inbound-worktree.txt" || true

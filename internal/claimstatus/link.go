@@ -137,8 +137,8 @@ func (l *Linker) linkClaims(ctx context.Context, tx store.Queries, t store.Trans
 		return nil
 	}
 	var candidates []store.DentalClaim
-	for rest := pcns; len(rest) > 0; { // 500 numbers a query
-		n := min(len(rest), 500)
+	for rest := pcns; len(rest) > 0; {
+		n := min(len(rest), store.MaxClaimsForAnswer)
 		found, err := tx.FindClaimsForAnswer(ctx, t.AccountID, t.Mode, nil, rest[:n])
 		if err != nil {
 			return err

@@ -23,7 +23,8 @@ import (
 // same run, is its floor: split-MB/s, a loop that only splits the same file
 // into segments (x12.Reader). Metrics: e2e-MB/s (upload to processed, wall
 // clock), server-cpu-MB/s (bytes per second of the server's CPU time, the
-// steadier figure on a shared machine), floor-fraction (e2e over split),
+// steadier figure on a shared machine) and its inverse server-cpu-s/MB
+// (CPU seconds per MB), floor-fraction (e2e over split),
 // cpu-floor-fraction (the same by CPU time: split-cpu-MB/s is the split
 // loop's thread CPU) and peak-RSS-MB (the server's high-water mark). CLEARHOUSE_INBOUNDPERF_BIN
 // runs another build (before/after in one run: bench/inbound.sh).
@@ -56,6 +57,7 @@ func BenchmarkInbound(b *testing.B) {
 			b.ReportMetric(total/split.Seconds(), "split-MB/s")
 			b.ReportMetric(split.Seconds()/wall.Seconds(), "floor-fraction")
 			b.ReportMetric(total/cpu.Seconds(), "server-cpu-MB/s")
+			b.ReportMetric(cpu.Seconds()/total, "server-cpu-s/MB")
 			b.ReportMetric(total/splitCPU.Seconds(), "split-cpu-MB/s")
 			b.ReportMetric(splitCPU.Seconds()/cpu.Seconds(), "cpu-floor-fraction")
 			b.ReportMetric(float64(s.stop())/(1<<20), "peak-RSS-MB")

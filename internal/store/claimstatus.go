@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"time"
 )
@@ -11,8 +12,8 @@ import (
 // inbound file is recorded, in the same transaction).
 type ClaimStatus interface {
 	// FindClaimsForAnswer returns the account's claims whose id is one of
-	// ids or whose patient control number is one of pcns (at most 500 of
-	// each per call), newest first.
+	// ids or whose patient control number is one of pcns (at most
+	// MaxClaimsForAnswer of each per call), newest first.
 	FindClaimsForAnswer(ctx context.Context, accountID, mode string, ids, pcns []string) ([]DentalClaim, error)
 	// FindClaimsByControlNumbers returns the claims whose 837D had GS06
 	// groupControl and ST02 setControl, in partnershipID when not "".
@@ -101,27 +102,48 @@ func (q *queries) FindClaimsForAnswer(ctx context.Context, accountID, mode strin
 	if len(ids) == 0 && len(pcns) == 0 {
 		return nil, nil
 	}
-	ids, pcns = ids[:min(len(ids), 500)], pcns[:min(len(pcns), 500)]
-	args := []any{accountID, mode}
-	cond := "c.id IN ('')"
-	if len(ids) > 0 {
-		cond = "c.id IN (" + placeholders(3, len(ids)) + ")"
-		for _, id := range ids {
-			args = append(args, id)
-		}
+	ids, pcns = ids[:min(len(ids), MaxClaimsForAnswer)], pcns[:min(len(pcns), MaxClaimsForAnswer)]
+	// The numbers travel as two JSON arrays that the database expands, so
+	// the statement is the same whatever their count (prepared once, not
+	// parsed again with hundreds of placeholders for every inbound set: that
+	// was a tenth of the CPU of an 835 in sets of 1,000 claims).
+	idDoc, err := json.Marshal(orEmpty(ids))
+	if err != nil {
+		return nil, err
 	}
-	if len(pcns) > 0 {
-		cond += " OR c.patient_control_number IN (" + placeholders(len(args)+1, len(pcns)) + ")"
-		for _, p := range pcns {
-			args = append(args, p)
-		}
+	pcnDoc, err := json.Marshal(orEmpty(pcns))
+	if err != nil {
+		return nil, err
 	}
-	rows, err := q.r.query(ctx, claimSelect+` WHERE c.account_id = $1 AND c.mode = $2 AND (`+cond+`)
-		ORDER BY c.created_at DESC, c.id DESC`, args...)
+	query := findClaimsForAnswerPostgres
+	if q.r.sqlite {
+		query = findClaimsForAnswerSQLite
+	}
+	rows, err := q.r.query(ctx, query, accountID, mode, string(idDoc), string(pcnDoc))
 	if err != nil {
 		return nil, err
 	}
 	return collect(rows, scanDentalClaim)
+}
+
+// MaxClaimsForAnswer bounds the ids and the patient control numbers of one
+// FindClaimsForAnswer call.
+const MaxClaimsForAnswer = 10000
+
+const (
+	findClaimsForAnswerSQLite = claimSelect + ` WHERE c.account_id = $1 AND c.mode = $2 AND (
+		c.id IN (SELECT value FROM json_each($3)) OR c.patient_control_number IN (SELECT value FROM json_each($4)))
+		ORDER BY c.created_at DESC, c.id DESC`
+	findClaimsForAnswerPostgres = claimSelect + ` WHERE c.account_id = $1 AND c.mode = $2 AND (
+		c.id IN (SELECT jsonb_array_elements_text($3::jsonb)) OR c.patient_control_number IN (SELECT jsonb_array_elements_text($4::jsonb)))
+		ORDER BY c.created_at DESC, c.id DESC`
+)
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 func (q *queries) FindClaimsByControlNumbers(ctx context.Context, accountID, mode, partnershipID, groupControl, setControl string) ([]DentalClaim, error) {
