@@ -21,6 +21,7 @@ type Remittance struct {
 	ControlNumber      string // ST02
 	PayerName, PayerID string // N1*PR, its REF*2U or N1-04
 	PayeeName, PayeeID string // N1*PE and its id (NPI or tax id)
+	PayeeIDType        string // N1-03: XX (NPI), FI (tax id), PI, XV
 	// Method is BPR04 (ACH, CHK, FWT, BOP, NON); Trace the check or EFT
 	// trace number (TRN02); Date the check's or EFT's date (BPR16).
 	Method, Trace, Date string
@@ -48,6 +49,20 @@ func (r Remittance) MethodWords() string {
 		return "No payment"
 	}
 	return r.Method
+}
+
+// PayeeIDWords names the payee's id ("NPI 1999999984").
+func (r Remittance) PayeeIDWords() string {
+	if r.PayeeID == "" {
+		return ""
+	}
+	switch r.PayeeIDType {
+	case "XX":
+		return "NPI " + r.PayeeID
+	case "FI":
+		return "tax ID " + r.PayeeID
+	}
+	return r.PayeeID
 }
 
 // ClaimPayment is one CLP: the payer's decision on one claim.
@@ -228,7 +243,7 @@ func ReadRemittances(src io.Reader, keep func(pcn string) bool, maxClaims int) (
 					cur.PayerID = s.Element(4)
 				}
 			case "PE":
-				cur.PayeeName, cur.PayeeID = s.Element(2), s.Element(4)
+				cur.PayeeName, cur.PayeeIDType, cur.PayeeID = s.Element(2), s.Element(3), s.Element(4)
 			}
 		case "REF":
 			if s.Element(1) == "2U" && claim == nil {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,8 +17,13 @@ import (
 // claim reports every required input's problem at once (focus on the
 // summary); a claim from the saved practice with two procedure lines,
 // typed in one pass, is rejected (the mock rejects its member), corrected
-// and resent from its page, then accepted (or already paid). Screenshots
-// go to $CLEARHOUSE_ARTIFACTS (practice-<width>-*.png).
+// and resent from its page, then accepted and paid (the mock payer's 835
+// a few seconds after its 277CA) with per-line amounts, adjustments in
+// words and the patient's share; the 835's file page shows its payment;
+// an empty professional claim reports every required input at once, and
+// a professional claim typed on the CMS-1500-shaped form from the saved
+// practice is accepted and paid. Screenshots go to $CLEARHOUSE_ARTIFACTS
+// (practice-<width>-*.png).
 //
 //	CLEARHOUSE_ARTIFACTS=$PWD/artifacts go test ./internal/web/ -run TestBrowserPracticeClaim -v
 func TestBrowserPracticeClaim(t *testing.T) {
@@ -32,7 +38,9 @@ func practiceWalk(t *testing.T, width int) {
 		step(t, ctx, "phone viewport", chromedp.EmulateViewport(int64(width), 844, chromedp.EmulateScale(2), chromedp.EmulateMobile))
 	}
 	console := watchConsole(t, ctx)
-	srv := newEDIServer(t)
+	// The 835 comes 3 s after the 277CA (serve --mock-remit-delay), so
+	// the walk sees the claim accepted before it is paid.
+	srv := newEDIServerRemit(t, 3*time.Second)
 	key, _ := srv.claimsKey(t, "Sunrise Family Dental")
 	shots := artifactsDir(t)
 	shoot := func(name string) {
@@ -106,16 +114,94 @@ func practiceWalk(t *testing.T, width int) {
 	follow(t, ctx, "correct and resend", chromedp.Click(chromedp.CSS("#correct-claim")))
 	wantContains(t, "the payer's reason beside the member ID", text(t, ctx, "#c-sub_member_id-error"), "member number")
 	shoot("correct")
-	step(t, ctx, "type the right member ID", chromedp.SetValue(chromedp.CSS("#c-sub_member_id"), "123412345"))
+	// The right member ID is one the mock pays in part (20 % written off,
+	// 10 % a deductible), so the payment has something to explain.
+	step(t, ctx, "type the right member ID", chromedp.SetValue(chromedp.CSS("#c-sub_member_id"), mockpayer.RemitMember(mockpayer.RemitPartial)))
 	follow(t, ctx, "resend", chromedp.Click(chromedp.CSS("#send-claim")))
-	step(t, ctx, "wait for Accepted or Paid", chromedp.Poll[chromedp.Void](
+	step(t, ctx, "wait for Accepted", chromedp.Poll[chromedp.Void](
 		`/Accepted|Paid/.test(document.querySelector("#claim-status")?.innerText || "")`, chromedp.WithPollingTimeout(20*time.Second)))
 	wantContains(t, "resent claim", text(t, ctx, "main"), "Claim acknowledgment (277CA): Accepted", "Replace this claim", "Void this claim")
 	shoot("accepted")
 	checkA11y(t, ctx, "accepted claim")
 
+	// Paid, line by line: $65 and $180 allowed at 80 %, a 10 % deductible
+	// left to the patient.
+	waitPaid(t, ctx)
+	wantContains(t, "paid claim", text(t, ctx, "#claim-paid"), "What was paid", "$245.00", "$171.50", "$24.50",
+		"D0120", "D2150", "$45.50", "$126.00", "Charge exceeds fee schedule", "Deductible Amount", "Patient responsibility")
+	shoot("paid")
+	checkA11y(t, ctx, "paid claim")
+
+	// The 835's file page: the payment that paid it, linking the claim.
+	follow(t, ctx, "open the 835", chromedp.Click(chromedp.CSS(".answer-835 .answer-file")))
+	waitText(t, ctx, ".payment-summary", "Total paid")
+	wantContains(t, "835 file", text(t, ctx, ".payment-summary"), "UnitedHealthcare Dental", "Electronic funds transfer (ACH)", "$171.50",
+		"1 claim: 1 paid in part", "NPI 1999999992", pcn)
+	shoot("remit")
+	checkA11y(t, ctx, "835 file")
+
+	// A professional claim: an empty one first, every problem at once.
+	step(t, ctx, "open the professional form", chromedp.Navigate(srv.URL+"/claims/new?kind=professional"), chromedp.WaitVisible(chromedp.CSS("#send-claim")))
+	wantContains(t, "professional form", text(t, ctx, "h1"), "New professional claim (CMS-1500)")
+	step(t, ctx, "send the empty professional claim", chromedp.Click(chromedp.CSS("#send-claim")), chromedp.WaitVisible(chromedp.CSS("#error-summary")))
+	console.forget("status of 400 (Bad Request) " + srv.URL + "/claims")
+	summary = text(t, ctx, "#error-summary")
+	for _, label := range []string{"Insurance company", "Your claim number", "Member ID (insured person)", "Date of birth (insured person)",
+		"Date of service", "Diagnosis A", "Service 1", "Charge ($) (line 1)"} {
+		wantContains(t, "empty professional claim's summary", summary, label+":")
+	}
+	for _, leak := range []string{"claimInformation", "professionalService", "2400", "837P", "{"} {
+		if strings.Contains(summary, leak) {
+			t.Errorf("the professional summary says %q:\n%s", leak, summary)
+		}
+	}
+	shoot("professional-empty")
+	checkA11y(t, ctx, "empty professional claim")
+
+	// Typed in one pass from the saved practice: two diagnoses, two lines.
+	ppcn := "M" + strconv.Itoa(width) + time.Now().Format("150405")
+	fill("type the professional claim", map[string]string{"c-payer": "UnitedHealthcare (87726)", "c-pcn": ppcn,
+		"c-sub_first": "Mary", "c-sub_last": "Major", "c-sub_member_id": mockpayer.RemitMember(mockpayer.RemitPartial), "c-sub_address1": "1234 Some St",
+		"c-sub_city": "Buckeye", "c-sub_state": "AZ", "c-sub_zip": "85326", "c-dx1": "J06.9", "c-dx2": "R05.9",
+		"c-line1_code": "99213", "c-line1_ptr": "AB", "c-line1_charge": "125", "c-line2_code": "87880", "c-line2_mods": "QW", "c-line2_ptr": "A", "c-line2_charge": "35"})
+	step(t, ctx, "pick the professional dates and sex",
+		chromedp.SetValue(chromedp.CSS("#c-sub_dob"), "1975-02-03"), chromedp.SetValue(chromedp.CSS("#c-sub_gender"), "F"),
+		chromedp.SetValue(chromedp.CSS("#c-service_date"), time.Now().AddDate(0, 0, -1).Format("2006-01-02")))
+	shoot("professional-form")
+	follow(t, ctx, "send the professional claim", chromedp.Click(chromedp.CSS("#send-claim")))
+	waitPaid(t, ctx)
+	wantContains(t, "professional claim", text(t, ctx, "main"), "went out as an 837P", "Claim acknowledgment (277CA): Accepted",
+		"99213", "87880", "QW", "$125.00", "$35.00", "$87.50", "$24.50", "$16.00")
+	shoot("professional-paid")
+	checkA11y(t, ctx, "paid professional claim")
+
+	// The UB-04-shaped form, filled from a test sample.
+	step(t, ctx, "open the institutional form", chromedp.Navigate(srv.URL+"/claims/new?kind=institutional&sample=accepted"),
+		chromedp.WaitVisible(chromedp.CSS("#c-tob")))
+	wantContains(t, "institutional form", text(t, ctx, "main"), "New institutional claim (UB-04)", "Type of bill", "Statement from",
+		"Patient status", "Principal diagnosis", "Revenue code 1")
+	shoot("institutional-form")
+	checkA11y(t, ctx, "institutional form")
+
 	step(t, ctx, "open the claims list", chromedp.Navigate(srv.URL+"/claims"), chromedp.WaitVisible(chromedp.CSS(".claims-table")))
-	wantContains(t, "claims list", text(t, ctx, ".claims-table"), "UnitedHealthcare Dental (52133)")
+	wantContains(t, "claims list", text(t, ctx, ".claims-table"), "UnitedHealthcare Dental (52133)", "UnitedHealthcare (87726)")
 	shoot("list")
 	console.none(t)
+}
+
+// waitPaid reloads a claim's page until the 835 has paid it: an accepted
+// claim's page stops following it (payment takes a payer days), so, as an
+// office would, the walk opens it again.
+func waitPaid(t *testing.T, ctx context.Context) {
+	t.Helper()
+	paid := `(document.querySelector("#claim-status")?.innerText || "") === "Paid" && !!document.querySelector("#claim-paid")`
+	deadline := time.Now().Add(45 * time.Second)
+	for !eval[bool](t, ctx, paid) {
+		if time.Now().After(deadline) {
+			failureShot(t, ctx)
+			t.Fatal("the claim was not paid within 45 s")
+		}
+		time.Sleep(time.Second)
+		step(t, ctx, "open the claim again", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#claim-status")))
+	}
 }

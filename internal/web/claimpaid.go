@@ -40,8 +40,8 @@ type paidView struct {
 // paymentView is one claim payment (CLP) with the payment it came in.
 type paymentView struct {
 	reports.ClaimPayment
-	Trace, Method, Date, File, ExecutionID, TransactionID string
-	Lines                                                 []paidLineView
+	Trace, Method, MethodCode, Date, File, ExecutionID, TransactionID string
+	Lines                                                             []paidLineView
 }
 
 // Label names a step of the history.
@@ -98,7 +98,7 @@ func (c *Console) claimPaid(ctx context.Context, t store.Tenant, cl store.Dental
 		}
 		for _, s := range sets {
 			for _, p := range s.Claims {
-				pv := paymentView{ClaimPayment: p, Trace: s.Trace, Method: s.MethodWords(), Date: s.Date, File: file,
+				pv := paymentView{ClaimPayment: p, Trace: s.Trace, Method: s.MethodWords(), MethodCode: s.Method, Date: s.Date, File: file,
 					ExecutionID: a.ExecutionID, TransactionID: a.TransactionID}
 				for i, l := range p.Lines {
 					lv := paidLineView{LinePayment: l, Number: i + 1}

@@ -41,8 +41,8 @@ func TestClaimPagePaid(t *testing.T) {
 		t.Fatal("no 835 file on the claim page")
 	}
 	file := b.get("/files/" + m[1])
-	wantContains(t, "835 file summary", htmlUnescape(visible(file.Body)), "Payment MOCKEFT", "From (payer)", "To (payee)",
-		"Electronic funds transfer (ACH)", "Trace number", "Payment date", "Total paid", "3: 1 paid, 1 paid in part, 0 denied, 1 reversed")
+	wantContains(t, "835 file summary", htmlUnescape(visible(file.Body)), "From (payer)", "To (payee)",
+		"Electronic funds transfer (ACH)", "Trace number", "Payment date", "Total paid", "3 claims: 1 paid in full, 1 paid in part, 1 reversed", "Payment of $196.00 from")
 	if !strings.Contains(file.Body, `href="/claims/`+strings.TrimPrefix(reversed, "/claims/")+`" class="payment-claim"`) {
 		t.Errorf("the payment does not link its claim %s", reversed)
 	}

@@ -115,10 +115,11 @@ func answerWords(outcome string, d claimstatus.Detail) []string {
 		case claimstatus.Reversed:
 			out = append(out, "The payer reversed an earlier payment (CLP02 22).")
 		default:
-			out = append(out, "The payer processed the claim and paid $"+d.Paid+" of $"+d.Charge+" charged (CLP02 "+d.ClaimStatus+").")
+			out = append(out, "The payer processed the claim and paid $"+formatCents(claimstatus.Cents(d.Paid))+" of $"+
+				formatCents(claimstatus.Cents(d.Charge))+" charged (CLP02 "+d.ClaimStatus+").")
 		}
 		if d.PatientShare != "" && d.PatientShare != "0" {
-			out = append(out, "The patient owes $"+d.PatientShare+".")
+			out = append(out, "The patient owes $"+formatCents(claimstatus.Cents(d.PatientShare))+".")
 		}
 	}
 	for _, s := range d.Statuses {

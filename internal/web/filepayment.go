@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"strconv"
+	"strings"
 
 	"github.com/clearhouse/clearhouse/internal/reports"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -28,6 +30,24 @@ type remitSummary struct {
 type remitClaimRow struct {
 	reports.ClaimPayment
 	ClaimID string // the matched claim ("" when none matched)
+}
+
+// CountsText says how many claims the payment settles and how.
+func (r remitSummary) CountsText() string {
+	out := plural(r.Total, "claim")
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		word string
+	}{{r.PaidFull, "paid in full"}, {r.PaidPart, "paid in part"}, {r.Denied, "denied"}, {r.Reversed, "reversed"}} {
+		if c.n > 0 {
+			parts = append(parts, strconv.Itoa(c.n)+" "+c.word)
+		}
+	}
+	if len(parts) > 0 {
+		out += ": " + strings.Join(parts, ", ")
+	}
+	return out
 }
 
 // OutcomeLabel names what the payer did with the claim.

@@ -78,6 +78,14 @@ func (f *claimForm) ProviderTitle() string {
 	return "Treating dentist"
 }
 
+// PracticeNoun is the billing provider in a sentence.
+func (f *claimForm) PracticeNoun() string {
+	if f.Kind == kindInstitutional {
+		return "facility"
+	}
+	return "practice"
+}
+
 // ProviderNoun is the treating provider in a sentence.
 func (f *claimForm) ProviderNoun() string {
 	switch f.Kind {
