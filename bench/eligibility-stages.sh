@@ -13,8 +13,8 @@
 #   INSTRUCTIONS=1 bench/eligibility-stages.sh  # also instructions per check (callgrind)
 #
 # Settings: CLIENTS (1, 4 or 16; default 16), N (checks, default 6000),
-# REV, INSTRUCTIONS (callgrind: the whole process's instructions for 400
-# checks minus those for 100, over 300; needs valgrind, about a minute),
+# REV, INSTRUCTIONS (callgrind: the whole process's instructions for 250
+# checks minus those for 50, over 200; needs valgrind, a few minutes),
 # KEEP=DIR to keep the test binary and profiles. The stages do not overlap;
 # the rounds of SQL may run on any check's goroutine (group commit), so the
 # SQL stages are what all checks' rounds cost, divided by the checks.
@@ -55,7 +55,7 @@ stages=(
   '270 build;eligibility\.Build270$;'
   'mock 271 (mock payer, scenario lookup);mockpayer\.\(\*Payer\)\.Exchange$;'
   '271 map;eligibility\.Map271$;'
-  'answer encoded once (JSON);eligibility\.encodeBody$;'
+  'answer encoded once (JSON);eligibility\.encode(Body|Shared)$;'
   'history insert (check, usage row);store\.\(\*queries\)\.InsertEligibilityCheck$;'
   'audit entry (chain head, event);audit\.\(\*Recorder\)\.RecordTx$;'
   'SQL round: BEGIN, savepoints;store\.\(\*sqlStore\)\.(runGroup|inTx)$;InsertEligibilityCheck|RecordTx|Tx\)\.Commit'
@@ -81,11 +81,11 @@ printf "%-44s %9.1f %9.1f\n" "all (server, client, runtime)" "$(echo "$total_cpu
 if [[ -n ${INSTRUCTIONS:-} ]]; then
   command -v valgrind >/dev/null || { echo "eligibility-stages: INSTRUCTIONS needs valgrind" >&2; exit 1; }
   count() {
-    (cd internal/api && valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$1" "$tmp/api.test" -test.run '^$' \
+    (cd internal/api && GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$1" "$tmp/api.test" -test.run '^$' \
       -test.bench "$bench" -test.benchtime "$1x" >"$tmp/cg.log.$1" 2>&1) || { cat "$tmp/cg.log.$1" >&2; exit 1; }
     sed -n 's/^summary: *//p' "$tmp/cg.$1"
   }
-  a=$(count 100)
-  b=$(count 400)
-  echo "instructions per check (callgrind, whole process, 400 checks minus 100): $(( (b - a) / 300 ))"
+  a=$(count 50)
+  b=$(count 250)
+  echo "instructions per check (callgrind, whole process, 250 checks minus 50): $(( (b - a) / 200 ))"
 fi

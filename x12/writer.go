@@ -2,6 +2,7 @@ package x12
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -66,7 +67,13 @@ func WithLineBreaks() WriterOption { return func(w *Writer) { w.lineBreak = true
 // NewWriter returns a Writer writing to w with delimiters d. Invalid
 // delimiters make every write fail (see Delimiters.Validate).
 func NewWriter(w io.Writer, d Delimiters, opts ...WriterOption) *Writer {
-	wr := &Writer{w: bufio.NewWriter(w), d: d}
+	size := 4096
+	if _, ok := w.(*bytes.Buffer); ok {
+		// Writes to memory gain nothing from a buffer in front: a small
+		// one, not 4 KiB allocated per message (two per eligibility check).
+		size = 256
+	}
+	wr := &Writer{w: bufio.NewWriterSize(w, size), d: d}
 	for _, o := range opts {
 		o(wr)
 	}

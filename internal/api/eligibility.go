@@ -41,6 +41,9 @@ func (h *eligibilityHandlers) check(w http.ResponseWriter, r *http.Request) {
 		res.JSON = withUnknownFields(res.JSON, unknownFields(body, reflect.TypeFor[eligibility.Request]()))
 	}
 	writeResult(w, r, res, err)
+	if res != nil {
+		res.Release() // written: the next check's answer reuses its buffer
+	}
 }
 
 // checkRawX12 is POST …/eligibility/v3/raw-x12.

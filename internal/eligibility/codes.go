@@ -61,9 +61,14 @@ func loadCodeTable(file string) codeTable {
 			panic(fmt.Sprintf("eligibility: code list %s line %d: duplicate code %q", file, n+1, cols[0]))
 		}
 		t[cols[0]] = cols[1:]
+		knownCodes[cols[0]] = cols[0]
 	}
 	return t
 }
+
+// knownCodes holds every code of every table, each as its own string (see
+// code).
+var knownCodes = map[string]string{}
 
 // The tables, loaded once at start-up (a few kilobytes).
 var (

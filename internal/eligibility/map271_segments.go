@@ -1,6 +1,7 @@
 package eligibility
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/clearhouse/clearhouse/x12"
@@ -373,21 +374,22 @@ func (m *mapper) eb(s *x12.Segment) {
 	}
 	m.in2120, m.entity = false, nil
 	b := BenefitsInformation{}
-	b.Code, b.Name = codeAndName(s.Element(1), eligibilityCodeNames)
-	b.CoverageLevelCode, b.CoverageLevel = codeAndName(s.Element(2), coverageLevelNames)
+	b.Code, b.Name = codeAndName(codeAt(s, 1), eligibilityCodeNames)
+	b.CoverageLevelCode, b.CoverageLevel = codeAndName(codeAt(s, 2), coverageLevelNames)
 	b.ServiceTypeCodes = serviceTypeCodes(s)
+	b.ServiceTypes = make([]string, 0, len(b.ServiceTypeCodes))
 	for _, c := range b.ServiceTypeCodes {
 		b.ServiceTypes = append(b.ServiceTypes, serviceTypeNames.name(c))
 	}
-	b.InsuranceTypeCode, b.InsuranceType = codeAndName(s.Element(4), insuranceTypeNames)
+	b.InsuranceTypeCode, b.InsuranceType = codeAndName(codeAt(s, 4), insuranceTypeNames)
 	b.PlanCoverage = s.Element(5)
-	b.TimeQualifierCode, b.TimeQualifier = codeAndName(s.Element(6), timePeriodNames)
+	b.TimeQualifierCode, b.TimeQualifier = codeAndName(codeAt(s, 6), timePeriodNames)
 	b.BenefitAmount = decimal(s.Element(7))
 	b.BenefitPercent = decimal(s.Element(8))
-	b.QuantityQualifierCode, b.QuantityQualifier = codeAndName(s.Element(9), quantityQualifierNames)
+	b.QuantityQualifierCode, b.QuantityQualifier = codeAndName(codeAt(s, 9), quantityQualifierNames)
 	b.BenefitQuantity = decimal(s.Element(10))
 	b.AuthOrCertIndicator = s.Element(11)
-	b.InPlanNetworkIndicatorCode, b.InPlanNetworkIndicator = codeAndName(s.Element(12), yesNoNames)
+	b.InPlanNetworkIndicatorCode, b.InPlanNetworkIndicator = codeAndName(codeAt(s, 12), yesNoNames)
 	if len(s.ElementBytes(13)) > 0 {
 		b.CompositeMedicalProcedureIdentifier = procedure(s)
 	}
@@ -405,13 +407,19 @@ func (m *mapper) eb(s *x12.Segment) {
 // a component separator inside EB03 is a repetition written with the wrong
 // delimiter (OopFactory samples use "^" for both).
 func serviceTypeCodes(s *x12.Segment) []string {
-	var out []string
-	comp := string(s.Delimiters().Component)
-	for _, rep := range s.Repetitions(3) {
-		for _, c := range strings.Split(rep, comp) {
-			if c != "" {
-				out = append(out, c)
+	e := s.ElementBytes(3)
+	if len(e) == 0 {
+		return nil
+	}
+	d := s.Delimiters()
+	out := make([]string, 0, 1+bytes.Count(e, []byte{d.Repetition})+bytes.Count(e, []byte{d.Component}))
+	start := 0
+	for i := 0; i <= len(e); i++ {
+		if i == len(e) || e[i] == d.Component || d.Repetition != 0 && e[i] == d.Repetition {
+			if i > start {
+				out = append(out, code(e[start:i]))
 			}
+			start = i + 1
 		}
 	}
 	return out
@@ -420,7 +428,7 @@ func serviceTypeCodes(s *x12.Segment) []string {
 // procedure reads EB13 (C003) and EB14 (C004).
 func procedure(s *x12.Segment) *CompositeMedicalProcedureIdentifier {
 	p := &CompositeMedicalProcedureIdentifier{ProcedureCode: s.Component(13, 2), ProductOrServiceID: s.Component(13, 8)}
-	p.ProductOrServiceIDQualifierCode, p.ProductOrServiceIDQualifier = codeAndName(s.Component(13, 1), productQualifierNames)
+	p.ProductOrServiceIDQualifierCode, p.ProductOrServiceIDQualifier = codeAndName(code(s.ComponentBytes(13, 1)), productQualifierNames)
 	for c := 3; c <= 6; c++ {
 		if mod := s.Component(13, c); mod != "" {
 			p.ProcedureModifiers = append(p.ProcedureModifiers, mod)
@@ -436,20 +444,20 @@ func procedure(s *x12.Segment) *CompositeMedicalProcedureIdentifier {
 
 func serviceDelivery(s *x12.Segment) BenefitsServiceDelivery {
 	d := BenefitsServiceDelivery{Quantity: decimal(s.Element(2)), SampleSelectionModulus: s.Element(4), NumOfPeriods: s.Element(6)}
-	d.QuantityQualifierCode, d.QuantityQualifier = codeAndName(s.Element(1), deliveryQuantityNames)
-	d.UnitForMeasurementQualifierCode, d.UnitForMeasurementQualifier = codeAndName(s.Element(3), measurementUnitNames)
+	d.QuantityQualifierCode, d.QuantityQualifier = codeAndName(codeAt(s, 1), deliveryQuantityNames)
+	d.UnitForMeasurementQualifierCode, d.UnitForMeasurementQualifier = codeAndName(codeAt(s, 3), measurementUnitNames)
 	d.UnitForMeasurementCode = d.UnitForMeasurementQualifier
-	d.TimePeriodQualifierCode, d.TimePeriodQualifier = codeAndName(s.Element(5), timePeriodNames)
-	d.DeliveryOrCalendarPatternQualifierCode, d.DeliveryOrCalendarPatternQualifier = codeAndName(s.Element(7), deliveryFrequencyNames)
+	d.TimePeriodQualifierCode, d.TimePeriodQualifier = codeAndName(codeAt(s, 5), timePeriodNames)
+	d.DeliveryOrCalendarPatternQualifierCode, d.DeliveryOrCalendarPatternQualifier = codeAndName(codeAt(s, 7), deliveryFrequencyNames)
 	d.DeliveryOrCalendarPatternCode = d.DeliveryOrCalendarPatternQualifier
-	d.DeliveryPatternTimeQualifierCode, d.DeliveryPatternTimeQualifier = codeAndName(s.Element(8), deliveryTimeNames)
+	d.DeliveryPatternTimeQualifierCode, d.DeliveryPatternTimeQualifier = codeAndName(codeAt(s, 8), deliveryTimeNames)
 	d.DeliveryPatternTimeCode = d.DeliveryPatternTimeQualifier
 	return d
 }
 
 func additionalInformation(s *x12.Segment) EligibilityAdditionalInformation {
 	a := EligibilityAdditionalInformation{IndustryCode: s.Element(2), CodeCategory: s.Element(3), InjuredBodyPartName: s.Element(4)}
-	a.CodeListQualifierCode, a.CodeListQualifier = codeAndName(s.Element(1), codeListQualifierNames)
+	a.CodeListQualifierCode, a.CodeListQualifier = codeAndName(codeAt(s, 1), codeListQualifierNames)
 	if a.CodeListQualifierCode == "ZZ" && a.IndustryCode != "" {
 		a.Industry = placeOfServiceNames.name(a.IndustryCode)
 	}
@@ -473,6 +481,18 @@ func traceNumber(s *x12.Segment) TraceNumber {
 }
 
 // codeAndName returns a code with its name, or two empty strings.
+// codeAt is element n of s read as a code (code).
+func codeAt(s *x12.Segment, n int) string { return code(s.ElementBytes(n)) }
+
+// code is b as a string: the code lists' own copy when b is one of their
+// codes, so mapping a 271's codes allocates nothing for the usual ones.
+func code(b []byte) string {
+	if c, ok := knownCodes[string(b)]; ok {
+		return c
+	}
+	return string(b)
+}
+
 func codeAndName(code string, t codeTable) (string, string) {
 	if code == "" {
 		return "", ""

@@ -170,7 +170,8 @@ type Result struct {
 	// test-mode check (nil: the published mocks, or a real payer).
 	Simulation *payers.Simulation
 
-	keys historyKeys // what history is searched by
+	keys historyKeys   // what history is searched by
+	buf  *bytes.Buffer // holds JSON until Release
 }
 
 // Body is what the API writes with HTTPStatus.
@@ -459,7 +460,7 @@ const NotRecordedMessage = "The eligibility check could not be recorded because 
 // record writes the check and its usage row to history.
 func (s *Service) record(ctx context.Context, caller Caller, res *Result, requestJSON []byte, started time.Time) error {
 	res.Duration = time.Since(started)
-	res.JSON = encodeBody(res.Body())
+	res.JSON, res.buf = encodeShared(res.Body())
 	if s.cfg.History == nil {
 		return nil
 	}
@@ -512,16 +513,45 @@ type groupedHistory interface {
 // encodeBody encodes an answer the way the API writes JSON: HTML
 // characters unescaped, newline-terminated. nil if it cannot be encoded.
 func encodeBody(v any) []byte {
+	b, buf := encodeShared(v)
+	if buf == nil {
+		return nil
+	}
+	b = bytes.Clone(b)
+	bodyBuffers.Put(buf)
+	return b
+}
+
+// encodeShared is encodeBody into a buffer of bodyBuffers, returned with
+// the bytes (nil, nil if v cannot be encoded): Result.Release gives it
+// back once the answer is written.
+func encodeShared(v any) ([]byte, *bytes.Buffer) {
 	buf := bodyBuffers.Get().(*bytes.Buffer)
-	defer bodyBuffers.Put(buf)
 	buf.Reset()
 	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if enc.Encode(v) != nil {
-		return nil
+		bodyBuffers.Put(buf)
+		return nil, nil
 	}
-	return bytes.Clone(buf.Bytes())
+	return buf.Bytes(), buf
 }
+
+// Release gives the buffer that holds JSON back for another check's
+// answer (JSON is nil after it). Call it once JSON has been written and is
+// no longer used; a Result never released is simply collected.
+func (r *Result) Release() {
+	if r.buf == nil {
+		return
+	}
+	if r.buf.Cap() <= maxPooledBody {
+		bodyBuffers.Put(r.buf)
+	}
+	r.JSON, r.buf = nil, nil
+}
+
+// maxPooledBody keeps an unusually large answer's buffer out of the pool.
+const maxPooledBody = 256 << 10
 
 // bodyBuffers are reused by encodeBody: an answer is 10–20 KB, and growing
 // a fresh buffer to that size for every check cost more than the copy.
