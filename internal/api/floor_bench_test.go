@@ -19,13 +19,14 @@ import (
 	"github.com/clearhouse/clearhouse/internal/auth"
 	"github.com/clearhouse/clearhouse/internal/claims/claimstest"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
+	"github.com/clearhouse/clearhouse/internal/powercut"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
 )
 
 // The benchmarks below measure requests over loopback HTTP against the
-// whole process (apptest: SQLite with synchronous=FULL, blobs fsynced, the
-// audit on), each beside its floor from the same run: GET /healthz, a
+// whole process (apptest: SQLite with every commit fsynced, blobs fsynced,
+// the audit on), each beside its floor from the same run: GET /healthz, a
 // request that does nothing, over the same connections. bench/run.sh
 // prints each figure as a multiple of that floor. Each reports req/s, the
 // p50 and p99 service time seen by the client, and cpu-µs/op: the
@@ -67,6 +68,7 @@ func BenchmarkFloorEligibility(b *testing.B) {
 			benchHTTP(b, clients, func(i int64) *http.Request {
 				return jsonRequest(hs.URL+eligibilityPath, key, bodies[i%int64(len(bodies))])
 			})
+			reportFsyncs(b)
 		})
 	}
 }
@@ -80,6 +82,7 @@ func BenchmarkFloorClaims(b *testing.B) {
 	for _, c := range []struct{ name, path, file string }{
 		{"dental", "/2024-04-01/dental-claims/submission", "../claims/testdata/example.json"},
 		{"professional", "/2024-04-01/change/medicalnetwork/professionalclaims/v3/submission", "../claims/testdata/professional/example.json"},
+		{"institutional", "/2024-04-01/change/medicalnetwork/institutionalclaims/v1/submission", "../claims/testdata/institutional/example.json"},
 	} {
 		body, err := os.ReadFile(c.file)
 		if err != nil {
@@ -87,6 +90,7 @@ func BenchmarkFloorClaims(b *testing.B) {
 		}
 		b.Run(c.name+"/"+clientsName(4), func(b *testing.B) {
 			benchHTTP(b, 4, func(int64) *http.Request { return jsonRequest(hs.URL+c.path, key, body) })
+			reportFsyncs(b)
 		})
 	}
 }
@@ -106,7 +110,7 @@ func benchServer(b *testing.B) (*apptest.Server, string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := claimstest.SetupMockPartners(context.Background(), st, rec.AccountID, store.ModeTest, "52133", "62308"); err != nil {
+	if err := claimstest.SetupMockPartners(context.Background(), st, rec.AccountID, store.ModeTest, "52133", "62308", "87726"); err != nil {
 		b.Fatal(err)
 	}
 	return apptest.New(b, apptest.Options{Store: st}), key
@@ -129,6 +133,7 @@ func benchHTTP(b *testing.B, clients int, request func(i int64) *http.Request) {
 	var wg sync.WaitGroup
 	b.ReportAllocs()
 	b.ResetTimer()
+	powercut.Mark()
 	cpu0 := processCPU(b)
 	start := time.Now()
 	for c := range clients {
@@ -151,6 +156,7 @@ func benchHTTP(b *testing.B, clients int, request func(i int64) *http.Request) {
 	wg.Wait()
 	elapsed := time.Since(start)
 	cpu := processCPU(b) - cpu0
+	powercut.Mark()
 	b.StopTimer()
 	all := slices.Concat(lat...)
 	if len(all) == 0 {
@@ -161,6 +167,17 @@ func benchHTTP(b *testing.B, clients int, request func(i int64) *http.Request) {
 	b.ReportMetric(float64(all[len(all)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(all[len(all)*99/100].Microseconds())/1000, "p99-ms")
 	b.ReportMetric(float64(cpu.Microseconds())/float64(len(all)), "cpu-µs/op")
+}
+
+// reportFsyncs reports the fsyncs per request, counted under strace in a
+// second run of b's benchmark (see powercut.FsyncsPerOp).
+func reportFsyncs(b *testing.B) {
+	if b.N < 100 {
+		return // the testing package's first run, of one request
+	}
+	if f, ok := powercut.FsyncsPerOp(b, 300); ok {
+		b.ReportMetric(f.All, "fsyncs/req")
+	}
 }
 
 // processCPU is the CPU time (user and system) this process has used.

@@ -20,6 +20,11 @@ type node struct {
 	durData    []byte
 	entries    map[string]*node
 	durEntries map[string]*node
+	// durSince is the line where the fsync that set durData or durEntries
+	// began. Fsyncs of one file can overlap and end in any order; one that
+	// began earlier and ends later makes nothing newer durable, and takes
+	// nothing back.
+	durSince int
 }
 
 func newDir() *node {
@@ -302,9 +307,10 @@ func (m *Model) apply(o op) error {
 			return nil
 		}
 		_, _, n := m.lookup(rel)
-		if n == nil {
+		if n == nil || c.Entry < n.durSince {
 			return nil
 		}
+		n.durSince = c.Entry
 		if n.dir {
 			n.durEntries = seen.(map[string]*node)
 		} else {

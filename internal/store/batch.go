@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 )
 
@@ -104,7 +105,7 @@ func (b *checkBatcher) commit(batch []*pendingCheck) {
 	// with a goroutine per statement, and the writer cannot be held up by
 	// anything but SQLite itself (whose busy timeout bounds lock waits).
 	ctx := context.Background()
-	err := b.s.inTx(ctx, func(q *queries) error {
+	n, err := b.s.commitTx(ctx, func(q *queries) error {
 		for _, p := range batch {
 			if err := q.InsertEligibilityCheck(ctx, p.check); err != nil {
 				return err
@@ -113,9 +114,16 @@ func (b *checkBatcher) commit(batch []*pendingCheck) {
 		return nil
 	})
 	if err == nil || len(batch) == 1 {
-		for _, p := range batch {
-			p.err <- err
-		}
+		// The next batch commits while this one's fsync runs (walSync).
+		answer := slices.Clone(batch)
+		go func() {
+			if derr := b.s.wal.durable(ctx, n); err == nil {
+				err = derr
+			}
+			for _, p := range answer {
+				p.err <- err
+			}
+		}()
 		return
 	}
 	for _, p := range batch {

@@ -43,7 +43,19 @@ type conn struct {
 	// limit bounds one statement outside a transaction, waiting for a pool
 	// connection included (PostgreSQL; 0 for none). See PostgresTimeouts.
 	limit time.Duration
+	// own is set on SQLite's writer outside a transaction: each statement
+	// runs in a transaction of its own (own.inTx), which returns once the
+	// commit is durable (walSync).
+	own *sqlStore
+	// seen is set on SQLite's read pool: a read returns once every commit
+	// it could have seen is durable (walSync).
+	seen *walSync
 }
+
+// errWriterRows: on SQLite a query whose rows outlive the call cannot run
+// on the writer outside a transaction (its commit would come after the
+// wait for durability). Run it inside InTx.
+var errWriterRows = errors.New("store: a query returning rows on the writer must run in a transaction")
 
 // bounded gives ctx the statement's deadline, unless it has an earlier one.
 func (c conn) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -97,6 +109,14 @@ func (c conn) stmt(ctx context.Context, q string) *sql.Stmt {
 }
 
 func (c conn) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if c.own != nil {
+		var res sql.Result
+		err := c.own.inTx(ctx, func(tx *queries) (err error) {
+			res, err = tx.w.exec(ctx, q, args...)
+			return err
+		})
+		return res, err
+	}
 	if c.limit > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = c.bounded(ctx)
@@ -110,22 +130,55 @@ func (c conn) exec(ctx context.Context, q string, args ...any) (sql.Result, erro
 }
 
 func (c conn) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if c.own != nil {
+		return nil, errWriterRows
+	}
 	ctx = c.boundedRows(ctx)
 	q = c.rebind(q)
+	var rows *sql.Rows
+	var err error
 	if st := c.stmt(ctx, q); st != nil {
-		return st.QueryContext(ctx, args...)
+		rows, err = st.QueryContext(ctx, args...)
+	} else {
+		rows, err = c.e.QueryContext(ctx, q, args...)
 	}
-	return c.e.QueryContext(ctx, q, args...)
+	// The driver has stepped to the first row: the read's snapshot is
+	// taken, and whatever it can see must be durable before it is used.
+	if err == nil && c.seen != nil {
+		if err = c.seen.seen(ctx); err != nil {
+			rows.Close()
+			return nil, err
+		}
+	}
+	return rows, err
 }
 
-func (c conn) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+func (c conn) queryRow(ctx context.Context, q string, args ...any) scanner {
+	if c.own != nil {
+		return ownRow(func(dest ...any) error {
+			return c.own.inTx(ctx, func(tx *queries) error { return tx.w.queryRow(ctx, q, args...).Scan(dest...) })
+		})
+	}
 	ctx = c.boundedRows(ctx)
 	q = c.rebind(q)
+	var row *sql.Row
 	if st := c.stmt(ctx, q); st != nil {
-		return st.QueryRowContext(ctx, args...)
+		row = st.QueryRowContext(ctx, args...)
+	} else {
+		row = c.e.QueryRowContext(ctx, q, args...)
 	}
-	return c.e.QueryRowContext(ctx, q, args...)
+	if c.seen != nil {
+		if err := c.seen.seen(ctx); err != nil {
+			return ownRow(func(...any) error { return err })
+		}
+	}
+	return row
 }
+
+// ownRow is a row read by its Scan.
+type ownRow func(dest ...any) error
+
+func (r ownRow) Scan(dest ...any) error { return r(dest...) }
 
 // sqlStore is the Store of both engines.
 type sqlStore struct {
@@ -142,6 +195,8 @@ type sqlStore struct {
 	checks *checkBatcher
 	// group is SQLite's group commit of GroupInTx.
 	group txGroup
+	// wal makes SQLite's commits durable (nil on PostgreSQL).
+	wal *walSync
 	// jobHooks run after a commit that enqueued jobs (see OnJobsCommitted).
 	jobHooks atomic.Pointer[[]func()]
 }
@@ -165,12 +220,14 @@ type queries struct {
 	enqueued bool
 }
 
-func newSQLStore(engine string, writer, reader *sql.DB) *sqlStore {
-	s := &sqlStore{engine: engine, writer: writer, reader: reader}
+// newSQLStore makes the store of either engine; wal is SQLite's (nil on
+// PostgreSQL).
+func newSQLStore(engine string, writer, reader *sql.DB, wal *walSync) *sqlStore {
+	s := &sqlStore{engine: engine, writer: writer, reader: reader, wal: wal}
 	w, r := conn{e: writer}, conn{e: reader}
 	if engine == EngineSQLite {
-		w.sqlite, w.stmts = true, newStmtCache(writer)
-		r.sqlite, r.stmts = true, newStmtCache(reader)
+		w.sqlite, w.stmts, w.own = true, newStmtCache(writer), s
+		r.sqlite, r.stmts, r.seen = true, newStmtCache(reader), wal
 		s.writerStmts = w.stmts
 		s.checks = newCheckBatcher(s)
 	}
@@ -278,10 +335,24 @@ func (s *sqlStore) bound(limit time.Duration) {
 	s.queries.w.limit, s.queries.r.limit = limit, limit
 }
 
-func (s *sqlStore) inTx(ctx context.Context, fn func(q *queries) error) (err error) {
+// inTx runs fn in a transaction and returns once its commit is durable.
+func (s *sqlStore) inTx(ctx context.Context, fn func(q *queries) error) error {
+	n, err := s.commitTx(ctx, fn)
+	if derr := s.wal.durable(ctx, n); err == nil {
+		err = derr
+	}
+	return err
+}
+
+// commitTx runs fn in a transaction and commits it (or rolls it back) but
+// does not wait for the commit to be durable: on SQLite it returns the
+// number to wait for with s.wal.durable, once the writer is free for the
+// next transaction. A transaction that rolled back waits for the commits it
+// could have read.
+func (s *sqlStore) commitTx(ctx context.Context, fn func(q *queries) error) (n uint64, err error) {
 	tx, done, err := s.begin(ctx)
 	if err != nil {
-		return fmt.Errorf("store: begin: %w", err)
+		return 0, fmt.Errorf("store: begin: %w", err)
 	}
 	c := conn{e: tx, sqlite: s.engine == EngineSQLite, stmts: s.writerStmts, tx: tx}
 	q := &queries{w: c, r: c, store: s, inTx: true}
@@ -298,15 +369,25 @@ func (s *sqlStore) inTx(ctx context.Context, fn func(q *queries) error) (err err
 		}
 		if err != nil {
 			_ = tx.Rollback()
+			if s.wal != nil {
+				n = s.wal.begun.Load()
+			}
 			return
 		}
-		if err = tx.Commit(); err != nil {
+		if s.wal != nil {
+			n = s.wal.begin()
+		}
+		err = tx.Commit()
+		if s.wal != nil {
+			s.wal.end(n)
+		}
+		if err != nil {
 			err = fmt.Errorf("store: commit: %w", err)
 		} else if q.enqueued {
 			s.jobsCommitted()
 		}
 	}()
-	return fn(q)
+	return 0, fn(q)
 }
 
 // begin starts a transaction on the writer. With a limit (PostgreSQL) the

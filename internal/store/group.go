@@ -59,7 +59,10 @@ func (s *sqlStore) GroupInTx(ctx context.Context, fn func(tx Queries) error) err
 	return t.err
 }
 
-// leadGroup runs one round, then hands the next to another goroutine.
+// leadGroup runs one round, hands the next to another goroutine as soon
+// as the round's COMMIT has returned (so the next round runs while this
+// one's fsync does: walSync), then waits for this round to be durable and
+// answers its callers.
 func (s *sqlStore) leadGroup() {
 	g := &s.group
 	g.mu.Lock()
@@ -67,21 +70,47 @@ func (s *sqlStore) leadGroup() {
 	round := g.queue[:n:n]
 	g.queue = g.queue[n:]
 	g.mu.Unlock()
-	s.runGroup(round)
+	ctx, cancel := context.WithTimeout(context.Background(), groupTimeout)
+	defer cancel()
+	seq, err := s.runGroup(ctx, round)
 	g.mu.Lock()
 	if len(g.queue) == 0 {
 		g.running = false
-		g.mu.Unlock()
-		return
+	} else {
+		go s.leadGroup()
 	}
 	g.mu.Unlock()
-	go s.leadGroup()
+	if derr := s.wal.durable(ctx, seq); err == nil {
+		err = derr
+	}
+	for _, t := range round {
+		if err != nil && t.err == nil {
+			t.err = err // the shared commit failed: nothing of t was kept (or it is not known to be durable)
+		}
+		close(t.done)
+	}
 }
 
-func (s *sqlStore) runGroup(round []*groupedTx) {
-	ctx, cancel := context.WithTimeout(context.Background(), groupTimeout)
-	defer cancel()
-	err := s.inTx(ctx, func(q *queries) error {
+// runGroup runs round's functions in one transaction and commits it; it
+// returns the commit's number for walSync.
+func (s *sqlStore) runGroup(ctx context.Context, round []*groupedTx) (uint64, error) {
+	if len(round) == 1 {
+		// Alone in its round: no savepoint needed, its error rolls
+		// back the transaction.
+		t := round[0]
+		if t.err = t.ctx.Err(); t.err != nil {
+			return 0, nil
+		}
+		n, err := s.commitTx(ctx, func(q *queries) error {
+			t.err = t.fn(q)
+			return t.err
+		})
+		if t.err != nil {
+			return n, nil // rolled back: t.err says why
+		}
+		return n, err
+	}
+	return s.commitTx(ctx, func(q *queries) error {
 		for _, t := range round {
 			if t.err = t.ctx.Err(); t.err != nil {
 				continue
@@ -100,10 +129,4 @@ func (s *sqlStore) runGroup(round []*groupedTx) {
 		}
 		return nil
 	})
-	for _, t := range round {
-		if err != nil && t.err == nil {
-			t.err = err // the shared commit failed: nothing of t was kept
-		}
-		close(t.done)
-	}
 }

@@ -1,0 +1,139 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// blockSync makes s's WAL fsyncs wait until gate is closed, and counts
+// them.
+func blockSync(s *sqlStore) (gate chan struct{}, count *atomic.Int64) {
+	gate, count = make(chan struct{}), new(atomic.Int64)
+	real := s.wal.sync
+	s.wal.sync = func() error {
+		count.Add(1)
+		<-gate
+		return real()
+	}
+	return gate, count
+}
+
+// TestCommitAnsweredOnlyAfterFsync: a transaction returns only once an
+// fsync of the WAL that began after its commit has returned, and a read
+// that sees the commit returns only then too (SQLite shows the frames to
+// readers as soon as COMMIT writes them).
+func TestCommitAnsweredOnlyAfterFsync(t *testing.T) {
+	ctx := context.Background()
+	s := openTestSQLite(t)
+	release, count := blockSync(s)
+	created := make(chan error, 1)
+	go func() { created <- s.CreateAccount(ctx, Account{ID: "a1", Name: "Acme", CreatedAt: time.Now()}) }()
+	for count.Load() == 0 { // the commit has returned and its fsync began
+		time.Sleep(time.Millisecond)
+	}
+	read := make(chan error, 1)
+	go func() {
+		_, err := s.GetAccount(ctx, "a1")
+		read <- err
+	}()
+	select {
+	case err := <-created:
+		t.Fatalf("CreateAccount returned (%v) before its fsync did", err)
+	case err := <-read:
+		t.Fatalf("a read returned (%v) the committed account before its fsync did", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(release)
+	if err := <-created; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-read; err != nil {
+		t.Fatalf("read after the fsync: %v", err)
+	}
+	// A read with nothing in flight does not sync.
+	before := count.Load()
+	if _, err := s.GetAccount(ctx, "a1"); err != nil {
+		t.Fatal(err)
+	}
+	if n := count.Load(); n != before {
+		t.Errorf("a read with every commit durable ran %d fsyncs", n-before)
+	}
+}
+
+// TestCommitsShareFsyncs: transactions keep committing while an fsync
+// runs (it is outside SQLite's write lock), callers that arrive together
+// share a commit and its fsync, and each answer waits for an fsync.
+func TestCommitsShareFsyncs(t *testing.T) {
+	ctx := context.Background()
+	s := openTestSQLite(t)
+	gate, count := blockSync(s)
+	const n = 20
+	var done atomic.Int64
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			errs <- s.GroupInTx(ctx, func(tx Queries) error {
+				return tx.CreateAccount(ctx, Account{ID: NewID(), Name: "acct-" + strconv.Itoa(i), CreatedAt: time.Now()})
+			})
+			done.Add(1)
+		}()
+	}
+	// Every account commits while the fsyncs are held (none answered).
+	deadline := time.Now().Add(time.Minute)
+	for {
+		rows, err := s.reader.QueryContext(ctx, "SELECT count(*) FROM accounts") // not through the store: it would wait
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got int
+		rows.Next()
+		err = rows.Scan(&got)
+		rows.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got == n {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d accounts committed while an fsync was held", got, n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if d := done.Load(); d != 0 {
+		t.Fatalf("%d transactions answered before any fsync returned", d)
+	}
+	commits := s.wal.begun.Load()
+	close(gate)
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := count.Load(); got > int64(commits) || commits >= n {
+		t.Errorf("%d fsyncs for %d commits of %d transactions: want at most one fsync per commit, and commits shared", got, commits, n)
+	}
+	if s.wal.synced.Load() < commits {
+		t.Errorf("synced %d of %d commits", s.wal.synced.Load(), commits)
+	}
+}
+
+// TestFailedFsyncFailsLaterCommits: after an fsync of the WAL fails, what
+// is on disk is unknown, so no later commit is answered as durable.
+func TestFailedFsyncFailsLaterCommits(t *testing.T) {
+	ctx := context.Background()
+	s := openTestSQLite(t)
+	boom := errors.New("EIO")
+	s.wal.sync = func() error { return boom }
+	if err := s.CreateAccount(ctx, Account{ID: "a1", Name: "Acme", CreatedAt: time.Now()}); !errors.Is(err, boom) {
+		t.Fatalf("commit with a failed fsync: %v, want %v", err, boom)
+	}
+	s.wal.sync = s.wal.fsync
+	if err := s.CreateAccount(ctx, Account{ID: "a2", Name: "Beta", CreatedAt: time.Now()}); !errors.Is(err, boom) {
+		t.Fatalf("commit after a failed fsync: %v, want %v", err, boom)
+	}
+}
