@@ -2,10 +2,12 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"io"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/clearhouse/clearhouse/internal/reports"
@@ -22,9 +24,11 @@ type billedLine struct {
 	Number                                   int
 	Code, Name, Tooth, Surfaces, Units, Date string
 	ChargeCents                              int64
-	// Modifiers (837P, 837I) and the revenue code (837I).
+	// Modifiers (837P, 837I), the revenue code (837I) and the diagnosis
+	// pointers (837P, as numbers).
 	Modifiers []string
 	Revenue   string
+	Pointers  []string
 }
 
 // sentClaim is what the console reads back from a sent 837D.
@@ -49,13 +53,16 @@ func (c *Console) readSentClaim(ctx context.Context, cl store.DentalClaim, t sto
 	return parseSentClaim(b)
 }
 
-// parseSentClaim maps the 837D's segments back to the form's inputs.
+// parseSentClaim maps the 837's segments back to the form's inputs: a
+// dental claim's, or a professional or institutional one's (by the
+// implementation guide its ST03 names).
 func parseSentClaim(b []byte) (*sentClaim, error) {
 	r := x12.NewReader(bytes.NewReader(b))
 	out := &sentClaim{Values: url.Values{}}
 	v := out.Values
 	party := "" // the NM101 of the loop we are in
 	var line *billedLine
+	var dx []string // 837P and 837I diagnoses (HI ABK, ABF), in order
 	for {
 		s, err := r.Next()
 		if errors.Is(err, io.EOF) {
@@ -65,6 +72,13 @@ func parseSentClaim(b []byte) (*sentClaim, error) {
 			return nil, err
 		}
 		switch s.ID() {
+		case "ST":
+			switch s.Element(3) {
+			case "005010X222A1":
+				v.Set("kind", kindProfessional)
+			case "005010X223A3", "005010X223A2":
+				v.Set("kind", kindInstitutional)
+			}
 		case "NM1":
 			party = s.Element(1)
 			switch party {
@@ -78,7 +92,7 @@ func parseSentClaim(b []byte) (*sentClaim, error) {
 			case "85":
 				v.Set("bill_org", s.Element(3))
 				v.Set("bill_npi", s.Element(9))
-			case "82":
+			case "82", "71": // rendering (837D, 837P), attending (837I)
 				v.Set("rend_last", s.Element(3))
 				v.Set("rend_first", s.Element(4))
 				v.Set("rend_npi", s.Element(9))
@@ -124,8 +138,24 @@ func parseSentClaim(b []byte) (*sentClaim, error) {
 			v.Set("pcn", s.Element(1))
 			v.Set("place", s.Component(5, 1))
 			v.Set("frequency", s.Component(5, 3))
+			if v.Get("kind") == kindInstitutional {
+				v.Set("tob", s.Component(5, 1)+s.Component(5, 3))
+				v.Del("place")
+			}
 		case "HI":
-			v.Set("diagnosis", s.Component(1, 2))
+			if v.Get("kind") == "" {
+				v.Set("diagnosis", s.Component(1, 2))
+				break
+			}
+			for i := 1; i <= s.Len(); i++ {
+				if q := s.Component(i, 1); q == "ABK" || q == "ABF" {
+					dx = append(dx, s.Component(i, 2))
+				}
+			}
+		case "CL1":
+			v.Set("adm_type", s.Element(1))
+			v.Set("adm_source", s.Element(2))
+			v.Set("pat_status", s.Element(3))
 		case "LX":
 			out.Lines = append(out.Lines, billedLine{Number: len(out.Lines) + 1, Units: "1"})
 			line = &out.Lines[len(out.Lines)-1]
@@ -137,12 +167,17 @@ func parseSentClaim(b []byte) (*sentClaim, error) {
 					line.Units = u
 				}
 			}
-		case "SV1": // 837P: procedure (with modifiers), charge, unit, count
+		case "SV1": // 837P: procedure (with modifiers), charge, unit, count, pointers
 			if line != nil {
 				_, line.Code, line.Modifiers = reports.Procedure(s, 1)
 				line.ChargeCents, _ = parseDollars(s.Element(2))
 				if u := s.Element(4); u != "" {
 					line.Units = u
+				}
+				for i := 1; i <= 4; i++ {
+					if p := s.Component(7, i); p != "" {
+						line.Pointers = append(line.Pointers, p)
+					}
 				}
 			}
 		case "SV2": // 837I: revenue code, procedure, charge, unit, count
@@ -160,7 +195,19 @@ func parseSentClaim(b []byte) (*sentClaim, error) {
 				line.Surfaces = strings.ReplaceAll(s.Element(3), string(s.Delimiters().Component), "")
 			}
 		case "DTP":
-			if s.Element(1) == "472" {
+			switch q, d := s.Element(1), s.Element(3); {
+			case q == "434": // statement dates (837I), RD8
+				from, to, _ := strings.Cut(d, "-")
+				v.Set("from_date", formDate(from))
+				v.Set("to_date", formDate(cmp.Or(to, from)))
+			case q == "435" && len(d) >= 8: // admission, D8 or DT
+				v.Set("adm_date", formDate(d[:8]))
+				if len(d) >= 10 {
+					h, _ := strconv.Atoi(d[8:10])
+					v.Set("adm_hour", strconv.Itoa(h))
+				}
+			}
+			if s.Element(1) == "472" && v.Get("kind") != kindInstitutional {
 				v.Set("service_date", formDate(s.Element(3)))
 				if line != nil {
 					line.Date = formDate(s.Element(3))
@@ -168,15 +215,37 @@ func parseSentClaim(b []byte) (*sentClaim, error) {
 			}
 		}
 	}
+	for i, code := range dx {
+		if i < institutionalDx || v.Get("kind") == kindProfessional && i < professionalDiagnoses {
+			v.Set("dx"+strconv.Itoa(i+1), code)
+		}
+	}
+	kind := kindOf(v.Get("kind"))
 	for i, l := range out.Lines {
-		if i >= claimLines {
+		if i >= kindLines(kind) {
 			break
 		}
-		n := "line" + string(rune('1'+i))
+		n := "line" + strconv.Itoa(i+1)
 		v.Set(n+"_code", l.Code)
-		v.Set(n+"_tooth", l.Tooth)
-		v.Set(n+"_surfaces", l.Surfaces)
 		v.Set(n+"_charge", formatCents(l.ChargeCents))
+		switch kind {
+		case kindProfessional:
+			v.Set(n+"_mods", strings.Join(l.Modifiers, " "))
+			v.Set(n+"_units", l.Units)
+			var letters strings.Builder
+			for _, p := range l.Pointers {
+				if k, err := strconv.Atoi(p); err == nil && k >= 1 && k <= professionalDiagnoses {
+					letters.WriteString(dxLetter(k))
+				}
+			}
+			v.Set(n+"_ptr", letters.String())
+		case kindInstitutional:
+			v.Set(n+"_rev", l.Revenue)
+			v.Set(n+"_units", l.Units)
+		default:
+			v.Set(n+"_tooth", l.Tooth)
+			v.Set(n+"_surfaces", l.Surfaces)
+		}
 	}
 	return out, nil
 }

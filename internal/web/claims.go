@@ -422,7 +422,10 @@ func (c *Console) claimPage(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, err)
 		return
 	}
-	if data.Form == "837D" { // correcting a professional or institutional claim is not offered yet
+	// The forms read back the claims they send (837D, 837P, 837I); a claim
+	// whose file is gone, or sent as raw X12 of another shape, still is
+	// offered, and its form says what could not be read.
+	if data.Lines != nil {
 		data.Correct = data.Status.Label == "Rejected" || data.Status.Label == "Not delivered"
 		data.Replace = cl.Answer == claimstatus.Accepted || cl.Answer == claimstatus.Paid
 	}

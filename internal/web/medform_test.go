@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -90,6 +91,70 @@ func TestMedicalFormsSend(t *testing.T) {
 			wantContains(t, "professional lines", text, "99213", "87880 QW", "$125.00", "$35.00", "$87.50", "$24.50", "Patient owes $16.00")
 		} else {
 			wantContains(t, "institutional lines", text, "Revenue code", "0450", "99284", "$500.00", "$80.00", "$350.00", "$56.00")
+		}
+	}
+}
+
+// A rejected professional claim is corrected and resent from its page:
+// the form opens as a CMS-1500 filled with what was sent (diagnoses,
+// pointers as letters, modifiers, units), the payer's reason beside the
+// member ID; corrected, it is accepted. An institutional claim reads back
+// as a UB-04 (type of bill, statement dates, revenue lines).
+func TestMedicalCorrectAndResend(t *testing.T) {
+	srv := newEDIServer(t)
+	key, _ := srv.claimsKey(t, "Austin Family Medicine")
+	b := srv.browser(t)
+	b.signIn(key)
+	send := func(kind, sample string, edit func(url.Values)) string {
+		t.Helper()
+		page := b.get("/claims/new?kind=" + kind + "&sample=" + sample)
+		v := formValues(t, page.Body)
+		if m := hiddenValue("sample").FindStringSubmatch(page.Body); m != nil {
+			v.Set("sample", m[1])
+		}
+		if edit != nil {
+			edit(v)
+		}
+		resp := b.post("/claims", v)
+		if resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("%s %s: %d\n%s", kind, sample, resp.StatusCode, summaryOf(resp.Body))
+		}
+		return resp.Header.Get("Location")
+	}
+	rejected := send(kindProfessional, "rejected", nil)
+	page := b.waitClaim(rejected, "Rejected")
+	if !strings.Contains(page, "Correct and resend") {
+		t.Fatalf("a rejected professional claim offers no correction:\n%s", page)
+	}
+	form := b.get("/claims/new?from=" + strings.TrimPrefix(rejected, "/claims/"))
+	v := formValues(t, form.Body)
+	for name, want := range map[string]string{"kind": kindProfessional, "dx1": "J069", "dx2": "R059", "line1_code": "99213", "line1_ptr": "AB",
+		"line2_code": "87880", "line2_mods": "QW", "line2_ptr": "A", "line1_units": "1", "line1_charge": "125.00", "sub_last": "Doe"} {
+		if v.Get(name) != want {
+			t.Errorf("correction form %s = %q, want %q", name, v.Get(name), want)
+		}
+	}
+	if !strings.Contains(form.Body, "New professional claim") && !strings.Contains(form.Body, "Correct and resend claim") {
+		t.Errorf("the correction is not the professional form")
+	}
+	wantContains(t, "correction", htmlUnescape(visible(form.Body)), "member number", "Service 1", "Diagnosis A")
+	v.Set("sub_member_id", "123412345")
+	resp := b.post("/claims", v)
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("resend: %d\n%s", resp.StatusCode, summaryOf(resp.Body))
+	}
+	b.waitClaim(resp.Header.Get("Location"), "Accepted", "went out as an 837P")
+
+	inst := send(kindInstitutional, "accepted", nil)
+	b.waitClaim(inst, "Accepted")
+	form = b.get("/claims/new?from=" + strings.TrimPrefix(inst, "/claims/") + "&frequency=7")
+	v = formValues(t, form.Body)
+	day := time.Now().AddDate(0, 0, -1).Format("2006-01-02")
+	for name, want := range map[string]string{"kind": kindInstitutional, "tob": "131", "from_date": day, "to_date": day, "adm_type": "3",
+		"pat_status": "01", "dx1": "R45851", "dx2": "F329", "line1_rev": "0450", "line1_code": "99284", "line2_rev": "0300", "line2_charge": "80.00",
+		"frequency": "7"} {
+		if v.Get(name) != want {
+			t.Errorf("replacement form %s = %q, want %q", name, v.Get(name), want)
 		}
 	}
 }
