@@ -25,13 +25,14 @@ type fileHandlers struct {
 	core   *core.Service
 	store  store.Store
 	events *events.Emitter // the artifacts' URLs
+	pace   UploadPace      // the uploads' read deadline
 }
 
 // upload is POST /2023-08-01/files/inbound?name=FILENAME: the raw body is
 // the file (any content type). 202 once the file and its processing job
 // are durable.
 func (h fileHandlers) upload(w http.ResponseWriter, r *http.Request) {
-	extendUploadDeadlines(w, r, h.core.MaxFileBytes())
+	h.pace.extendDeadlines(w, r, h.core.MaxFileBytes())
 	p := httpkit.PrincipalFrom(r.Context())
 	q := r.URL.Query()
 	ex, err := h.core.Receive(r.Context(), core.ReceiveParams{AccountID: p.AccountID, Mode: p.Mode,
@@ -57,7 +58,7 @@ func (h fileHandlers) upload(w http.ResponseWriter, r *http.Request) {
 	case bodyTimedOut(err):
 		WriteError(w, r, Errorf(http.StatusRequestTimeout, CodeRequestTimeout,
 			"The file did not arrive within %s (the time a file of the %d-byte limit takes at %d KiB/s); nothing was recorded. Send it again over a faster link, or split it.",
-			uploadReadTime(h.core.MaxFileBytes()), h.core.MaxFileBytes(), uploadMinRate>>10))
+			h.pace.readTime(h.core.MaxFileBytes()), h.core.MaxFileBytes(), h.pace.MinRate>>10))
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		WriteError(w, r, Errorf(http.StatusBadRequest, CodeBadRequest,
 			"The request body ended before its Content-Length; nothing was recorded. Send the whole file."))
@@ -70,27 +71,43 @@ func (h fileHandlers) upload(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// An upload may take longer than the server's --read-timeout (60 s: 300
-// MB at 5 MB/s is cut): its read deadline is what a file of the size
-// limit takes at uploadMinRate, plus uploadReadBase; its write deadline
-// leaves uploadAnswerTime after that to store the file and answer.
-var (
-	uploadReadBase   = 60 * time.Second
-	uploadMinRate    = int64(1 << 20) // bytes per second
-	uploadAnswerTime = 2 * time.Minute
-)
-
-// uploadReadTime is the time allowed to read an upload of at most limit
-// bytes.
-func uploadReadTime(limit int64) time.Duration {
-	return uploadReadBase + time.Duration(limit/uploadMinRate)*time.Second
+// UploadPace is how long an upload may take. An upload may take longer
+// than the server's --read-timeout (60 s: 300 MB at 5 MB/s is cut): its
+// read deadline is what a file of the size limit takes at MinRate, plus
+// ReadBase; its write deadline leaves uploadAnswerTime after that to store
+// the file and answer. Zero fields are the defaults.
+type UploadPace struct {
+	ReadBase time.Duration // default DefaultUploadReadBase
+	MinRate  int64         // bytes per second; default DefaultUploadMinRate
 }
 
-// extendUploadDeadlines moves the connection's read and write deadlines
-// for an upload of at most limit bytes (the server's own ones are set
-// for every request when its headers are read).
-func extendUploadDeadlines(w http.ResponseWriter, r *http.Request, limit int64) {
-	read := time.Now().Add(uploadReadTime(limit))
+// Defaults of UploadPace.
+const (
+	DefaultUploadReadBase = 60 * time.Second
+	DefaultUploadMinRate  = int64(1 << 20)
+	uploadAnswerTime      = 2 * time.Minute
+)
+
+func (p UploadPace) withDefaults() UploadPace {
+	if p.ReadBase <= 0 {
+		p.ReadBase = DefaultUploadReadBase
+	}
+	if p.MinRate <= 0 {
+		p.MinRate = DefaultUploadMinRate
+	}
+	return p
+}
+
+// readTime is the time allowed to read an upload of at most limit bytes.
+func (p UploadPace) readTime(limit int64) time.Duration {
+	return p.ReadBase + time.Duration(limit/p.MinRate)*time.Second
+}
+
+// extendDeadlines moves the connection's read and write deadlines for an
+// upload of at most limit bytes (the server's own ones are set for every
+// request when its headers are read).
+func (p UploadPace) extendDeadlines(w http.ResponseWriter, r *http.Request, limit int64) {
+	read := time.Now().Add(p.readTime(limit))
 	rc := http.NewResponseController(w)
 	if err := errors.Join(rc.SetReadDeadline(read), rc.SetWriteDeadline(read.Add(uploadAnswerTime))); err != nil {
 		httpkit.Logger(r.Context()).Warn("upload deadline not extended; the server's read timeout applies", "error", err.Error())

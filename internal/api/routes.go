@@ -22,7 +22,7 @@ func (s *Server) routes() []Route {
 	eligibility := &eligibilityHandlers{svc: svc.Eligibility, checks: svc.Store}
 	pdf := pdfHandler{checks: svc.Store, payers: svc.Payers}
 	claims := &claimHandlers{svc: svc.Claims}
-	files := fileHandlers{core: svc.Core, store: svc.Store, events: svc.Events}
+	files := fileHandlers{core: svc.Core, store: svc.Store, events: svc.Events, pace: s.upload}
 	events := eventHandlers{store: svc.Store}
 	hooks := webhookHandlers{svc: svc.Webhooks}
 	usage := usageHandler{store: svc.Store}

@@ -82,6 +82,8 @@ type Options struct {
 	// bucket, per process); 0 turns limits off. RateBurst is the bucket.
 	RateLimit float64
 	RateBurst int
+	// Upload paces file uploads' read deadline (tests shorten it).
+	Upload UploadPace
 	// ExtraRoutes are added after the API's own (the console's pages; tests).
 	ExtraRoutes []Route
 }
@@ -106,6 +108,7 @@ type Server struct {
 	authFailures *httpkit.AuthFailures
 	// bodyLimits holds the routes' own body limits, by pattern.
 	bodyLimits map[string]int64
+	upload     UploadPace
 }
 
 // RouteInfo describes a registered route.
@@ -133,6 +136,7 @@ func New(svc Services, opts Options) (*Server, error) {
 		keyUse:       &keyUse{keys: svc.Store, logger: svc.Logger},
 		recorder:     audit.New(svc.Store, svc.Clock),
 		authFailures: httpkit.NewAuthFailures(),
+		upload:       opts.Upload.withDefaults(),
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes

@@ -25,10 +25,10 @@ import (
 // upload rate (1 MiB/s) after base: base + 4 s.
 func uploadServer(t *testing.T, base time.Duration) (url, key string) {
 	t.Helper()
-	t.Cleanup(api.SetUploadPace(base, 1<<20))
 	ctx := context.Background()
 	st := storetest.SQLite(t)
-	srv := apptest.New(t, apptest.Options{Store: st, MaxFileBytes: 4 << 20}).API
+	srv := apptest.New(t, apptest.Options{Store: st, MaxFileBytes: 4 << 20,
+		API: api.Options{Upload: api.UploadPace{ReadBase: base, MinRate: 1 << 20}}}).API
 	var err error
 	hs := httptest.NewUnstartedServer(srv)
 	hs.Config.ReadTimeout, hs.Config.WriteTimeout = time.Second, 2*time.Second

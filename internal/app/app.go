@@ -228,7 +228,7 @@ func New(ctx context.Context, cfg Config) (a *App, err error) {
 		routes = a.Console.Routes()
 	}
 	if a.API, err = api.New(APIServices(svc), api.Options{MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
-		RateLimit: cfg.HTTP.RateLimit, RateBurst: cfg.HTTP.RateBurst, Version: cfg.Version,
+		RateLimit: cfg.HTTP.RateLimit, RateBurst: cfg.HTTP.RateBurst, Version: cfg.Version, Upload: cfg.HTTP.Upload,
 		ExtraRoutes: append(routes, cfg.ExtraRoutes...)}); err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/clearhouse/clearhouse/internal/upstream"
 	"log/slog"
 	"net"
 	"net/http"
@@ -13,7 +12,9 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"github.com/clearhouse/clearhouse/internal/api"
 	"github.com/clearhouse/clearhouse/internal/retention"
+	"github.com/clearhouse/clearhouse/internal/upstream"
 )
 
 // HTTP is the API's listener and its limits.
@@ -27,6 +28,8 @@ type HTTP struct {
 	// RateLimit and RateBurst are each API key's token bucket; 0: no limit.
 	RateLimit float64
 	RateBurst int
+	// Upload paces uploads' read deadline (zero: api's defaults; tests).
+	Upload api.UploadPace
 }
 
 // RunWorkers works the job queue, polls the DIRECTORY connections' folders

@@ -130,10 +130,6 @@ func (q *Queue) call(ctx context.Context, k kind, j store.Job) (err error) {
 	return k.handler(ctx, j)
 }
 
-// ackBeforeWork is false in every real build; the chaosbreak build tag sets
-// it to prove the chaos test fails when exactly-once is broken.
-var ackBeforeWork bool
-
 // renewLease keeps the worker's lease on j alive while its handler runs:
 // every Lease/3 it moves the lease to now+Lease, but never past until (the
 // kind's Timeout plus grace), so a stuck handler cannot hold a job forever.
