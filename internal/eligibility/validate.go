@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/clearhouse/clearhouse/internal/findings"
 	"github.com/clearhouse/clearhouse/internal/payers"
@@ -45,38 +46,42 @@ func (c *checker) add(path, format string, args ...any) {
 	c.errs.Add(FieldError{Path: path, Message: findings.Clip(fmt.Sprintf(format, args...))})
 }
 
+// The field checks take the field's place as the path of its object
+// (base, "" at the top) and its name, joined only when a problem is
+// reported: a valid request builds no paths.
+
 // length checks an optional string's length in characters.
-func (c *checker) length(path, v string, min, max int) {
+func (c *checker) length(base, name, v string, min, max int) {
 	if v == "" {
 		return
 	}
-	if n := len([]rune(v)); n < min || n > max {
+	if n := utf8.RuneCountInString(v); n < min || n > max {
 		if min == max {
-			c.add(path, "must be exactly %d characters; got %d", min, n)
+			c.add(base+"/"+name, "must be exactly %d characters; got %d", min, n)
 		} else {
-			c.add(path, "must be %d–%d characters; got %d", min, max, n)
+			c.add(base+"/"+name, "must be %d–%d characters; got %d", min, max, n)
 		}
 	}
 }
 
 // digits checks an optional value of exactly n digits.
-func (c *checker) digits(path, v string, n int, what string) {
+func (c *checker) digits(base, name, v string, n int, what string) {
 	if v != "" && (len(v) != n || !allDigits(v)) {
-		c.add(path, "%s must be exactly %d digits with no dashes or spaces; got %q", what, n, v)
+		c.add(base+"/"+name, "%s must be exactly %d digits with no dashes or spaces; got %q", what, n, v)
 	}
 }
 
 // date checks an optional CCYYMMDD date.
-func (c *checker) date(path, v string) {
+func (c *checker) date(base, name, v string) {
 	if v != "" && !validDate(v) {
-		c.add(path, "must be a real date written YYYYMMDD (for example 19800131); got %q", v)
+		c.add(base+"/"+name, "must be a real date written YYYYMMDD (for example 19800131); got %q", v)
 	}
 }
 
 // dateRange checks an optional begin/end pair: both or neither, begin ≤ end.
 func (c *checker) dateRange(base, beginField, begin, endField, end string) {
-	c.date(base+"/"+beginField, begin)
-	c.date(base+"/"+endField, end)
+	c.date(base, beginField, begin)
+	c.date(base, endField, end)
 	switch {
 	case begin != "" && end == "":
 		c.add(base+"/"+endField, "is required when %s is given; send both ends of the range", beginField)
@@ -88,7 +93,7 @@ func (c *checker) dateRange(base, beginField, begin, endField, end string) {
 }
 
 // oneOf checks an optional code against a fixed list.
-func (c *checker) oneOf(path, v string, allowed ...string) {
+func (c *checker) oneOf(base, name, v string, allowed ...string) {
 	if v == "" {
 		return
 	}
@@ -97,7 +102,7 @@ func (c *checker) oneOf(path, v string, allowed ...string) {
 			return
 		}
 	}
-	c.add(path, "must be one of %s; got %q", strings.Join(allowed, ", "), v)
+	c.add(base+"/"+name, "must be one of %s; got %q", strings.Join(allowed, ", "), v)
 }
 
 // Validate applies the request rules of api-contract.md §1.1 and §3. payer
@@ -115,12 +120,12 @@ func Validate(r *Request, payer *payers.Payer) error {
 	if r.TradingPartnerServiceID == "" {
 		c.add("/tradingPartnerServiceId", "is required: the payer id from the payer list (for example 87726 for UnitedHealthcare)")
 	}
-	c.length("/tradingPartnerServiceId", r.TradingPartnerServiceID, 1, 80)
-	c.length("/tradingPartnerName", r.TradingPartnerName, 1, 60)
-	c.digits("/controlNumber", r.ControlNumber, 9, "controlNumber")
-	c.length("/externalPatientId", r.ExternalPatientID, 1, 36)
-	c.length("/portalUsername", r.PortalUsername, 1, 50)
-	c.length("/portalPassword", r.PortalPassword, 1, 50)
+	c.length("", "tradingPartnerServiceId", r.TradingPartnerServiceID, 1, 80)
+	c.length("", "tradingPartnerName", r.TradingPartnerName, 1, 60)
+	c.digits("", "controlNumber", r.ControlNumber, 9, "controlNumber")
+	c.length("", "externalPatientId", r.ExternalPatientID, 1, 36)
+	c.length("", "portalUsername", r.PortalUsername, 1, 50)
+	c.length("", "portalPassword", r.PortalPassword, 1, 50)
 
 	checkProvider(c, r)
 	checkSubscriber(c, r.Subscriber, rules)
@@ -151,9 +156,9 @@ func checkProvider(c *checker, r *Request) {
 		p.PharmacyProcessorNumber == "" && p.ServicesPlanID == "" && p.PayorID == "" {
 		c.add(base+"/npi", "a provider identifier is required: send npi (preferred), or taxId, serviceProviderNumber, pharmacyProcessorNumber, servicesPlanID or payorId")
 	}
-	c.length(base+"/organizationName", p.OrganizationName, 1, 60)
-	c.length(base+"/firstName", p.FirstName, 1, 35)
-	c.length(base+"/lastName", p.LastName, 1, 60)
+	c.length(base, "organizationName", p.OrganizationName, 1, 60)
+	c.length(base, "firstName", p.FirstName, 1, 35)
+	c.length(base, "lastName", p.LastName, 1, 60)
 	if p.NPI != "" {
 		switch {
 		case len(p.NPI) != 10 || !allDigits(p.NPI):
@@ -162,13 +167,13 @@ func checkProvider(c *checker, r *Request) {
 			c.add(base+"/npi", "%q is not a valid NPI: it must start with 1 or 2 and its last digit must match the NPI check digit (Luhn with prefix 80840); check for a typo", p.NPI)
 		}
 	}
-	c.digits(base+"/taxId", p.TaxID, 9, "taxId")
-	c.digits(base+"/ssn", p.SSN, 9, "ssn")
+	c.digits(base, "taxId", p.TaxID, 9, "taxId")
+	c.digits(base, "ssn", p.SSN, 9, "ssn")
 	for _, f := range []struct{ name, v string }{
 		{"serviceProviderNumber", p.ServiceProviderNumber}, {"pharmacyProcessorNumber", p.PharmacyProcessorNumber},
 		{"servicesPlanID", p.ServicesPlanID}, {"payorId", p.PayorID},
 	} {
-		c.length(base+"/"+f.name, f.v, 2, 80)
+		c.length(base, f.name, f.v, 2, 80)
 	}
 	for _, f := range []struct{ name, v string }{
 		{"stateLicenceNumber", p.StateLicenceNumber}, {"medicareProviderNumber", p.MedicareProviderNumber},
@@ -177,14 +182,14 @@ func checkProvider(c *checker, r *Request) {
 		{"submitterIdNumber", p.SubmitterIDNumber}, {"providerPlanNetworkIdNumber", p.ProviderPlanNetworkIDNumber},
 		{"facilityNetworkIdNumber", p.FacilityNetworkIDNumber}, {"priorIdentifierNumber", p.PriorIdentifierNumber},
 	} {
-		c.length(base+"/"+f.name, f.v, 1, 50)
+		c.length(base, f.name, f.v, 1, 50)
 	}
 	checkProviderCode(c, base+"/providerCode", p.ProviderCode)
 	if p.ReferenceIdentification != "" && p.ProviderCode == "" {
 		c.add(base+"/providerCode", "is required when referenceIdentification (the taxonomy code) is given; for the requesting provider this is usually PE (performing) or BI (billing)")
 	}
-	c.length(base+"/referenceIdentification", p.ReferenceIdentification, 1, 50)
-	c.oneOf(base+"/providerType", p.ProviderType, providerTypes...)
+	c.length(base, "referenceIdentification", p.ReferenceIdentification, 1, 50)
+	c.oneOf(base, "providerType", p.ProviderType, providerTypes...)
 	checkAddress(c, base+"/address", p.Address, true)
 }
 
@@ -206,9 +211,9 @@ func checkAddress(c *checker, path string, a *Address, streetRequired bool) {
 			c.add(path+"/city", "is required when an address is sent")
 		}
 	}
-	c.length(path+"/address1", a.Address1, 1, 55)
-	c.length(path+"/address2", a.Address2, 1, 55)
-	c.length(path+"/city", a.City, 2, 30)
+	c.length(path, "address1", a.Address1, 1, 55)
+	c.length(path, "address2", a.Address2, 1, 55)
+	c.length(path, "city", a.City, 2, 30)
 	if a.State != "" && (len(a.State) != 2 || strings.ToUpper(a.State) != a.State) {
 		c.add(path+"/state", "must be a two-letter uppercase state or province code (for example TX); got %q", a.State)
 	}
@@ -216,8 +221,8 @@ func checkAddress(c *checker, path string, a *Address, streetRequired bool) {
 		(a.CountryCode == "" || a.CountryCode == "US") {
 		c.add(path+"/postalCode", "must be a 5- or 9-digit ZIP code without a dash; got %q", a.PostalCode)
 	}
-	c.length(path+"/countryCode", a.CountryCode, 2, 2)
-	c.length(path+"/countrySubDivisionCode", a.CountrySubDivisionCode, 1, 3)
+	c.length(path, "countryCode", a.CountryCode, 2, 2)
+	c.length(path, "countrySubDivisionCode", a.CountrySubDivisionCode, 1, 3)
 }
 
 // payerRules is what the payer-specific rules need to know about the payer.
@@ -239,7 +244,7 @@ func checkSubscriber(c *checker, s *Subscriber, payer payerRules) {
 		c.add(base, "needs at least one of memberId, dateOfBirth or lastName; payers must answer when memberId, firstName, lastName and dateOfBirth are all sent")
 	}
 	if s.MemberID != "" {
-		c.length(base+"/memberId", s.MemberID, 2, 80)
+		c.length(base, "memberId", s.MemberID, 2, 80)
 		if strings.Trim(s.MemberID, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789- ") != "" {
 			c.add(base+"/memberId", "may contain only letters, digits, dashes and spaces; got %q", s.MemberID)
 		}
@@ -298,29 +303,29 @@ func mbiLookupNoMemberID(c *checker, base string, s *Subscriber) {
 
 // checkPatient checks the fields subscribers and dependents share.
 func checkPatient(c *checker, base string, p *Patient, streetRequired bool) {
-	c.length(base+"/firstName", p.FirstName, 1, 35)
-	c.length(base+"/lastName", p.LastName, 1, 60)
-	c.length(base+"/middleName", p.MiddleName, 1, 25)
-	c.length(base+"/suffix", p.Suffix, 1, 10)
-	c.date(base+"/dateOfBirth", p.DateOfBirth)
-	c.oneOf(base+"/gender", p.Gender, "M", "F")
-	c.digits(base+"/ssn", p.SSN, 9, "ssn")
-	c.length(base+"/groupNumber", p.GroupNumber, 1, 50)
-	c.length(base+"/idCard", p.IDCard, 1, 50)
-	c.length(base+"/medicaidRecipientIdentificationNumber", p.MedicaidRecipientIdentificationNumber, 1, 50)
-	c.length(base+"/caseNumber", p.CaseNumber, 1, 50)
+	c.length(base, "firstName", p.FirstName, 1, 35)
+	c.length(base, "lastName", p.LastName, 1, 60)
+	c.length(base, "middleName", p.MiddleName, 1, 25)
+	c.length(base, "suffix", p.Suffix, 1, 10)
+	c.date(base, "dateOfBirth", p.DateOfBirth)
+	c.oneOf(base, "gender", p.Gender, "M", "F")
+	c.digits(base, "ssn", p.SSN, 9, "ssn")
+	c.length(base, "groupNumber", p.GroupNumber, 1, 50)
+	c.length(base, "idCard", p.IDCard, 1, 50)
+	c.length(base, "medicaidRecipientIdentificationNumber", p.MedicaidRecipientIdentificationNumber, 1, 50)
+	c.length(base, "caseNumber", p.CaseNumber, 1, 50)
 	if p.BirthSequenceNumber != "" && (!allDigits(p.BirthSequenceNumber) || len(p.BirthSequenceNumber) > 9) {
 		c.add(base+"/birthSequenceNumber", "must be 1–9 digits (1 for the first-born of a multiple birth); got %q", p.BirthSequenceNumber)
 	}
 	checkAddress(c, base+"/address", p.Address, streetRequired)
 	checkDiagnoses(c, base+"/healthCareCodeInformation", p.HealthCareCodeInformation)
 	checkProviderCode(c, base+"/providerCode", p.ProviderCode)
-	c.oneOf(base+"/referenceIdentificationQualifier", p.ReferenceIdentificationQualifier, "9K", "D3", "EI", "HPI", "PXC", "SY", "TJ")
+	c.oneOf(base, "referenceIdentificationQualifier", p.ReferenceIdentificationQualifier, "9K", "D3", "EI", "HPI", "PXC", "SY", "TJ")
 	if p.ReferenceIdentificationQualifier != "" && p.ProviderIdentifier == "" {
 		c.add(base+"/providerIdentifier", "is required when referenceIdentificationQualifier is given")
 	}
-	c.date(base+"/idCardIssueDate", p.IDCardIssueDate)
-	c.date(base+"/planIssueDate", p.PlanIssueDate)
+	c.date(base, "idCardIssueDate", p.IDCardIssueDate)
+	c.date(base, "planIssueDate", p.PlanIssueDate)
 	c.dateRange(base, "beginningCardIssueDate", p.BeginningCardIssueDate, "endCardIssueDate", p.EndCardIssueDate)
 	c.dateRange(base, "beginningPlanIssueDate", p.BeginningPlanIssueDate, "endPlanIssueDate", p.EndPlanIssueDate)
 }
@@ -371,12 +376,12 @@ func checkDependents(c *checker, deps []Dependent, payer payerRules) {
 			c.add(base, "needs the dependent's firstName, lastName and (strongly recommended) dateOfBirth")
 		}
 		checkPatient(c, base, &d.Patient, true)
-		c.oneOf(base+"/individualRelationshipCode", d.IndividualRelationshipCode, "01", "19", "34")
+		c.oneOf(base, "individualRelationshipCode", d.IndividualRelationshipCode, "01", "19", "34")
 		if d.BirthSequenceNumber != "" && d.IndividualRelationshipCode == "" {
 			c.add(base+"/individualRelationshipCode", "is required with birthSequenceNumber: 01 spouse, 19 child, 34 other adult")
 		}
-		c.length(base+"/eligibilityCategory", d.EligibilityCategory, 1, 50)
-		c.length(base+"/issueNumber", d.IssueNumber, 1, 50)
+		c.length(base, "eligibilityCategory", d.EligibilityCategory, 1, 50)
+		c.length(base, "issueNumber", d.IssueNumber, 1, 50)
 	}
 }
 
@@ -401,7 +406,7 @@ func checkEncounter(c *checker, e *Encounter) {
 		checkProcedure(c, fmt.Sprintf("%s/medicalProcedures/%d", base, i), p.ProcedureCode, p.ProductOrServiceIDQualifier,
 			p.ProcedureModifiers, p.DiagnosisCodePointer, true)
 	}
-	c.date(base+"/dateOfService", e.DateOfService)
+	c.date(base, "dateOfService", e.DateOfService)
 	c.dateRange(base, "beginningDateOfService", e.BeginningDateOfService, "endDateOfService", e.EndDateOfService)
 	if e.DateOfService != "" && (e.BeginningDateOfService != "" || e.EndDateOfService != "") {
 		c.add(base+"/dateOfService", "send either dateOfService or beginningDateOfService and endDateOfService, not both")
@@ -409,8 +414,8 @@ func checkEncounter(c *checker, e *Encounter) {
 	if e.IndustryCode != "" && (len(e.IndustryCode) != 2 || !allDigits(e.IndustryCode)) {
 		c.add(base+"/industryCode", "must be a two-digit place of service code (for example 11 for Office); got %q", e.IndustryCode)
 	}
-	c.length(base+"/priorAuthorizationOrReferralNumber", e.PriorAuthorizationOrReferralNumber, 1, 50)
-	c.oneOf(base+"/referenceIdentificationQualifier", e.ReferenceIdentificationQualifier, "9F", "G1")
+	c.length(base, "priorAuthorizationOrReferralNumber", e.PriorAuthorizationOrReferralNumber, 1, 50)
+	c.oneOf(base, "referenceIdentificationQualifier", e.ReferenceIdentificationQualifier, "9F", "G1")
 	switch {
 	case e.PriorAuthorizationOrReferralNumber != "" && e.ReferenceIdentificationQualifier == "":
 		c.add(base+"/referenceIdentificationQualifier", "is required with priorAuthorizationOrReferralNumber: G1 for a prior authorization, 9F for a referral")
@@ -430,8 +435,8 @@ func checkProcedure(c *checker, base, code, qualifier string, modifiers, pointer
 	case qualifier == "":
 		c.add(base+"/productOrServiceIDQualifier", "is required with procedureCode: AD for CDT (dental), CJ for CPT, HC for HCPCS, N4 for NDC")
 	}
-	c.length(base+"/procedureCode", code, 1, 48)
-	c.oneOf(base+"/productOrServiceIDQualifier", qualifier, productQualifiers...)
+	c.length(base, "procedureCode", code, 1, 48)
+	c.oneOf(base, "productOrServiceIDQualifier", qualifier, productQualifiers...)
 	if len(modifiers) > 4 {
 		c.add(base+"/procedureModifiers", "may hold at most 4 modifiers; got %d", len(modifiers))
 	}

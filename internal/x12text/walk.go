@@ -33,20 +33,46 @@ func eachString(v reflect.Value, path []string, fn func(path []string, v reflect
 			eachString(v.Index(i), append(path, strconv.Itoa(i)), fn)
 		}
 	case reflect.Struct:
-		t := v.Type()
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			if f.Anonymous {
-				eachString(v.Field(i), path, fn)
+		for _, f := range fieldsOf(v.Type()) {
+			if f.embedded {
+				eachString(v.Field(f.index), path, fn)
 				continue
 			}
-			name := jsonName(f)
-			if name == "" || name == "-" {
-				continue
-			}
-			eachString(v.Field(i), append(path, name), fn)
+			eachString(v.Field(f.index), append(path, f.name), fn)
 		}
 	}
+}
+
+// walkField is a field the walk enters: an embedded struct's, or one
+// with a JSON name.
+type walkField struct {
+	index    int
+	name     string
+	embedded bool
+}
+
+// walkFields caches fieldsOf by struct type: reflect's Field allocates,
+// and the walk runs on every request.
+var walkFields sync.Map // reflect.Type → []walkField
+
+// fieldsOf lists the fields of struct type t the walk enters.
+func fieldsOf(t reflect.Type) []walkField {
+	if fs, ok := walkFields.Load(t); ok {
+		return fs.([]walkField)
+	}
+	var fs []walkField
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.Anonymous {
+			fs = append(fs, walkField{index: i, embedded: true})
+			continue
+		}
+		if name := jsonName(f); name != "" && name != "-" {
+			fs = append(fs, walkField{index: i, name: name})
+		}
+	}
+	walkFields.Store(t, fs)
+	return fs
 }
 
 // jsonNames caches struct fields' JSON names; Tag.Get parses on every call.
