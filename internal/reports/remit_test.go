@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bytes"
 	"os"
 	"strings"
 	"testing"
@@ -76,5 +77,29 @@ func TestReadRemittancesKeepAndBound(t *testing.T) {
 	d := r.Claims[1]
 	if !d.Denied() || d.Partial() || d.Lines[0].Remarks[0].Code != "N290" || d.Lines[0].Remarks[0].Words() == "" {
 		t.Errorf("denial: %+v %q", d, d.Lines[0].Remarks[0].Words())
+	}
+}
+
+// What the claim page pays to find one claim's payments in a large 835
+// (10,000 claims, ≈5 MB) and what the file page pays to summarize it
+// (every claim kept up to 500): CPU MB/s, allocations.
+//
+//	go test ./internal/reports -run '^$' -bench ReadRemittances
+func BenchmarkReadRemittances(b *testing.B) {
+	src := bench835(b)
+	for _, bc := range []struct {
+		name string
+		keep func(string) bool
+	}{{"one-claim", func(pcn string) bool { return pcn == "none" }}, {"summary", nil}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			defer cpuMBps(b, len(src))()
+			for b.Loop() {
+				if _, err := ReadRemittances(bytes.NewReader(src), bc.keep, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
