@@ -22,7 +22,7 @@ var documentedCommands = [][]string{
 	{"sftp", "users", "create"}, {"sftp", "users", "list"}, {"sftp", "users", "delete"},
 	{"audit", "verify"}, {"audit", "export"},
 	{"backup"}, {"restore"},
-	{"payers"},
+	{"payers"}, {"payers", "import"}, {"payers", "export"},
 	{"mockpayer", "serve"}, {"mockpayer", "scenarios", "apply"}, {"mockpayer", "generate"},
 	{"webhooks", "listen"},
 	{"x12", "parse"}, {"x12", "validate"}, {"x12", "ack"}, {"x12", "translate"},

@@ -11,15 +11,12 @@ import (
 	"github.com/clearhouse/clearhouse/internal/secrets"
 )
 
-// payerDirectory is the shipped directory, with the operator's override
-// file (--payers) applied when one is named.
-func payerDirectory(path string) (*payers.Directory, error) {
-	if path == "" {
-		return payers.Default(), nil
-	}
-	dir, err := payers.LoadFile(path)
+// payerDirectory is the shipped directory, with the operator's directory
+// file (--payer-directory) and override file (--payers) applied when named.
+func payerDirectory(directoryPath, payersPath string) (*payers.Directory, error) {
+	dir, err := payers.Load(directoryPath, payersPath)
 	if err != nil {
-		return nil, fmt.Errorf("--payers: %w", err)
+		return nil, fmt.Errorf("payer directory: %w", err)
 	}
 	return dir, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -19,5 +20,45 @@ func TestPayersPageIsCurrent(t *testing.T) {
 	}
 	if out := runOK(t, "payers"); !strings.Contains(out, "87726") || !strings.Contains(out, "UnitedHealthcare") {
 		t.Errorf("clearhouse payers:\n%s", out)
+	}
+}
+
+// payers import reports every problem of a file with its line and writes
+// nothing; a good file is written where serve reads it, and payers export
+// of that directory reads back to the same bytes (JSON and CSV).
+func TestPayersImportExport(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	good := filepath.Join(dir, "good.json")
+	out := filepath.Join(dir, "directory.json")
+	os.WriteFile(bad, []byte("\"StediId\",\"PrimaryPayerId\",\"DisplayName\",\"Nmes\"\n\"A\",\"B\",\"C\",\"D\"\n"), 0o600)
+	code, _, stderr := runCmd("payers", "import", bad, "--out", out)
+	if code != 1 || !strings.Contains(stderr, "line 1: Nmes") || !strings.Contains(stderr, "line 1: EligibilityInquiry: column is missing") {
+		t.Errorf("bad file: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Error("a file with problems was written")
+	}
+	os.WriteFile(good, []byte(`{"items": [
+{"stediId": "87726", "primaryPayerId": "87726", "displayName": "UnitedHealthcare", "names": [], "aliases": ["UHC"],
+ "operatingStates": ["NATIONAL"],
+ "transactionSupport": {"eligibilityCheck": "ENROLLMENT_REQUIRED", "claimStatus": "SUPPORTED", "professionalClaimSubmission": "SUPPORTED",
+   "institutionalClaimSubmission": "SUPPORTED", "dentalClaimSubmission": "NOT_SUPPORTED", "claimPayment": "ENROLLMENT_REQUIRED",
+   "coordinationOfBenefits": "SUPPORTED", "unsolicitedClaimAttachment": "NOT_SUPPORTED"}}],
+"enrollments": [{"payerId": "UHC", "accountId": "acct-1", "transactions": ["eligibilityCheck"]}]}`), 0o600)
+	if got := runOK(t, "payers", "import", good, "--out", out); !strings.Contains(got, "1 payer records, 1 enrollments: no problems") {
+		t.Errorf("import: %s", got)
+	}
+	if got := runOK(t, "payers", "--payer-directory", out); !strings.Contains(got, "270* 276 837P 837I 835*") {
+		t.Errorf("payers list does not mark ENROLLMENT_REQUIRED:\n%s", got)
+	}
+	written, _ := os.ReadFile(out)
+	if exported := runOK(t, "payers", "export", "--payer-directory", out); exported != string(written) {
+		t.Error("export of the imported directory differs from what import wrote")
+	}
+	csvPath := filepath.Join(dir, "directory.csv")
+	os.WriteFile(csvPath, []byte(runOK(t, "payers", "export", "--format", "csv", "--payer-directory", out)), 0o600)
+	if again := runOK(t, "payers", "export", "--format", "csv", "--payer-directory", csvPath); again != runOK(t, "payers", "export", "--format", "csv", "--payer-directory", out) {
+		t.Error("CSV export → import → export differs")
 	}
 }

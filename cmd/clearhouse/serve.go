@@ -28,6 +28,7 @@ type serveConfig struct {
 	databaseURL      string
 	blobURL          string
 	payersFile       string
+	payerDirectory   string
 	logLevel         slog.Level
 	maxBodyBytes     int64
 	readTimeout      time.Duration
@@ -70,6 +71,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&cfg.dataDir, "data", "./data", "data directory: SQLite database and file contents (created if missing)")
 	fs.StringVar(&cfg.databaseURL, "database", "", "database URL: postgres://user:pass@host:5432/db?sslmode=disable; empty for SQLite in --data")
 	fs.StringVar(&cfg.blobURL, "blob", "", "where file contents live: s3://bucket?region=…&endpoint=…&use_path_style=true, file:///dir; empty for --data/blobs")
+	fs.StringVar(&cfg.payerDirectory, "payer-directory", "", "payer directory file (JSON or the hosted Payers API's CSV; see docs/api/payers.md): support flags with ENROLLMENT_REQUIRED, names, aliases, coverage types, operating states and the accounts' enrollments, applied over the shipped directory; empty for none")
 	fs.StringVar(&cfg.payersFile, "payers", "", "payer directory overrides (JSON, see internal/payers/README.md): connections, aliases, extra payers; empty for the shipped directory")
 	fs.TextVar(&cfg.logLevel, "log-level", slog.LevelInfo, "log level: debug, info, warn or error (logs are JSON on stderr)")
 	fs.Int64Var(&cfg.maxBodyBytes, "max-body-bytes", api.DefaultMaxBodyBytes, "largest request body accepted; larger ones get 413")
@@ -120,7 +122,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // not nil it receives the listening address once requests are accepted.
 // The whole process is built by app.New; this is only its configuration.
 func serve(ctx context.Context, cfg serveConfig, logger *slog.Logger, ready chan<- string) error {
-	dir, err := payerDirectory(cfg.payersFile)
+	dir, err := payerDirectory(cfg.payerDirectory, cfg.payersFile)
 	if err != nil {
 		return err
 	}

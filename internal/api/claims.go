@@ -75,6 +75,14 @@ func writeClaimResult(w http.ResponseWriter, r *http.Request, res *claims.Result
 	w.Write(res.Body)
 }
 
+// withField names the request field an error is about in its fieldList.
+func withField(e *Error, path string) *Error {
+	if path != "" {
+		e.FieldList = []FieldError{{Path: path, Message: e.Message}}
+	}
+	return e
+}
+
 // claimError maps the claims service's errors to the contract's statuses.
 func claimError(err error) error {
 	var (
@@ -85,9 +93,9 @@ func claimError(err error) error {
 	)
 	switch {
 	case errors.As(err, &fe):
-		return Errorf(http.StatusForbidden, CodeForbidden, "%s", fe.Message)
+		return withField(Errorf(http.StatusForbidden, CodeForbidden, "%s", fe.Message), fe.Field)
 	case errors.As(err, &ne):
-		return Errorf(http.StatusBadRequest, CodeBadRequest, "%s", ne.Message)
+		return withField(Errorf(http.StatusBadRequest, CodeBadRequest, "%s", ne.Message), ne.Field)
 	case errors.As(err, &ife):
 		e := Errorf(http.StatusConflict, CodeConflict, "%s", ife.Error())
 		e.RetryAfter = int(ife.RetryAfter.Seconds() + 0.999)

@@ -135,6 +135,7 @@ func (s *Server) routes() []Route {
 		// directory, the same for every account.
 		{Pattern: "GET /2024-04-01/payers", Handler: http.HandlerFunc(directory.list)},
 		{Pattern: "GET /2024-04-01/payers/search", Handler: http.HandlerFunc(directory.search)},
+		{Pattern: "GET /2024-04-01/payers/csv", Handler: http.HandlerFunc(directory.csv)},
 		{Pattern: "GET /2024-04-01/payer/{stediId}", Handler: http.HandlerFunc(directory.get)},
 
 		// The access audit (package audit; what each route records: audit.go).

@@ -114,10 +114,12 @@ type Result struct {
 type (
 	// ForbiddenError is 403: a test key with a payer outside test mode, or
 	// a production key with a test-only payer.
-	ForbiddenError struct{ Message string }
+	// Field, when set, is the JSON Pointer of the request field at fault
+	// (the payer's /tradingPartnerServiceId).
+	ForbiddenError struct{ Message, Field string }
 	// NotConfiguredError is 400: the payer is unknown, does not take
 	// dental claims, or has no connection for the key's mode.
-	NotConfiguredError struct{ Message string }
+	NotConfiguredError struct{ Message, Field string }
 	// InFlightError is 409: the Idempotency-Key's first call is still
 	// running; retry after RetryAfter.
 	InFlightError struct{ RetryAfter time.Duration }
@@ -202,10 +204,16 @@ func (r *route) envelope() Envelope {
 func (s *Service) route(ctx context.Context, k *claimKind, c Caller, payerID, settingID string) (*route, error) {
 	p, ok := s.opts.Directory.Lookup(strings.TrimSpace(payerID))
 	if !ok {
-		return nil, &NotConfiguredError{Message: fmt.Sprintf("Payer %s is not configured: unknown payer id; check tradingPartnerServiceId: %s", payerID, payers.WhereToFindPayers)}
+		msg := fmt.Sprintf("Payer %s is not configured: unknown payer id: tradingPartnerServiceId %q names no payer in this server's directory.%s Check tradingPartnerServiceId: %s",
+			payerID, payerID, payers.DidYouMean(s.opts.Directory.Suggest(payerID, 3)), payers.WhereToFindPayers)
+		return nil, &NotConfiguredError{Message: msg, Field: "/tradingPartnerServiceId"}
 	}
 	if !p.Supports(k.transaction) {
-		return nil, &NotConfiguredError{Message: fmt.Sprintf("Payer connection does not support %s: payer %s (%s) does not take %s claims electronically", k.form, p.ID, p.Name, k.name)}
+		return nil, &NotConfiguredError{Message: fmt.Sprintf("Payer connection does not support %s: payer %s (%s) does not take %s claims electronically", k.form, p.ID, p.Name, k.name),
+			Field: "/tradingPartnerServiceId"}
+	}
+	if err := s.opts.Directory.CheckEnrollment(p, k.transaction, c.Mode == store.ModeProduction, c.AccountID); err != nil {
+		return nil, &ForbiddenError{Message: err.Error(), Field: "/tradingPartnerServiceId"}
 	}
 	testOnly := false
 	for _, id := range s.opts.TestOnlyPayers {

@@ -241,6 +241,16 @@ func (s *Service) begin(submitterControlNumber string) (*Result, time.Time) {
 // route finds the payer's connection for the caller's mode, or fills res
 // with the not-configured answer.
 func (s *Service) route(res *Result, caller Caller, payerID string) (payers.Route, bool) {
+	dir := s.cfg.Router.Directory()
+	if p, ok := dir.Lookup(payerID); ok {
+		// Refused before any route is tried, so the answer says what to
+		// do about the enrollment whatever the connections are.
+		if err := dir.CheckEnrollment(p, payers.Eligibility, caller.Mode == payers.ModeProduction, caller.AccountID); err != nil {
+			res.fail(http.StatusForbidden, StatusError, &Problem{Code: CodeForbidden, Message: err.Error(),
+				FieldList: []FieldError{{Path: "/tradingPartnerServiceId", Message: err.Error()}}})
+			return payers.Route{}, false
+		}
+	}
 	route, err := s.cfg.Router.Route(caller.Mode, payerID, payers.Eligibility)
 	if err != nil {
 		s.notConfigured(res, payerID, res.SubmitterControlNumber, err)
@@ -403,6 +413,10 @@ func (s *Service) notConfigured(res *Result, payerID, controlNumber string, err 
 	var nc *payers.NotConfiguredError
 	if errors.As(err, &nc) {
 		msg = fmt.Sprintf("Payer %s is not configured: %s. Check the payer id: %s.", nc.PayerID, nc.Reason, payers.WhereToFindPayers)
+		if dir := s.cfg.Router.Directory(); !dir.Known(nc.PayerID) {
+			msg = fmt.Sprintf("Payer %s is not configured: unknown payer id: tradingPartnerServiceId %q names no payer in this server's directory.%s Check the payer id: %s.",
+				nc.PayerID, nc.PayerID, payers.DidYouMean(dir.Suggest(nc.PayerID, 3)), payers.WhereToFindPayers)
+		}
 	}
 	res.Response = &Response{
 		ID:                      res.ID,

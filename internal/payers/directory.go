@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -17,6 +18,10 @@ var embeddedDirectory []byte
 type Directory struct {
 	payers []Payer        // sorted by Name, then ID
 	index  map[string]int // upper-cased id or alias → position in payers
+	// enrolled holds the accounts the operator's directory file records
+	// as enrolled with a payer for a transaction (enrollmentKey).
+	enrolled    map[string]bool
+	enrollments []FileEnrollment // as the directory file listed them, for export
 }
 
 // directoryFile is the shape of directory.json and of operator override
@@ -84,7 +89,7 @@ func (d *Directory) List() []Payer {
 func (d *Directory) Len() int { return len(d.payers) }
 
 func (d *Directory) add(p Payer) error {
-	for _, key := range append([]string{p.ID}, p.Aliases...) {
+	for _, key := range p.ids() {
 		k := normalizeID(key)
 		if i, dup := d.index[k]; dup {
 			return fmt.Errorf("payer %s: id or alias %q already names payer %s", p.ID, key, d.payers[i].ID)
@@ -106,6 +111,9 @@ func (d *Directory) reindex() {
 	d.index = make(map[string]int, len(d.payers)*2)
 	for i, p := range d.payers {
 		d.index[normalizeID(p.ID)] = i
+		if p.StediID != "" {
+			d.index[normalizeID(p.StediID)] = i
+		}
 		for _, a := range p.Aliases {
 			d.index[normalizeID(a)] = i
 		}
@@ -118,6 +126,18 @@ func (p Payer) clone() Payer {
 	p.Aliases = slices.Clone(p.Aliases)
 	p.Transactions = slices.Clone(p.Transactions)
 	p.Coverage = slices.Clone(p.Coverage)
+	p.Names = slices.Clone(p.Names)
+	p.OperatingStates = slices.Clone(p.OperatingStates)
+	p.EnrollmentRequired = slices.Clone(p.EnrollmentRequired)
+	p.EmployerIdentificationNumbers = slices.Clone(p.EmployerIdentificationNumbers)
+	if p.OtherSupport != nil {
+		other := make(map[string]string, len(p.OtherSupport))
+		maps.Copy(other, p.OtherSupport)
+		p.OtherSupport = other
+	}
+	if p.Enrollment != nil {
+		p.Enrollment = p.Enrollment.clone()
+	}
 	if p.Connections != nil {
 		routes := make(map[string][]string, len(p.Connections))
 		for k, v := range p.Connections {
@@ -136,7 +156,7 @@ func (p Payer) validate() error {
 	if strings.TrimSpace(p.Name) == "" {
 		return fmt.Errorf("payer %s: name is empty", p.ID)
 	}
-	if len(p.Transactions) == 0 {
+	if len(p.Transactions) == 0 && !p.imported {
 		return fmt.Errorf("payer %s: no transactions listed", p.ID)
 	}
 	for _, t := range p.Transactions {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 )
@@ -60,7 +61,8 @@ func (d *Directory) WithOverrides(data []byte) (*Directory, error) {
 	if err := dec.Decode(&file); err != nil {
 		return nil, fmt.Errorf("payer directory: %w", err)
 	}
-	out := &Directory{payers: make([]Payer, 0, len(d.payers)+len(file.Payers))}
+	out := &Directory{payers: make([]Payer, 0, len(d.payers)+len(file.Payers)), enrolled: maps.Clone(d.enrolled),
+		enrollments: slices.Clone(d.enrollments)}
 	for _, p := range d.payers {
 		out.payers = append(out.payers, p.clone())
 	}
@@ -76,6 +78,7 @@ func (d *Directory) WithOverrides(data []byte) (*Directory, error) {
 			return nil, fmt.Errorf("payer directory: entry %d: %w", n+1, err)
 		}
 	}
+	out.joinRoutes()
 	return out, nil
 }
 

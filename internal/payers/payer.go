@@ -65,6 +65,36 @@ type Payer struct {
 	MemberIDFormat string `json:"memberIdFormat,omitempty"`
 	// Notes for operators (where the id comes from, enrollment needs).
 	Notes string `json:"notes,omitempty"`
+
+	// What the operator's directory file (serve --payer-directory) says
+	// about the payer, in the hosted Payers API's terms (dirfile.go).
+
+	// StediID is the id the hosted directory gives the payer when it is
+	// not ID ("" otherwise); Lookup finds the payer by it too.
+	StediID string `json:"stediId,omitempty"`
+	// Names are the payer's other names (searched like Name).
+	Names []string `json:"names,omitempty"`
+	// OperatingStates are US state codes or NATIONAL.
+	OperatingStates []string `json:"operatingStates,omitempty"`
+	// EnrollmentRequired lists the codes of Transactions the payer takes
+	// only from providers enrolled with it (ENROLLMENT_REQUIRED).
+	EnrollmentRequired []string `json:"enrollmentRequired,omitempty"`
+	// OtherSupport keeps the directory file's values for the hosted
+	// transaction types Clearhouse does not exchange
+	// (coordinationOfBenefits, unsolicitedClaimAttachment), so an export
+	// writes back what an import read; the API shows them NOT_SUPPORTED.
+	OtherSupport map[string]string `json:"otherSupport,omitempty"`
+	// Enrollment is the hosted record's enrollment process details.
+	Enrollment *EnrollmentInfo `json:"enrollment,omitempty"`
+	// EmployerIdentificationNumbers, ParentPayerGroupID and Website are
+	// carried as the hosted directory has them.
+	EmployerIdentificationNumbers []string `json:"employerIdentificationNumbers,omitempty"`
+	ParentPayerGroupID            string   `json:"parentPayerGroupId,omitempty"`
+	Website                       string   `json:"website,omitempty"`
+
+	// imported: the entry came from a directory file, where a payer may
+	// list no transaction Clearhouse exchanges.
+	imported bool
 }
 
 // Route types: the keys of Payer.Connections.
@@ -115,3 +145,13 @@ func (p Payer) Configured() bool { return p.Connection != "" || len(p.Connection
 // payer says about where the payer ids are.
 const WhereToFindPayers = "the payers this server knows, with their ids and transactions, are listed by 'clearhouse payers' " +
 	"(shipped list: docs/payers.md; an operator adds payers and connections with serve --payers)"
+
+// ids are the keys Lookup finds the payer by: its id, its hosted id and
+// its aliases.
+func (p Payer) ids() []string {
+	ids := append([]string{p.ID}, p.Aliases...)
+	if p.StediID != "" {
+		ids = append(ids, p.StediID)
+	}
+	return ids
+}

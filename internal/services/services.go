@@ -217,7 +217,7 @@ func New(cfg Config) (*Set, error) {
 	}
 
 	if s.Claims, err = claims.NewService(claims.Options{Store: s.Store, Blob: s.Blob, Clock: s.Clock, Logger: s.Logger, Events: s.Events,
-		Outbound: claims.OutboundHook(enqueueDelivery), TestOnlyPayers: []string{mockpayer.UnreachablePayerID}}); err != nil {
+		Directory: s.Payers, Outbound: claims.OutboundHook(enqueueDelivery), TestOnlyPayers: []string{mockpayer.UnreachablePayerID}}); err != nil {
 		return nil, err
 	}
 

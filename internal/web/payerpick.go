@@ -51,7 +51,17 @@ func resolvePayer(dir *payers.Directory, typed string) (payers.Payer, string, []
 			return p, "", nil
 		}
 	}
-	hits := dir.Search(typed, 0)
+	// The directory search: ids, aliases, names and other names. A payer
+	// found only by tolerating a typo is offered, never picked: a check
+	// must not go to a payer the front desk did not name.
+	var hits, typos []payers.Payer
+	for _, h := range dir.Find(payers.Query{Text: typed}) {
+		if h.Fuzzy {
+			typos = append(typos, h.Payer)
+		} else {
+			hits = append(hits, h.Payer)
+		}
+	}
 	if len(hits) == 0 {
 		// "United Healthcare" (a space the directory's name lacks) still
 		// finds it.
@@ -64,6 +74,13 @@ func resolvePayer(dir *payers.Directory, typed string) (payers.Payer, string, []
 	switch {
 	case len(hits) == 1:
 		return hits[0], "", nil
+	case len(hits) == 0 && len(typos) > 0:
+		names := make([]string, 0, 3)
+		for _, p := range typos[:min(3, len(typos))] {
+			names = append(names, payerLabel(p))
+		}
+		return payers.Payer{}, fmt.Sprintf("No payer called %q is in the payer list. Did you mean %s? Pick it from the list, or type the payer ID printed on the insurance card.",
+			typed, strings.Join(names, " or ")), nil
 	case len(hits) == 0:
 		return payers.Payer{}, fmt.Sprintf("No payer called %q is in the payer list. Check the spelling, or type the payer ID printed on the insurance card.", typed), nil
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/app"
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/events"
+	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
@@ -55,6 +56,8 @@ type Options struct {
 	// Events are the events' region and public base URL; the base URL
 	// defaults to the test server's own, as serve's does to its listener.
 	Events events.Options
+	// Payers is the payer directory (default payers.Default()).
+	Payers *payers.Directory
 }
 
 // Server is the built process and its loopback address.
@@ -96,7 +99,7 @@ func New(t testing.TB, opts Options) *Server {
 	}
 	a, err := app.New(context.Background(), app.Config{
 		DataDir: dir, Store: opts.Store, Clock: opts.Clock, Logger: opts.Logger, Secrets: box,
-		Directories: opts.Directories, MaxFileBytes: opts.MaxFileBytes, Events: opts.Events,
+		Directories: opts.Directories, MaxFileBytes: opts.MaxFileBytes, Events: opts.Events, Payers: opts.Payers,
 		Version: opts.API.Version, Workers: workers, JobPollInterval: 10 * time.Millisecond, MockRemitDelay: opts.MockRemitDelay,
 		HTTP: app.HTTP{MaxBodyBytes: opts.API.MaxBodyBytes, RateLimit: opts.API.RateLimit, RateBurst: opts.API.RateBurst,
 			Upload: opts.API.Upload},
