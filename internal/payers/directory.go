@@ -22,6 +22,9 @@ type Directory struct {
 	// as enrolled with a payer for a transaction (enrollmentKey).
 	enrolled    map[string]bool
 	enrollments []FileEnrollment // as the directory file listed them, for export
+
+	searchOnce sync.Once
+	search     []searchEntry // searchEntries
 }
 
 // directoryFile is the shape of directory.json and of operator override

@@ -447,6 +447,9 @@ func (d *Directory) WithDirectoryFile(name string, f *DirectoryFile) (*Directory
 	}
 	out.reindex()
 	var ps problems
+	// Payers are replaced in place and added at the end, the index kept
+	// as it goes; the order is restored once, after the last record (a
+	// hosted list has tens of thousands).
 	for _, fr := range f.Records {
 		r := fr.Record
 		i, found := out.index[normalizeID(r.PrimaryPayerID)]
@@ -455,19 +458,38 @@ func (d *Directory) WithDirectoryFile(name string, f *DirectoryFile) (*Directory
 		}
 		p := Payer{ID: r.PrimaryPayerID, DependentPlacement: PlacementDependents}
 		if found {
-			p = out.payers[i]
-			out.payers = slices.Delete(out.payers, i, i+1)
-			out.reindex()
+			p = out.payers[i].clone()
+		} else {
+			i = len(out.payers)
 		}
 		p.applyRecord(r)
 		if err := p.validate(); err != nil {
 			ps.add(fr.Line, "stediId", "%s", err.Error())
 			continue
 		}
-		if err := out.add(p); err != nil {
-			ps.add(fr.Line, "aliases", "%s", err.Error())
+		var clash []string
+		for _, key := range p.ids() {
+			if j, ok := out.index[normalizeID(key)]; ok && j != i {
+				clash = append(clash, fmt.Sprintf("%q already names payer %s", key, out.payers[j].ID))
+			}
+		}
+		if len(clash) > 0 {
+			ps.add(fr.Line, "aliases", "%s", strings.Join(clash, "; "))
+			continue
+		}
+		if found {
+			for _, key := range out.payers[i].ids() {
+				delete(out.index, normalizeID(key))
+			}
+			out.payers[i] = p
+		} else {
+			out.payers = append(out.payers, p)
+		}
+		for _, key := range p.ids() {
+			out.index[normalizeID(key)] = i
 		}
 	}
+	out.reindex()
 	for _, fe := range f.Enrollments {
 		id, ok := out.Resolve(fe.PayerID)
 		if !ok {

@@ -76,8 +76,10 @@ func (d *Directory) Find(q Query) []Hit {
 		text = text[:MaxQueryLength]
 	}
 	tokens := wordsOf(strings.ToLower(text))
+	entries := d.searchEntries()
+	squashed := squashID(text)
 	var hits []Hit
-	for _, p := range d.payers {
+	for i, p := range d.payers {
 		if !q.passes(p) {
 			continue
 		}
@@ -85,7 +87,7 @@ func (d *Directory) Find(q Query) []Hit {
 			hits = append(hits, Hit{Payer: p.clone()})
 			continue
 		}
-		if h, ok := match(p, text, tokens); ok {
+		if h, ok := match(p, &entries[i], squashed, tokens); ok {
 			hits = append(hits, h)
 		}
 	}
@@ -103,9 +105,8 @@ func (d *Directory) Find(q Query) []Hit {
 
 // passes applies the filters.
 func (q Query) passes(p Payer) bool {
-	rec := p.Record()
 	for key, want := range q.Support {
-		got := rec.TransactionSupport.Get(key)
+		got := p.apiSupport(key)
 		if want == Either {
 			if got != Supported && got != EnrollmentRequired {
 				return false
@@ -127,8 +128,9 @@ func (q Query) passes(p Payer) bool {
 	return true
 }
 
-// match scores one payer against the query.
-func match(p Payer, text string, tokens []string) (Hit, bool) {
+// match scores one payer against the query (q: the query squashed as an
+// id, tokens: its words); e is the payer prepared for searching.
+func match(p Payer, e *searchEntry, q string, tokens []string) (Hit, bool) {
 	h := Hit{Payer: p, Fuzzy: true}
 	better := func(score float64, fuzzy bool) {
 		if score > h.Score || (score == h.Score && !fuzzy) {
@@ -136,42 +138,47 @@ func match(p Payer, text string, tokens []string) (Hit, bool) {
 		}
 	}
 	// Ids: the whole query, letters and digits only ("87-726" is 87726).
-	q := squashID(text)
-	idMatch := func(id string) (string, bool) {
-		score, fuzzy, lo, hi := idScore(squashID(id), q)
+	idMatch := func(id, squashed string) (string, bool) {
+		score, fuzzy, lo, hi := idScore(squashed, q)
 		if score == 0 {
 			return "", false
 		}
 		better(score, fuzzy)
-		return highlightRange(id, lo, hi, squashID(id) == strings.ToLower(id)), true
+		return highlightRange(id, lo, hi, squashed == strings.ToLower(id)), true
 	}
-	if s, ok := idMatch(p.ID); ok {
+	if s, ok := idMatch(p.ID, e.ids[0]); ok {
 		h.Matches.PrimaryPayerID = s
 	}
 	if p.StediID != "" {
-		if s, ok := idMatch(p.StediID); ok {
+		if s, ok := idMatch(p.StediID, e.ids[1]); ok {
 			h.Matches.StediID = s
 		}
 	} else {
 		h.Matches.StediID = h.Matches.PrimaryPayerID
 	}
-	for _, a := range p.Aliases {
-		if s, ok := idMatch(a); ok {
+	for i, a := range p.Aliases {
+		if s, ok := idMatch(a, e.ids[2+i]); ok {
 			h.Matches.Aliases = append(h.Matches.Aliases, s)
 		}
 	}
 	// Names: every word of the query in one name.
-	if s, score, fuzzy, ok := nameMatch(p.Name, tokens); ok {
-		h.Matches.DisplayName = s
+	for i, n := range e.names {
+		s, score, fuzzy, ok := nameMatch(n, tokens)
+		if !ok {
+			continue
+		}
+		if i == 0 {
+			h.Matches.DisplayName = s
+		} else {
+			h.Matches.Names = append(h.Matches.Names, s)
+		}
 		better(score, fuzzy)
 	}
-	for _, n := range p.Names {
-		if s, score, fuzzy, ok := nameMatch(n, tokens); ok {
-			h.Matches.Names = append(h.Matches.Names, s)
-			better(score, fuzzy)
-		}
+	if h.Score == 0 {
+		return Hit{}, false
 	}
-	return h, h.Score > 0
+	h.Payer = p.clone()
+	return h, true
 }
 
 // idScore compares a squashed id with the squashed query; lo:hi is the
@@ -198,9 +205,8 @@ func idScore(id, q string) (score float64, fuzzy bool, lo, hi int) {
 // ("healthcare" in "UnitedHealthcare"), 0.5 with a typo; the name scores
 // 50 × their mean, 5 more when it starts with the first token's match,
 // and up to 5 more by the share of its words the query has.
-func nameMatch(name string, tokens []string) (string, float64, bool, bool) {
-	lower := strings.ToLower(name)
-	words := wordSpans(lower)
+func nameMatch(n searchName, tokens []string) (string, float64, bool, bool) {
+	name, lower, words := n.name, n.lower, n.words
 	var total float64
 	fuzzy := false
 	var marks [][2]int
@@ -270,9 +276,13 @@ func withinEdits(a, b string, k int) bool {
 	if d := len(a) - len(b); d > k || -d > k {
 		return false
 	}
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	// Three rows on the stack for the usual word (a search runs this for
+	// every word of every name).
+	var rows [3][40]int
+	prev2, prev, cur := rows[0][:], rows[1][:], rows[2][:]
+	if len(b)+1 > len(prev) {
+		prev2, prev, cur = make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	}
 	for j := range prev {
 		prev[j] = j
 	}
@@ -366,4 +376,38 @@ func highlight(s string, marks [][2]int) string {
 	}
 	b.WriteString(html.EscapeString(s[at:]))
 	return b.String()
+}
+
+// searchName is a name prepared for matching: lower-cased and split into
+// words once per directory, not once per search.
+type searchName struct {
+	name, lower string
+	words       [][2]int
+}
+
+// searchEntry is a payer prepared for searching: its names (display name
+// first) and its ids squashed (id, stediId or "", aliases).
+type searchEntry struct {
+	names []searchName
+	ids   []string
+}
+
+// searchEntries are the payers prepared, in the order of d.payers, built
+// on the first search (a directory does not change once built).
+func (d *Directory) searchEntries() []searchEntry {
+	d.searchOnce.Do(func() {
+		d.search = make([]searchEntry, len(d.payers))
+		for i, p := range d.payers {
+			e := &d.search[i]
+			for _, n := range append([]string{p.Name}, p.Names...) {
+				lower := strings.ToLower(n)
+				e.names = append(e.names, searchName{name: n, lower: lower, words: wordSpans(lower)})
+			}
+			e.ids = append(e.ids, squashID(p.ID), squashID(p.StediID))
+			for _, a := range p.Aliases {
+				e.ids = append(e.ids, squashID(a))
+			}
+		}
+	})
+	return d.search
 }

@@ -1,6 +1,7 @@
 package payers
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -103,5 +104,33 @@ func TestStats(t *testing.T) {
 	if s.Total != len(hits) || c.Supported.Total+c.NotSupported.Total != len(hits) ||
 		s.TransactionSupport["coordinationOfBenefits"].NotSupported != len(hits) || len(s.TransactionSupport) != 8 {
 		t.Errorf("stats = %+v", s)
+	}
+}
+
+// BenchmarkFind: a typo'd two-word query over a directory of 20,000
+// payers (the size of a hosted list), the worst case of the search (every
+// payer's names are compared word by word).
+func BenchmarkFind(b *testing.B) {
+	words := []string{"Blue", "Cross", "Shield", "Health", "Plan", "Dental", "Medical", "Care", "United", "Community",
+		"Alliance", "Mutual", "Life", "Partners", "Advantage", "Choice", "Select", "First", "Premier", "Total"}
+	f := &DirectoryFile{}
+	for i := range 20000 {
+		name := words[i%20] + " " + words[(i/20)%20] + " " + words[(i/400)%20] + " " + strconv.Itoa(i)
+		id := "B" + strconv.Itoa(100000+i)
+		f.Records = append(f.Records, FileRecord{Line: i + 2, Record: Record{StediID: id, PrimaryPayerID: id, DisplayName: name,
+			Names: []string{name + " of Somewhere"}, Aliases: []string{"A" + strconv.Itoa(i)},
+			TransactionSupport: TransactionSupport{EligibilityCheck: Supported, ClaimStatus: Supported, ProfessionalClaimSubmission: Supported,
+				InstitutionalClaimSubmission: NotSupported, DentalClaimSubmission: NotSupported, ClaimPayment: EnrollmentRequired,
+				CoordinationOfBenefits: NotSupported, UnsolicitedClaimAttachment: NotSupported}}})
+	}
+	d, err := Default().WithDirectoryFile("bench", f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if hits := d.Find(Query{Text: "unitd helth"}); len(hits) == 0 {
+			b.Fatal("no hits")
+		}
 	}
 }

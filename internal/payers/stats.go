@@ -39,7 +39,7 @@ func Stats(hits []Hit) SearchStats {
 		var flat SupportStatsItem
 		var counts SupportCountsItem
 		for _, h := range hits {
-			switch h.Payer.Record().TransactionSupport.Get(t.Key) {
+			switch h.Payer.apiSupport(t.Key) {
 			case Supported:
 				flat.Supported++
 				counts.Supported.EnrollmentNotRequired++

@@ -87,6 +87,16 @@ func (p Payer) supportByKey(t txType) string {
 	return NotSupported
 }
 
+// apiSupport is the value a record shows for a transactionSupport key
+// (Record): NOT_SUPPORTED for the types Clearhouse does not exchange.
+func (p Payer) apiSupport(key string) string {
+	t, ok := txTypeByKey(key)
+	if !ok || t.Code == "" {
+		return NotSupported
+	}
+	return p.Support(t.Code)
+}
+
 // NeedsEnrollment reports whether the payer takes the transaction code
 // only from enrolled providers.
 func (p Payer) NeedsEnrollment(code string) bool {
