@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"os"
 	"slices"
 
 	"github.com/clearhouse/clearhouse/internal/connections"
@@ -12,11 +13,27 @@ import (
 )
 
 // payerDirectory is the shipped directory, with the operator's directory
-// file (--payer-directory) and override file (--payers) applied when named.
+// file (--payer-directory) and override file (--payers) applied when named;
+// a problem names the flag and the file.
 func payerDirectory(directoryPath, payersPath string) (*payers.Directory, error) {
-	dir, err := payers.Load(directoryPath, payersPath)
-	if err != nil {
-		return nil, fmt.Errorf("payer directory: %w", err)
+	dir := payers.Default()
+	if directoryPath != "" {
+		f, err := payers.ReadDirectoryFile(directoryPath)
+		if err == nil {
+			dir, err = dir.WithDirectoryFile(directoryPath, f)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--payer-directory: %w", err)
+		}
+	}
+	if payersPath != "" {
+		data, err := os.ReadFile(payersPath)
+		if err == nil {
+			dir, err = dir.WithOverrides(data)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--payers: %s: %w", payersPath, err)
+		}
 	}
 	return dir, nil
 }

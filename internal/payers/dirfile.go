@@ -548,32 +548,6 @@ func (p *Payer) applyRecord(r Record) {
 	p.imported = true
 }
 
-// Load builds the directory serve uses: the shipped one, the directory
-// file (directoryPath, JSON or CSV; "" for none) applied, then the
-// --payers override file (payersPath; "" for none).
-func Load(directoryPath, payersPath string) (*Directory, error) {
-	d := Default()
-	if directoryPath != "" {
-		f, err := ReadDirectoryFile(directoryPath)
-		if err != nil {
-			return nil, err
-		}
-		if d, err = d.WithDirectoryFile(directoryPath, f); err != nil {
-			return nil, err
-		}
-	}
-	if payersPath != "" {
-		data, err := os.ReadFile(payersPath)
-		if err != nil {
-			return nil, err
-		}
-		if d, err = d.WithOverrides(data); err != nil {
-			return nil, fmt.Errorf("%s: %w", payersPath, err)
-		}
-	}
-	return d, nil
-}
-
 // ReadDirectoryFile reads and parses a directory file, refusing one larger
 // than MaxDirectoryFileBytes before reading it whole.
 func ReadDirectoryFile(path string) (*DirectoryFile, error) {
