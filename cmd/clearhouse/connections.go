@@ -13,6 +13,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/connections"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/upstream"
 )
 
 const connectionsUsage = `Usage: clearhouse connections <test|list|seal> [options]
@@ -23,6 +24,9 @@ const connectionsUsage = `Usage: clearhouse connections <test|list|seal> [option
   seal --id ID --field password|clientKey|privateKey|apiKey
             reads a secret on stdin and prints it sealed with --secrets-key
             for that connection and field, to paste into the --payers file
+  webhook-url ID --account NAME --public-url URL
+            prints the URL where the upstream of the account's stored
+            CLEARINGHOUSE_API connection ID sends its webhook events
 
 Connections are declared in the --payers file ("connections": [...]), or
 stored per account and mode ('clearhouse partners apply'): one model, the
@@ -42,6 +46,8 @@ func runConnections(ctx context.Context, args []string, stdout, stderr io.Writer
 		return connectionsList(ctx, args[1:], stdout, stderr)
 	case "seal":
 		return connectionsSeal(args[1:], os.Stdin, stdout, stderr)
+	case "webhook-url":
+		return connectionsWebhookURL(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprintln(stderr, connectionsUsage)
 		return errHelpShown
@@ -84,22 +90,18 @@ func (f *connectionSetFlags) load(ctx context.Context) (*connections.Set, error)
 		return nil, &exitError{code: 2, err: fmt.Errorf("give --payers FILE (the operator's connections) or --account NAME (an account's stored connections)")}
 	}
 	db := storeFlags{dataDir: f.dataDir, databaseURL: f.databaseURL}
-	box, err := f.secrets.boxFor(db.keyDir())
-	if err != nil {
-		return nil, err
-	}
 	if f.payersFile != "" {
+		box, err := f.secrets.boxFor(db.keyDir())
+		if err != nil {
+			return nil, err
+		}
 		return loadConnections(f.payersFile, box)
 	}
-	st, err := db.open(ctx)
+	box, st, acct, err := openAccountStore(ctx, db, f.secrets, f.account)
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close()
-	acct, err := f.account.resolve(ctx, st)
-	if err != nil {
-		return nil, err
-	}
 	conns, err := st.ListConnections(ctx, acct.ID, f.account.mode)
 	if err != nil {
 		return nil, err
@@ -213,4 +215,62 @@ func connectionsSeal(args []string, stdin io.Reader, stdout, stderr io.Writer) e
 	}
 	fmt.Fprintln(stdout, sealed)
 	return nil
+}
+
+// connectionsWebhookURL prints a stored CLEARINGHOUSE_API connection's
+// webhook URL: the server's public URL and a token that only this server's
+// secrets key opens (it names no account, mode or connection readably).
+func connectionsWebhookURL(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var f connectionSetFlags
+	var publicURL string
+	fs := newFlagSet("connections webhook-url", "connections webhook-url ID --account NAME --public-url URL [options]",
+		"Prints where the upstream of a stored CLEARINGHOUSE_API connection sends its webhook events.", stderr)
+	fs.StringVar(&f.databaseURL, "database", "", "the database URL (postgres://…); empty for SQLite in --data")
+	fs.StringVar(&f.account.account, "account", "", "the account whose stored connection it is (required)")
+	fs.StringVar(&f.account.mode, "mode", store.ModeProduction, "test or production")
+	fs.StringVar(&publicURL, "public-url", "", "serve's --public-url: the base URL the upstream reaches this server at (required)")
+	commandLineOnly(fs, "account", "mode", "public-url")
+	f.secrets.add(fs)
+	f.addKeyDir(fs)
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 || f.account.account == "" || publicURL == "" {
+		return &exitError{code: 2, err: usageError(fs.Name(), "want one connection id, --account NAME and --public-url URL")}
+	}
+	box, st, acct, err := openAccountStore(ctx, storeFlags{dataDir: f.dataDir, databaseURL: f.databaseURL}, f.secrets, f.account)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	c, err := st.GetConnection(ctx, acct.ID, f.account.mode, rest[0])
+	if err != nil || c.Type != store.ConnectionClearinghouseAPI {
+		return &exitError{code: 1, err: fmt.Errorf("account %q has no CLEARINGHOUSE_API connection %q in %s mode", f.account.account, rest[0], f.account.mode)}
+	}
+	token, err := upstream.WebhookToken(box, acct.ID, f.account.mode, c.ID)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, strings.TrimRight(publicURL, "/")+upstream.WebhookPath+token)
+	return nil
+}
+
+// openAccountStore opens the secrets key, the database and the account of
+// an admin command that works on one account's records; close the store.
+func openAccountStore(ctx context.Context, db storeFlags, sk secretsKeyFlag, am accountMode) (*secrets.Box, store.Store, store.Account, error) {
+	box, err := sk.boxFor(db.keyDir())
+	if err != nil {
+		return nil, nil, store.Account{}, err
+	}
+	st, err := db.open(ctx)
+	if err != nil {
+		return nil, nil, store.Account{}, err
+	}
+	acct, err := am.resolve(ctx, st)
+	if err != nil {
+		st.Close()
+		return nil, nil, store.Account{}, err
+	}
+	return box, st, acct, nil
 }

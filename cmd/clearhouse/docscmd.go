@@ -18,7 +18,7 @@ var documentedCommands = [][]string{
 	{"retention", "set"}, {"retention", "show"}, {"purge"},
 	{"backup"}, {"restore"},
 	{"partners", "apply"}, {"partners", "export"},
-	{"connections", "test"}, {"connections", "list"}, {"connections", "seal"},
+	{"connections", "test"}, {"connections", "list"}, {"connections", "seal"}, {"connections", "webhook-url"},
 	{"sftp", "users", "create"}, {"sftp", "users", "list"}, {"sftp", "users", "delete"},
 	{"audit", "verify"}, {"audit", "export"},
 	{"backup"}, {"restore"},

@@ -101,19 +101,11 @@ func partnersApply(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
-	box, err := sk.boxFor(db.keyDir())
-	if err != nil {
-		return err
-	}
-	st, err := db.open(ctx)
+	box, st, acct, err := openAccountStore(ctx, db, sk, am)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	acct, err := am.resolve(ctx, st)
-	if err != nil {
-		return err
-	}
 	dirs, err := openDirectoryRoot(serveConfig{directoryRoot: directoryRoot, dataDir: db.dataDir}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return err

@@ -25,6 +25,7 @@ type upstreamProcess struct {
 	addr      string // 127.0.0.1:port, the same after a restart
 	base      string
 	proc      *os.Process
+	args      []string // more serve flags
 }
 
 // waitFor polls f until it returns something or the time is up.
@@ -46,18 +47,26 @@ func waitFor(t *testing.T, limit time.Duration, f func() string) string {
 // account's own key there, and one to C with A's key at C (the payer's
 // second claims route).
 func upstreamPartnersFile(t *testing.T, b, c *upstreamProcess) string {
+	return partnersFile(t, "CLINICA", claimsConnection("up-b-claims", b), claimsConnection("up-c-claims", c))
+}
+
+// partnersFile is a production partners document: a local profile with
+// interchange id local, UHC Dental (52133) through the first of conns, and
+// "via-b", which takes the upstreams' 999 and 277 addressed to their
+// submitter id CLEARHOUSE.
+func partnersFile(t *testing.T, local string, conns ...map[string]any) string {
 	t.Helper()
 	doc := map[string]any{
 		"profiles": []any{
-			map[string]any{"profileId": "clinic", "profileType": "local", "interchangeQualifier": "ZZ", "interchangeId": "CLINICA"},
+			map[string]any{"profileId": "clinic", "profileType": "local", "interchangeQualifier": "ZZ", "interchangeId": local},
 			map[string]any{"profileId": "uhc-dental", "profileType": "partner", "interchangeQualifier": "ZZ", "interchangeId": "52133"},
-			// B's answers are addressed to B (the submitter the payer
-			// knows): A takes them in under B's identity.
+			// The upstreams' answers are addressed to them (the submitter
+			// the payer knows): A takes them in under their identity.
 			map[string]any{"profileId": "via-b", "profileType": "local", "interchangeQualifier": "ZZ", "interchangeId": "CLEARHOUSE"},
 		},
-		"connections": []any{claimsConnection("up-b-claims", b), claimsConnection("up-c-claims", c)},
+		"connections": conns,
 		"partnerships": []any{map[string]any{"partnershipId": "clinic_uhc-dental", "localProfileId": "clinic", "partnerProfileId": "uhc-dental",
-			"connectionId": "up-b-claims", "outboundTransactions": []any{map[string]any{"transactionSetIdentifier": "837", "guideId": "005010X224A2"}}},
+			"connectionId": conns[0]["connectionId"], "outboundTransactions": []any{map[string]any{"transactionSetIdentifier": "837", "guideId": "005010X224A2"}}},
 			map[string]any{"partnershipId": "via-b_uhc-dental", "localProfileId": "via-b", "partnerProfileId": "uhc-dental",
 				"inboundTransactions": []any{map[string]any{"transactionSetIdentifier": "999"}, map[string]any{"transactionSetIdentifier": "277"}}}},
 	}
@@ -77,9 +86,9 @@ func claimsConnection(id string, u *upstreamProcess) map[string]any {
 		"secrets":  map[string]any{"apiKey": u.key}}
 }
 
-func startUpstream(t *testing.T, name string) *upstreamProcess {
+func startUpstream(t *testing.T, name string, args ...string) *upstreamProcess {
 	t.Helper()
-	u := &upstreamProcess{t: t, name: name, data: t.TempDir(), addr: freePort(t)}
+	u := &upstreamProcess{t: t, name: name, data: t.TempDir(), addr: freePort(t), args: args}
 	u.key = lastLine(runOK(t, "keys", "create", "--create", "--data", u.data, "--account", "Upstream "+name, "--mode", "test"))
 	u.start()
 	return u
@@ -89,7 +98,7 @@ func startUpstream(t *testing.T, name string) *upstreamProcess {
 // client's configuration still names it).
 func (u *upstreamProcess) start() {
 	u.t.Helper()
-	addr, proc := serveProcess(u.t, "--listen", u.addr, "--data", u.data)
+	addr, proc := serveProcess(u.t, append([]string{"--listen", u.addr, "--data", u.data}, u.args...)...)
 	u.base, u.proc = "http://"+addr, proc
 }
 
@@ -440,4 +449,123 @@ func category(answer string) string {
 		return "none"
 	}
 	return m[1] + ":" + m[2] + " for patient account " + m[3]
+}
+
+// TestUpstreamWebhooks (issue 26): the upstream B sends its events to A's
+// per-connection webhook URL, signed with the secret B gave; A fetches
+// each answer they name into its inbound path. A polls only once an hour
+// here, so the answers can only have come by webhook; B sending them again
+// takes nothing twice, and a forged or unsigned event is refused.
+func TestUpstreamWebhooks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two server processes")
+	}
+	b := startUpstream(t, "B", "--webhooks-allow-private")
+	secretsKey := secrets.NewKey()
+	dataA, addrA := t.TempDir(), freePort(t)
+	keyA := lastLine(runOK(t, "keys", "create", "--create", "--data", dataA, "--account", "Clinic W", "--mode", "production"))
+	apply := func(webhookSecret string) {
+		t.Helper()
+		conn := claimsConnection("up-b-claims", b)
+		if webhookSecret != "" {
+			conn["secrets"].(map[string]any)["webhookSecret"] = webhookSecret
+		}
+		path := partnersFile(t, "CLINICW", conn)
+		runOK(t, "partners", "apply", "-f", path, "--data", dataA, "--account", "Clinic W", "--mode", "production", "--secrets-key", secretsKey)
+	}
+	apply("")
+	hookURL := lastLine(runOK(t, "connections", "webhook-url", "up-b-claims", "--account", "Clinic W", "--mode", "production",
+		"--data", dataA, "--secrets-key", secretsKey, "--public-url", "http://"+addrA))
+	if !strings.HasPrefix(hookURL, "http://"+addrA+"/2023-08-01/upstream-webhooks/") || strings.Contains(hookURL, "up-b-claims") {
+		t.Fatalf("webhook URL %q", hookURL)
+	}
+	// At B, A's account makes a webhook to that URL; B shows its secret once.
+	code, made := post(t, b.base+"/2023-08-01/webhooks", b.key, `{"url": "`+hookURL+`", "description": "to A"}`)
+	var hook struct{ Secret string }
+	json.Unmarshal([]byte(made), &hook)
+	if code != 200 && code != 201 || !strings.HasPrefix(hook.Secret, "whsec_") {
+		t.Fatalf("webhook at B: HTTP %d %s", code, made)
+	}
+	apply(hook.Secret)
+	serveProcess(t, "--listen", addrA, "--data", dataA, "--secrets-key", secretsKey, "--allow-private-connections",
+		"--upstream-poll-interval", "1h")
+	a := "http://" + addrA
+
+	claimBody, err := os.ReadFile("../../internal/claims/testdata/example.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, body := post(t, a+"/2024-04-01/dental-claims/submission", keyA, string(claimBody)); code != 200 {
+		t.Fatalf("claim at A: HTTP %d %.500s", code, body)
+	}
+	var hookID struct{ ID string }
+	json.Unmarshal([]byte(made), &hookID)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		_, ex := get(t, a+"/2023-08-01/executions?limit=100", keyA)
+		if strings.Contains(ex, `"upstream-999-`) && strings.Contains(ex, `"upstream-277-`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			_, d := get(t, b.base+"/2023-08-01/webhooks/"+hookID.ID+"/deliveries", b.key)
+			t.Fatalf("A has not taken B's answers by webhook: A's executions %.1500s\nB's deliveries to A: %.3000s", ex, d)
+		}
+	}
+	// B sends every event of A's account again (the re-emit of each):
+	// A answers them all, and takes nothing twice.
+	_, evs := get(t, b.base+"/2023-08-01/events?limit=100", b.key)
+	var page struct {
+		Items []struct {
+			ID         string `json:"id"`
+			DetailType string `json:"detail-type"`
+		}
+	}
+	json.Unmarshal([]byte(evs), &page)
+	resent := 0
+	for _, e := range page.Items {
+		if e.DetailType == "transaction.processed.v2" {
+			if code, body := post(t, b.base+"/2023-08-01/events/"+e.ID+"/retry", b.key, `{}`); code/100 != 2 {
+				t.Errorf("re-emit at B: HTTP %d %s", code, body)
+			}
+			resent++
+		}
+	}
+	// Wait until A has answered every re-emitted delivery.
+	waitFor(t, 30*time.Second, func() string {
+		_, d := get(t, b.base+"/2023-08-01/webhooks/"+hookID.ID+"/deliveries?limit=100", b.key)
+		var page struct {
+			Items []struct {
+				Attempts []struct {
+					AttemptType string
+					StatusCode  int
+				}
+			}
+		}
+		json.Unmarshal([]byte(d), &page)
+		answered := 0
+		for _, it := range page.Items {
+			for _, at := range it.Attempts {
+				if at.AttemptType == "MANUAL" && at.StatusCode == 200 {
+					answered++
+				}
+			}
+		}
+		if answered >= resent {
+			return d
+		}
+		return ""
+	})
+	time.Sleep(500 * time.Millisecond) // the fetch jobs any of them queued would run now
+	_, ex := get(t, a+"/2023-08-01/executions?limit=100", keyA)
+	acks, statuses := strings.Count(ex, `"upstream-999-`), strings.Count(ex, `"upstream-277-`)
+	// Forged and unsigned events: refused before anything is read.
+	code, forged := call(t, "POST", hookURL, "", `{"detail-type":"transaction.processed.v2"}`)
+	codeBadToken, _ := call(t, "POST", hookURL[:len(hookURL)-6]+"AAAAAA", "", `{}`)
+	t.Logf("upstream webhooks: answers taken by webhook with polling at 1h: 999s %d, 277s %d; %d transaction events re-emitted by B, "+
+		"duplicates %d; unsigned event HTTP %d, forged token HTTP %d", acks, statuses, resent, acks+statuses-2, code, codeBadToken)
+	if acks != 1 || statuses != 1 || resent < 2 {
+		t.Errorf("A took %d 999s and %d 277s (want 1 and 1) after %d re-emits: %.2000s", acks, statuses, resent, ex)
+	}
+	if code != 401 || codeBadToken != 404 {
+		t.Errorf("unsigned: HTTP %d %s; forged token: HTTP %d", code, forged, codeBadToken)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/practice"
 	"github.com/clearhouse/clearhouse/internal/reports"
 	"github.com/clearhouse/clearhouse/internal/store"
+	"github.com/clearhouse/clearhouse/internal/upstream"
 )
 
 // routes is the whole API, top to bottom: every pattern and its handler.
@@ -111,6 +112,9 @@ func (s *Server) routes() []Route {
 		{Pattern: "GET /2023-08-01/transactions/{transactionId}/fragments/{fragmentIndex}/output", Handler: http.HandlerFunc(files.fragmentDocument)},
 		{Pattern: "GET /2023-08-01/transactions/{transactionId}/edi-platform/fragments/{fragmentIndex}/output", Handler: http.HandlerFunc(files.fragmentDocument)},
 		{Pattern: "GET /2023-08-01/polling/transactions", Handler: http.HandlerFunc(files.pollTransactions)},
+		// A CLEARINGHOUSE_API upstream's webhook events (the token names the
+		// connection; the event's signature is checked with its secret).
+		{Pattern: "POST " + upstream.WebhookPath + "{token}", Public: true, Handler: http.HandlerFunc(upstreamWebhookHandler{hook: svc.UpstreamWebhook}.receive)},
 		{Pattern: "GET " + core.DownloadsPath + "{token}", Public: true, Handler: http.HandlerFunc(files.download)},
 
 		// Real-time claim status (276/277), through the eligibility router.

@@ -35,6 +35,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/statusinquiry"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/tenantdir"
+	"github.com/clearhouse/clearhouse/internal/upstream"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
 
@@ -67,6 +68,9 @@ type Services struct {
 	// Events builds the public URLs of artifacts and reports (the same
 	// Emitter the services record events with).
 	Events *events.Emitter
+	// UpstreamWebhook receives CLEARINGHOUSE_API upstreams' events (nil:
+	// none are received).
+	UpstreamWebhook *upstream.Webhook
 }
 
 // Route is one endpoint (httpkit.Route, which the console's routes are too).

@@ -246,7 +246,8 @@ var mockClaims = web.MockClaims{RejectMemberID: mockpayer.ClaimRejectMemberID,
 func APIServices(s *services.Set) api.Services {
 	return api.Services{Store: s.Store, Clock: s.Clock, Logger: s.Logger, Metrics: s.Metrics, Secrets: s.Secrets,
 		Directories: s.Directories, ConnectionGuard: s.ConnectionGuard, Core: s.Core, Eligibility: s.Eligibility,
-		Payers: s.Payers, Claims: s.Claims, StatusInquiry: s.StatusInquiry, Webhooks: s.Webhooks, Events: s.Events}
+		Payers: s.Payers, Claims: s.Claims, StatusInquiry: s.StatusInquiry, Webhooks: s.Webhooks, Events: s.Events,
+		UpstreamWebhook: s.UpstreamWebhook}
 }
 
 // sweepBlobTemporaries removes the unfinished writes a crash left in the

@@ -86,11 +86,13 @@ var connectionSchemas = map[string]connectionSchema{
 	},
 	// The same fields as a CLEARINGHOUSE_API connection of the --payers
 	// file (package connections): both become one upstream.Client.
+	// webhookSecret is the signing secret of the upstream's webhook events
+	// (package upstream receives them).
 	store.ConnectionClearinghouseAPI: {
 		about: "another clearinghouse's public API (the hosted API's contract, or another Clearhouse): claims go to its raw-x12-submission endpoints with your account's key there",
 		settings: []settingField{{name: "url", required: true, check: webURL}, {name: "coreUrl", check: webURL},
 			{name: "timeout", check: nonEmpty}, {name: "transactions", kind: kindStrings}},
-		secrets: []string{"apiKey"}, oneSecretOf: []string{"apiKey"},
+		secrets: []string{"apiKey", "webhookSecret"}, oneSecretOf: []string{"apiKey"},
 		productionMode: true,
 	},
 	store.ConnectionCAQHCORE: {

@@ -127,6 +127,9 @@ type Set struct {
 	// UpstreamPoller collects the answers of stored CLEARINGHOUSE_API
 	// connections (its jobs are registered; run Ensure now and then).
 	UpstreamPoller *upstream.Poller
+	// UpstreamWebhook receives their upstreams' webhook events and fetches
+	// the answers they name (its job kind is registered).
+	UpstreamWebhook *upstream.Webhook
 }
 
 // New builds the graph. Every job kind is registered on Set.Jobs when it
@@ -199,6 +202,8 @@ func New(cfg Config) (*Set, error) {
 	s.UpstreamPoller = &upstream.Poller{Store: s.Store, Jobs: s.Jobs, Receive: s.Core.Receive, Delivery: upstreamDelivery,
 		Interval: cfg.UpstreamPollInterval, Logger: s.Logger.With("component", "upstream-poll"), Now: s.Clock.Now}
 	s.UpstreamPoller.Register()
+	s.UpstreamWebhook = &upstream.Webhook{Poller: s.UpstreamPoller, Box: s.Secrets}
+	s.UpstreamWebhook.Register()
 	do := cfg.Delivery
 	do.Store, do.Blob, do.Jobs, do.Clock, do.Logger, do.Events = s.Store, s.Blob, s.Jobs, s.Clock, s.Logger, s.Events
 	do.Transports = map[string]delivery.Transport{

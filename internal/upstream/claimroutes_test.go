@@ -110,14 +110,10 @@ func (w *claimWorld) newAccount(t *testing.T, name string) string {
 
 // connect stores a CLEARINGHOUSE_API connection of account to u.
 func (w *claimWorld) connect(t *testing.T, account, id string, u *fakeUpstream, timeout string) store.Connection {
-	sealed, err := w.box.SealString("key-"+id, store.ConnectionSecretsContext(account, store.ModeProduction, id)+":apiKey")
-	if err != nil {
-		t.Fatal(err)
-	}
 	settings, _ := json.Marshal(StoredSettings{URL: u.srv.URL + "/2024-04-01", Timeout: timeout})
-	sec, _ := json.Marshal(map[string]string{"apiKey": sealed})
 	c := store.Connection{ID: id, AccountID: account, Mode: store.ModeProduction, Type: store.ConnectionClearinghouseAPI,
-		Settings: settings, SealedSecrets: string(sec), CreatedAt: time.Now(), UpdatedAt: time.Now()}
+		Settings: settings, CreatedAt: time.Now(), UpdatedAt: time.Now()}
+	sealStoredSecrets(t, w, &c, map[string]string{"apiKey": "key-" + id})
 	if err := w.st.CreateConnection(context.Background(), c); err != nil {
 		t.Fatal(err)
 	}

@@ -71,6 +71,13 @@ func (p *Poller) Register() {
 	p.Jobs.Register(PollKind, jobs.Policy{MaxAttempts: 5, Timeout: 5 * time.Minute, Lane: jobs.LaneOutbound}, p.handle)
 }
 
+func (p *Poller) now() time.Time {
+	if p.Now != nil {
+		return p.Now()
+	}
+	return time.Now()
+}
+
 func (p *Poller) interval() time.Duration {
 	if p.Interval > 0 {
 		return p.Interval
@@ -171,16 +178,20 @@ func (p *Poller) handle(ctx context.Context, j store.Job) error {
 
 // polledTransaction is what this package reads of a polled transaction.
 type polledTransaction struct {
-	TransactionID string    `json:"transactionId"`
-	Direction     string    `json:"direction"`
-	ProcessedAt   time.Time `json:"processedAt"`
-	X12           *struct {
-		Metadata struct {
-			Transaction *struct {
-				TransactionSetIdentifier string `json:"transactionSetIdentifier"`
-			} `json:"transaction"`
-		} `json:"metadata"`
-	} `json:"x12"`
+	TransactionID string     `json:"transactionId"`
+	Direction     string     `json:"direction"`
+	ProcessedAt   time.Time  `json:"processedAt"`
+	X12           *polledX12 `json:"x12"`
+}
+
+type polledX12 struct {
+	Metadata struct {
+		Transaction *polledSet `json:"transaction"`
+	} `json:"metadata"`
+}
+
+type polledSet struct {
+	TransactionSetIdentifier string `json:"transactionSetIdentifier"`
 }
 
 func (t polledTransaction) set() string {
