@@ -81,8 +81,27 @@ func set(codes []string) *codeSet {
 	return s
 }
 
-// has reports whether v is in the set.
+// lowBytes[n] keeps the low n bytes of a word.
+var lowBytes = [8]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff}
+
+// has reports whether v is in the set. The common case — a value of 1 to
+// 7 bytes with bytes after it, a short list — is kept small enough to be
+// inlined into the callers.
 func (s *codeSet) has(v []byte) bool {
+	if n := len(v); uint(n-1) < 7 && cap(v) >= 8 && s.table == nil {
+		p := binary.LittleEndian.Uint64(v[:8])&lowBytes[n&7] | uint64(n)<<56
+		for _, x := range s.packed {
+			if x == p {
+				return true
+			}
+		}
+		return false
+	}
+	return s.hasSlow(v)
+}
+
+// hasSlow is has for long lists and odd values.
+func (s *codeSet) hasSlow(v []byte) bool {
 	p, ok := pack(v)
 	if !ok || p == 0 {
 		_, found := s.other[string(v)]

@@ -373,8 +373,12 @@ func (v *Validator) checkDatePair(seg *x12.Segment, def *Segment, p datePair) {
 // datePairOK reports whether val is a valid value of date format q (or
 // empty, or of a format not checked).
 func datePairOK(q, val []byte) bool {
-	if len(val) == 0 {
+	if len(val) == 0 || len(q) < 2 || len(q) > 3 {
 		return true
+	}
+	// The common case without a string switch.
+	if len(q) == 2 && q[0] == 'D' && q[1] == '8' {
+		return len(val) == 8 && validDate(val)
 	}
 	switch string(q) {
 	case "D8":

@@ -1,5 +1,7 @@
 package guide
 
+import "math"
+
 // The encoder checks the values of the commonest elements itself, with the
 // checks below, and calls the validator only when one fails (the validator
 // then finds and reports the problem). Each must accept exactly the values
@@ -45,12 +47,16 @@ const (
 	quickInteger
 	quickDate
 	quickTime
+	quickComposite
 )
 
 // quickOf chooses the quick check of an element.
 func quickOf(e *Element) quick {
-	if e.Usage == NotUsed || e.pattern != nil || len(e.Components) > 0 {
+	switch {
+	case e.Usage == NotUsed || e.pattern != nil:
 		return quickNone
+	case len(e.Components) > 0:
+		return quickComposite
 	}
 	switch e.kind {
 	case kindDate:
@@ -65,23 +71,58 @@ func quickOf(e *Element) quick {
 	return quickText
 }
 
+// qcheck is what elementsOK needs of an element, in 32 bytes: a segment's
+// checks are one small array (Segment.qs) instead of its Elements.
+type qcheck struct {
+	op quick
+	// A value's length n passes when uint(n-min) <= span.
+	min, span uint32
+	codes     *codeSet // the guide's codes or the external list's
+	el        *Element // the element (its components, for a composite)
+	// lastReq is the position of a composite's last required component.
+	lastReq int
+}
+
+// qcheckOf compiles e's quick check.
+func qcheckOf(e *Element) qcheck {
+	q := qcheck{op: e.quick, el: e, min: uint32(max(e.Min, 0)), span: math.MaxUint32}
+	if e.Max > 0 {
+		if e.Max < e.Min {
+			q.op = quickNone // no length passes
+		}
+		q.span = uint32(e.Max) - q.min
+	}
+	switch {
+	case e.codes != nil:
+		q.codes = e.codes
+	case e.codeList != nil:
+		q.codes = e.codeList.codes
+	}
+	for i := range e.Components {
+		if e.Components[i].Usage == Required {
+			q.lastReq = i + 1
+		}
+	}
+	return q
+}
+
 // valueOK reports whether checkSimple finds nothing wrong with v, a value
 // without control characters, component or repetition separators. False
 // may also mean "not sure": the caller then lets checkElements decide.
-func (e *Element) valueOK(v []byte) bool {
+func (q *qcheck) valueOK(v []byte) bool {
 	n := len(v)
-	switch e.quick {
+	switch q.op {
 	case quickText:
 	case quickDecimal:
 		if !validDecimal(v) {
 			return false
 		}
-		n = valueLength(e, v)
+		n = valueLength(q.el, v)
 	case quickInteger:
 		if !validInteger(v) {
 			return false
 		}
-		n = valueLength(e, v)
+		n = valueLength(q.el, v)
 	case quickDate:
 		if !validDate(v) {
 			return false
@@ -93,25 +134,17 @@ func (e *Element) valueOK(v []byte) bool {
 	default:
 		return false
 	}
-	if n < e.Min || (e.Max > 0 && n > e.Max) {
+	if uint32(n)-q.min > q.span {
 		return false
 	}
-	if e.codes != nil {
-		return e.codes.has(v)
-	}
-	if e.codeList != nil {
-		return e.codeList.codes.has(v)
-	}
-	return true
+	return q.codes == nil || q.codes.has(v)
 }
 
 // compositeOK reports whether checkElement finds nothing wrong with v, a
 // value of composite e without control characters or repetition
 // separators (csep is the component separator).
-func compositeOK(e *Element, v []byte, csep byte) bool {
-	if e.Usage == NotUsed {
-		return false
-	}
+func compositeOK(q *qcheck, v []byte, csep byte) bool {
+	e := q.el
 	c := 0
 	for {
 		c++
@@ -120,27 +153,22 @@ func compositeOK(e *Element, v []byte, csep byte) bool {
 		if j >= 0 {
 			part, v = v[:j], v[j+1:]
 		}
-		if c > len(e.Components) {
+		if c > len(e.qs) {
 			return false
 		}
-		comp := &e.Components[c-1]
+		q := &e.qs[c-1]
 		if len(part) == 0 {
-			if comp.Usage == Required {
+			if q.el.Usage == Required {
 				return false
 			}
-		} else if !comp.valueOK(part) {
+		} else if !q.valueOK(part) {
 			return false
 		}
 		if j < 0 {
 			break
 		}
 	}
-	for c++; c <= len(e.Components); c++ {
-		if e.Components[c-1].Usage == Required {
-			return false
-		}
-	}
-	return true
+	return c >= q.lastReq // no required component after the last one sent
 }
 
 // elementsOK reports whether checkElements would find nothing wrong with
@@ -150,27 +178,42 @@ func compositeOK(e *Element, v []byte, csep byte) bool {
 func (v *Validator) elementsOK(def *Segment) bool {
 	f := &v.f
 	n := f.n
-	if n > len(def.Elements) || def.lastReq > n || def.noQuick {
+	qs := def.qs
+	if n > len(qs) || def.lastReq > n || def.noQuick {
 		return false
 	}
-	raw, csep := f.raw, v.d.Component
+	raw, csep, special := f.raw, v.d.Component, f.compEl|f.repEl
 	var present uint64
 	for i := 1; i <= n; i++ {
-		val := raw[f.b[i]+1 : f.b[i+1]]
-		if len(val) == 0 {
+		p := f.span[i&maxFields]
+		lo, hi := p&0xffff, p>>16
+		if lo == hi {
 			continue
 		}
+		val := raw[lo:hi]
 		bit := uint64(1) << min(i, 63)
 		present |= bit
-		e := &def.Elements[i-1]
-		switch {
-		case f.repEl&bit != 0:
-			return false
-		case e.Components != nil:
-			if !compositeOK(e, val, csep) {
+		q := &qs[i-1]
+		if special&bit == 0 {
+			// The common case: a plain value (a composite of one component).
+			if q.op == quickText {
+				if uint32(len(val))-q.min > q.span || q.codes != nil && !q.codes.has(val) {
+					return false
+				}
+				continue
+			}
+			if q.op == quickComposite {
+				if !compositeOK(q, val, csep) {
+					return false
+				}
+				continue
+			}
+			if !q.valueOK(val) {
 				return false
 			}
-		case f.compEl&bit != 0 || !e.valueOK(val):
+			continue
+		}
+		if f.repEl&bit != 0 || q.op != quickComposite || !compositeOK(q, val, csep) {
 			return false
 		}
 	}

@@ -22,37 +22,45 @@ type fields struct {
 	// compEl and repEl have bit k set when element k holds a component or
 	// repetition separator (elements past 63 share bit 63).
 	compEl, repEl uint64
-	// b[k+1] is the offset in raw of the separator ending element k (0 is
-	// the id), b[0] is -1 and b[n+1] is len(raw): element k is
-	// raw[b[k]+1 : b[k+1]].
-	b [maxFields + 2]int32
+	// span[k] is where element k (0 is the id) lies in raw: it is
+	// raw[span[k]&0xffff : span[k]>>16]. Segments scan reads are shorter
+	// than 64 KiB.
+	span [maxFields + 1]uint32
 	// tbl holds scan's byte classes for element separator tblE and set
 	// delimiters tblD.
 	tbl   [256]uint8
 	tblE  byte
 	tblD  x12.Delimiters
 	tblOK bool
+	tmp   []byte // a copy of a segment at the end of its buffer, for scan
 }
 
-// maxFields is the most elements a segment read by scan may have; X12
-// segments have at most a few dozen.
-const maxFields = 126
+// maxFields is the most elements a segment read by scan may have (X12
+// segments have at most a few dozen): one less than a power of two, so el
+// can mask an index into span instead of testing it.
+const maxFields = 127
 
 // use makes f read seg through its own accessors.
 func (f *fields) use(seg *x12.Segment) {
-	f.seg, f.fast, f.csep = seg, false, seg.Delimiters().Component
+	f.seg, f.fast, f.n, f.csep = seg, false, -1, seg.Delimiters().Component
 }
 
 // el returns element i (0: the segment id), nil past the last one: what
 // seg.ElementBytes(i) returns.
 func (f *fields) el(i int) []byte {
-	if !f.fast {
-		return f.seg.ElementBytes(i)
+	if i <= f.n { // n is -1 unless fast; i is never negative
+		p := f.span[i&maxFields]
+		return f.raw[p&0xffff : p>>16]
 	}
-	if uint(i) > uint(f.n) {
+	return f.elSlow(i)
+}
+
+// elSlow is el past the last element, or for a segment scan did not read.
+func (f *fields) elSlow(i int) []byte {
+	if f.fast {
 		return nil
 	}
-	return f.raw[f.b[i]+1 : f.b[i+1]]
+	return f.seg.ElementBytes(i)
 }
 
 // Byte classes of scan's table.
@@ -86,19 +94,18 @@ func (f *fields) table(e byte, d x12.Delimiters) *[256]uint8 {
 	return &f.tbl
 }
 
-// scan reads seg's bytes into f, marking the elements that hold d's
-// component or repetition separator (d are the set's delimiters, which the
-// element checks use); it returns false, leaving f to seg's accessors, for
-// a segment it does not vouch for.
-func (f *fields) scan(seg *x12.Segment, d x12.Delimiters) bool {
+// scanBytes is scan a byte at a time, with a table of byte classes: the
+// scan of other architectures and of unusual delimiters, and the reference
+// of scanSSE's test.
+func (f *fields) scanBytes(seg *x12.Segment, d x12.Delimiters) bool {
 	f.use(seg)
 	raw := seg.Unsplit()
-	if len(raw) > 1<<30 {
+	if len(raw) >= 1<<16 {
 		return false
 	}
 	tbl := f.table(seg.Delimiters().Element, d)
 	var comp, rep uint64
-	k := 0 // elements ended so far (the id first)
+	k, start := 0, 0 // elements ended so far (the id first); start of the next
 	for i, c := range raw {
 		cl := tbl[c]
 		if cl == 0 {
@@ -109,8 +116,9 @@ func (f *fields) scan(seg *x12.Segment, d x12.Delimiters) bool {
 			if k >= maxFields {
 				return false
 			}
+			f.span[k] = uint32(start) | uint32(i)<<16
 			k++
-			f.b[k] = int32(i)
+			start = i + 1
 		case byteComp:
 			comp |= 1 << min(k, 63)
 		case byteRep:
@@ -119,8 +127,14 @@ func (f *fields) scan(seg *x12.Segment, d x12.Delimiters) bool {
 			return false // a control character, CR or LF among them
 		}
 	}
-	f.b[0], f.b[k+1] = -1, int32(len(raw))
-	if id := f.b[1]; id > 0 && raw[id-1] == ' ' {
+	f.span[k] = uint32(start) | uint32(len(raw))<<16
+	return f.done(raw, k, comp, rep)
+}
+
+// done completes a scan of raw that found k element separators (f.span
+// holds its k+1 elements).
+func (f *fields) done(raw []byte, k int, comp, rep uint64) bool {
+	if id := f.span[0] >> 16; id > 0 && raw[id-1] == ' ' {
 		return false // a blank-padded id, which x12.Segment trims
 	}
 	f.raw, f.n, f.compEl, f.repEl, f.fast = raw, k, comp, rep, true

@@ -129,6 +129,7 @@ type Segment struct {
 	// when a required element lies past bit 62, so elementsOK never runs.
 	reqMask   uint64
 	noQuick   bool
+	qs        []qcheck // elementsOK's checks, one per position
 	syntax    []syntaxRule
 	dates     []datePair
 	sumTotals []sumItem // sum rules whose total this segment holds
@@ -164,8 +165,9 @@ type Element struct {
 	codes    *codeSet
 	codeList *CodeList
 	pattern  *regexp.Regexp
-	// Components is set for a composite.
+	// Components is set for a composite, and qs holds their checks.
 	Components []Element
+	qs         []qcheck
 	keyNext    string     // `,"key":`, for every member after the first
 	keyJSON    string     // `"key":`
 	next       paddedName // keyNext, to copy without a memmove call

@@ -383,6 +383,7 @@ func (c *compiler) segment(n *spec.Node) (*Segment, error) {
 			}
 		}
 	}
+	s.qs = qchecks(s.Elements)
 	for i := 0; i+1 < len(s.Elements); i++ {
 		if s.Elements[i].DE == "1250" && s.Elements[i+1].DE == "1251" {
 			s.dates = append(s.dates, datePair{qual: i + 1, value: i + 2})
@@ -451,9 +452,20 @@ func (c *compiler) element(e *spec.Element) (Element, error) {
 			}
 			out.Components[sub.Pos-1] = sub
 		}
+		out.qs = qchecks(out.Components)
 	}
 	out.quick = quickOf(&out)
 	return out, nil
+}
+
+// qchecks compiles the quick checks of elements (which must not move
+// afterwards: each check points at its element).
+func qchecks(elements []Element) []qcheck {
+	qs := make([]qcheck, len(elements))
+	for i := range elements {
+		qs[i] = qcheckOf(&elements[i])
+	}
+	return qs
 }
 
 // blankElements returns one element per position up to the last the guide
