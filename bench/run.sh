@@ -14,7 +14,10 @@
 # Settings (environment): COUNT, OUT, BENCH_FILTER (a grep -E pattern on
 # the lines of bench/benchmarks.txt), CLAIMS_BENCH_PARALLELISM (the
 # delivery benchmark's callers per core, default 1 here: 2 callers on 2
-# cores, the target's two concurrent callers).
+# cores, the target's two concurrent callers). The claim and eligibility
+# legs also count their fsyncs per op: each benchmark runs once more, 300
+# ops under strace (CLEARHOUSE_BENCH_FSYNC_OPS), only for the count;
+# CLEARHOUSE_BENCH_FSYNCS=off skips it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNT=${COUNT:-6}
@@ -47,6 +50,9 @@ awk '
       if ($(i + 1) == "req/s") rps[name] = rps[name] " " $i
       if ($(i + 1) == "claims/s") cps[name] = cps[name] " " $i
       if ($(i + 1) == "p99-ms") p99[name] = p99[name] " " $i
+      if ($(i + 1) == "p50-ms") p50[name] = p50[name] " " $i
+      if ($(i + 1) == "fsyncs/req" || $(i + 1) == "fsyncs/claim") fs[name] = fs[name] " " $i
+      if ($(i + 1) == "cpu-ms/claim") cpc[name] = cpc[name] " " $i
       if ($(i + 1) == "allocs/op") al[name] = al[name] " " $i
       if ($(i + 1) == "validate-MB/s") vmb[name] = vmb[name] " " $i
       if ($(i + 1) == "split-MB/s") smb[name] = smb[name] " " $i
@@ -63,17 +69,20 @@ awk '
         clients = name; sub(/.*clients=/, "", clients)
         floor = "BenchmarkFloorHealthz/clients=" clients
         r = median(rps[name])
-        line = sprintf("%-44s %7.0f req/s  p99 %6.2f ms  %5.0f allocs/op", name, r, median(p99[name]), median(al[name]))
+        line = sprintf("%-44s %7.0f req/s  p50 %6.2f  p99 %6.2f ms  %5.0f allocs/op", name, r, median(p50[name]), median(p99[name]), median(al[name]))
         if (name in cpu) line = line sprintf("  %5.0f cpu-µs/op", median(cpu[name]))
+        if (name in fs) line = line sprintf("  %.2f fsyncs/req", median(fs[name]))
         if (floor in rps && name != floor) {
           f = median(rps[floor])
           line = line sprintf("  = %5.1f %% of /healthz (%0.f/s): costs %.1f no-op requests", 100 * r / f, f, f / r)
           if (name in cpu && floor in cpu && median(cpu[floor]) > 0)
             line = line sprintf(", %.1f in CPU", median(cpu[name]) / median(cpu[floor]))
         }
+        if (name ~ /FloorClaims/) line = line "  (target: 500/s, p99 20 ms)"
         print line
       } else if (name in cps) {
-        printf("%-52s %9.0f claims/s  p99 %7.2f ms  (target: 500 claims/s, p99 20 ms)\n", name, median(cps[name]), median(p99[name]))
+        printf("%-44s %7.0f claims/s  p50 %6.2f  p99 %6.2f ms  %.2f cpu-ms/claim  %.2f fsyncs/claim  (target: 500/s, p99 20 ms)\n",
+          name, median(cps[name]), median(p50[name]), median(p99[name]), median(cpc[name]), median(fs[name]))
       } else if (name in ff) {
         printf("%-52s %9.1f MB/s beside the split floor %.1f MB/s = %.3f of it (by CPU time %.3f; target: 0.25)\n",
           name, median(vmb[name]), median(smb[name]), median(ff[name]), median(cff[name]))
