@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -351,6 +352,8 @@ type claimData struct {
 	Form string
 	// Lines are the service lines as sent (nil when the file is gone).
 	Lines []billedLine
+	// Diagnoses are a medical claim's diagnoses as sent, by letter.
+	Diagnoses []option
 	// Correct: the claim can be corrected and sent again (rejected, not
 	// delivered); Replace: it can be replaced or voided (accepted, paid).
 	Correct, Replace bool
@@ -418,6 +421,14 @@ func (c *Console) claimPage(w http.ResponseWriter, r *http.Request) {
 	}
 	if sent, err := c.readSentClaim(ctx, cl, c.tenant(v)); err == nil {
 		data.Lines = sent.Lines
+		for i := 1; i <= professionalDiagnoses; i++ {
+			if code := sent.Values.Get("dx" + strconv.Itoa(i)); code != "" {
+				if len(code) > 3 { // ICD-10-CM is read with a dot after its category
+					code = code[:3] + "." + code[3:]
+				}
+				data.Diagnoses = append(data.Diagnoses, option{dxLetter(i), code})
+			}
+		}
 	} else if !errors.Is(err, store.ErrNotFound) {
 		c.fail(w, r, err)
 		return

@@ -143,6 +143,14 @@ var (
 			return "$" + formatCents(c)
 		},
 		"outcomeLabel": outcomeLabel,
+		// pointerLetter shows an 837P diagnosis pointer ("2") as the
+		// CMS-1500's letter (B).
+		"pointerLetter": func(p string) string {
+			if n, err := strconv.Atoi(p); err == nil && n >= 1 && n <= professionalDiagnoses {
+				return dxLetter(n)
+			}
+			return p
+		},
 		"answerClass": func(outcome string) string {
 			switch outcome {
 			case claimstatus.Rejected, claimstatus.Denied:

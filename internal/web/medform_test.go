@@ -88,9 +88,9 @@ func TestMedicalFormsSend(t *testing.T) {
 			"What was billed", "Patient owes")
 		if kind == kindProfessional {
 			// 99213 $125 and 87880 QW $35: each paid 80 % less a 10 % deductible.
-			wantContains(t, "professional lines", text, "99213", "87880 QW", "$125.00", "$35.00", "$87.50", "$24.50", "Patient owes $16.00")
+			wantContains(t, "professional lines", text, "Diagnoses (ICD-10-CM): A J06.9", "B R05.9", "99213 — A B 1 $125.00", "87880 QW A 1 $35.00", "87880 QW", "$125.00", "$35.00", "$87.50", "$24.50", "Patient owes $16.00")
 		} else {
-			wantContains(t, "institutional lines", text, "Revenue code", "0450", "99284", "$500.00", "$80.00", "$350.00", "$56.00")
+			wantContains(t, "institutional lines", text, "Diagnoses (ICD-10-CM): R45.851", "F32.9", "Revenue code", "0450", "99284", "$500.00", "$80.00", "$350.00", "$56.00")
 		}
 	}
 }
