@@ -132,12 +132,12 @@ func TestPayerSearchParameters(t *testing.T) {
 }
 
 // enrollmentDirectory: UnitedHealthcare needs enrollment for eligibility
-// (account "Enrolled" has it), UnitedHealthcare Dental for dental claims
+// (account "Enrolled" has it) and claim status (nobody has it), UnitedHealthcare Dental for dental claims
 // (nobody has it), and the new payer NEWPY operates in Texas.
 const enrollmentDirectory = `{"items": [
 {"stediId": "87726", "primaryPayerId": "87726", "displayName": "UnitedHealthcare", "names": ["United Health Care"], "aliases": ["UHC"],
  "operatingStates": ["NATIONAL"], "coverageTypes": ["medical"],
- "transactionSupport": {"eligibilityCheck": "ENROLLMENT_REQUIRED", "claimStatus": "SUPPORTED", "professionalClaimSubmission": "SUPPORTED",
+ "transactionSupport": {"eligibilityCheck": "ENROLLMENT_REQUIRED", "claimStatus": "ENROLLMENT_REQUIRED", "professionalClaimSubmission": "SUPPORTED",
    "institutionalClaimSubmission": "SUPPORTED", "dentalClaimSubmission": "NOT_SUPPORTED", "claimPayment": "ENROLLMENT_REQUIRED",
    "coordinationOfBenefits": "SUPPORTED", "unsolicitedClaimAttachment": "NOT_SUPPORTED"}},
 {"stediId": "52133", "primaryPayerId": "52133", "displayName": "UnitedHealthcare Dental", "aliases": [], "coverageTypes": ["dental"],
@@ -290,6 +290,11 @@ func TestPayerErrorsSuggestAndEnrollment(t *testing.T) {
 		}
 	}
 
+	body = test.do("POST", "/2024-04-01/change/medicalnetwork/claimstatus/v2", strings.Replace(exampleClaimStatusRequest, `"52133"`, `"52313"`, 1), 400, nil)
+	if !strings.Contains(string(body), "Did you mean 52133 (UnitedHealthcare Dental)") {
+		t.Errorf("claim status, unknown payer: %s", body)
+	}
+
 	other := keyFor("Other", auth.ModeProduction)
 	var refused struct {
 		Code      string
@@ -304,6 +309,10 @@ func TestPayerErrorsSuggestAndEnrollment(t *testing.T) {
 	other.do("POST", "/2024-04-01/dental-claims/submission", string(dental), http.StatusForbidden, &refused)
 	if !strings.Contains(refused.Message, "requires transaction enrollment for dentalClaimSubmission") {
 		t.Errorf("dental claim without enrollment: %+v", refused)
+	}
+	other.do("POST", "/2024-04-01/change/medicalnetwork/claimstatus/v2", strings.Replace(exampleClaimStatusRequest, `"52133"`, `"87726"`, 1), http.StatusForbidden, &refused)
+	if !strings.Contains(refused.Message, "requires transaction enrollment for claimStatus") {
+		t.Errorf("claim status without enrollment: %+v", refused)
 	}
 	// The enrolled account passes the enrollment check, to the next
 	// refusal: no production connection reaches the payer here.

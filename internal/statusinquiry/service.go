@@ -122,13 +122,23 @@ func (s *Service) Check(ctx context.Context, caller payers.Caller, req *Request)
 
 // route finds the payer's connection for a 276, or the contract's error.
 func (s *Service) route(caller payers.Caller, payerID string) (payers.Route, error) {
+	dir := s.cfg.Router.Directory()
+	if p, ok := dir.Lookup(payerID); ok {
+		if err := dir.CheckEnrollment(p, payers.ClaimStatus, caller.Mode == payers.ModeProduction, caller.AccountID); err != nil {
+			return payers.Route{}, &Problem{Status: http.StatusForbidden, Code: "FORBIDDEN", Message: err.Error()}
+		}
+	}
 	route, err := s.cfg.Router.Route(caller.Mode, payerID, payers.ClaimStatus)
 	var nc *payers.NotConfiguredError
 	var un *payers.UnsupportedTransactionError
 	switch {
 	case errors.As(err, &nc):
+		unknown := ""
+		if !dir.Known(nc.PayerID) {
+			unknown = " tradingPartnerServiceId names no payer in this server's directory." + payers.DidYouMean(dir.Suggest(nc.PayerID, 3))
+		}
 		return route, &Problem{Status: http.StatusBadRequest, Code: "VALIDATION_ERROR",
-			Message: fmt.Sprintf("Payer %s is not configured: %s. The payer directory (clearhouse payers list, or the --payers file) has the ids this server knows.", nc.PayerID, nc.Reason)}
+			Message: fmt.Sprintf("Payer %s is not configured: %s.%s The payer directory (clearhouse payers list, or the --payers file) has the ids this server knows.", nc.PayerID, nc.Reason, unknown)}
 	case errors.As(err, &un):
 		return route, &Problem{Status: http.StatusBadRequest, Code: "VALIDATION_ERROR",
 			Message: fmt.Sprintf("Payer %s does not answer real-time claim status (276) electronically.", un.PayerID)}
