@@ -144,7 +144,7 @@ func (p Payer) Configured() bool { return p.Connection != "" || len(p.Connection
 // WhereToFindPayers is what an answer naming an unknown or unconfigured
 // payer says about where the payer ids are.
 const WhereToFindPayers = "the payers this server knows, with their ids and transactions, are listed by 'clearhouse payers' " +
-	"(shipped list: docs/payers.md; an operator adds payers and connections with serve --payers)"
+	"(shipped list: docs/payers.md; an operator adds payers with serve --payer-directory and connections with serve --payers)"
 
 // ids are the keys Lookup finds the payer by: its id, its hosted id and
 // its aliases.
