@@ -1,10 +1,13 @@
 package web
 
 import (
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clearhouse/clearhouse/internal/core/coretest"
 )
 
 // What was paid: the mock payer's 835 pays the partial sample 80 % of each
@@ -51,4 +54,37 @@ func TestClaimPagePaid(t *testing.T) {
 	page = b.waitClaim(denied, "Denied", "What was paid")
 	wantContains(t, "denied claim", page, "The payer denied this claim", "Paid by the payer $0.00",
 		"Claim/service lacks information", "(CO-16)", "Remark: Missing/incomplete/invalid rendering provider primary identifier. (N290)")
+}
+
+// An 835 names claims only of its own account: the same file uploaded by
+// another account shows the claim number unlinked, and the owner's claim
+// page shows no payment from it; uploaded by the claim's account, it links
+// the claim and the claim page shows what it paid.
+func TestFilePaymentsStayInTheirAccount(t *testing.T) {
+	srv := newEDIServer(t)
+	keyA, _ := srv.claimsKey(t, "Sunrise Family Dental")
+	keyB, _ := srv.partneredKey(t, "Other Practice")
+	a, other := srv.browser(t), srv.browser(t)
+	a.signIn(keyA)
+	other.signIn(keyB)
+	claim := a.submitSample("accepted", func(v url.Values) { v.Set("pcn", "PCN1-00000") })
+	a.waitClaim(claim, "Accepted")
+	remit := coretest.Gen835([]int{1}, 1, 0) // pays PCN1-00000
+
+	theirs := other.upload("remit-other.x12", remit)
+	waitFor(t, "the other account's 835", func() bool { return strings.Contains(other.get(theirs).Body, "Payment of $450.00") })
+	page := other.get(theirs).Body
+	if strings.Contains(page, `href="/claims/`) || !strings.Contains(htmlUnescape(visible(page)), "PCN1-00000 (no claim of yours)") {
+		t.Errorf("another account's 835 links the claim:\n%s", visible(page))
+	}
+	if strings.Contains(a.get(claim).Body, `id="claim-paid"`) {
+		t.Error("another account's 835 paid the claim")
+	}
+
+	mine := a.upload("remit-mine.x12", remit)
+	waitFor(t, "the account's own 835", func() bool { return strings.Contains(a.get(mine).Body, `class="payment-claim"`) })
+	if !strings.Contains(a.get(mine).Body, `href="`+claim+`" class="payment-claim"`) {
+		t.Errorf("the account's own 835 does not link its claim %s", claim)
+	}
+	wantContains(t, "claim paid by the uploaded 835", a.waitClaim(claim, "Paid", "What was paid"), "$450.00", "TRACE0001", "Electronic funds transfer (ACH)", "Deductible Amount", "reason code A2 (CO-A2)")
 }
