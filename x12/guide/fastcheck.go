@@ -1,6 +1,9 @@
 package guide
 
-import "math"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // The encoder checks the values of the commonest elements itself, with the
 // checks below, and calls the validator only when one fails (the validator
@@ -78,6 +81,7 @@ type qcheck struct {
 	// A value's length n passes when uint(n-min) <= span.
 	min, span uint32
 	codes     *codeSet // the guide's codes or the external list's
+	packed    []uint64 // codes.packed of a short list of short codes
 	el        *Element // the element (its components, for a composite)
 	// lastReq is the position of a composite's last required component.
 	lastReq int
@@ -102,6 +106,9 @@ func qcheckOf(e *Element) qcheck {
 		if e.Components[i].Usage == Required {
 			q.lastReq = i + 1
 		}
+	}
+	if q.codes != nil && q.codes.table == nil && q.codes.other == nil {
+		q.packed = q.codes.packed
 	}
 	return q
 }
@@ -137,7 +144,21 @@ func (q *qcheck) valueOK(v []byte) bool {
 	if uint32(n)-q.min > q.span {
 		return false
 	}
-	return q.codes == nil || q.codes.has(v)
+	return q.codes == nil || q.hasCode(v)
+}
+
+// hasCode is q.codes.has(v), with a short list's scan inline.
+func (q *qcheck) hasCode(v []byte) bool {
+	if n := len(v); q.packed != nil && uint(n-1) < 7 && cap(v) >= 8 {
+		p := binary.LittleEndian.Uint64(v[:8])&lowBytes[n&7] | uint64(n)<<56
+		for _, x := range q.packed {
+			if x == p {
+				return true
+			}
+		}
+		return false
+	}
+	return q.codes.has(v)
 }
 
 // compositeOK reports whether checkElement finds nothing wrong with v, a
@@ -184,24 +205,30 @@ func (v *Validator) elementsOK(def *Segment) bool {
 	}
 	raw, csep, special := f.raw, v.d.Component, f.compEl|f.repEl
 	var present uint64
-	for i := 1; i <= n; i++ {
+	qs = qs[:n]
+	for j := range qs {
+		q, i := &qs[j], j+1
 		p := f.span[i&maxFields]
 		lo, hi := p&0xffff, p>>16
 		if lo == hi {
 			continue
 		}
-		val := raw[lo:hi]
 		bit := uint64(1) << min(i, 63)
 		present |= bit
-		q := &qs[i-1]
-		if special&bit == 0 {
-			// The common case: a plain value (a composite of one component).
-			if q.op == quickText {
-				if uint32(len(val))-q.min > q.span || q.codes != nil && !q.codes.has(val) {
-					return false
-				}
-				continue
+		if special&bit == 0 && q.op == quickText {
+			// The common case: a plain text value, checked by its length
+			// and codes without slicing it unless it has codes.
+			if hi-lo-q.min > q.span {
+				return false
 			}
+			if q.codes != nil && !q.hasCode(raw[lo:hi]) {
+				return false
+			}
+			continue
+		}
+		val := raw[lo:hi]
+		if special&bit == 0 {
+			// A plain value (a composite of one component).
 			if q.op == quickComposite {
 				if !compositeOK(q, val, csep) {
 					return false

@@ -217,6 +217,7 @@ func (e *Element) IsComposite() bool { return len(e.Components) > 0 }
 type matcher struct {
 	pos, comp int // 0 = no discriminator
 	codes     *codeSet
+	one       uint64 // the code, packed, when codes holds one of 1 to 7 bytes
 }
 
 // CodeList is an external code list shared by the guides (states, CARC...).

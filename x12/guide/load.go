@@ -365,6 +365,11 @@ func (c *compiler) segment(n *spec.Node) (*Segment, error) {
 			return nil, fmt.Errorf("%s: match %s names no coded element", n.Seg, n.Match)
 		}
 		s.match = matcher{pos: pos, comp: comp, codes: e.codes}
+		if all := e.codes.all; len(all) == 1 && len(all[0]) > 0 {
+			if p, ok := pack([]byte(all[0])); ok {
+				s.match.one = p
+			}
+		}
 	}
 	for _, x := range n.Syntax {
 		r, err := parseSyntax(x)

@@ -364,9 +364,15 @@ func (v *Validator) checkSequence(seg *x12.Segment, s *Segment) {
 		ss := &fr.sums[lr.sumIndex]
 		ss.sum++
 		val := v.f.el(it.pos)
-		n, err := strconv.Atoi(string(val))
-		if err != nil || len(val) == 0 {
-			continue // the element check reports a missing or non-numeric value
+		n := -1
+		if len(val) <= 9 {
+			n = digits(val) // the common case, without strconv
+		}
+		if n < 0 {
+			var err error
+			if n, err = strconv.Atoi(string(val)); err != nil || len(val) == 0 {
+				continue // the element check reports a missing or non-numeric value
+			}
 		}
 		if int64(n) != ss.sum {
 			de := ""

@@ -1,6 +1,8 @@
 package guide
 
 import (
+	"encoding/binary"
+
 	"github.com/clearhouse/clearhouse/x12"
 )
 
@@ -215,9 +217,20 @@ func (w *walker) matches(m *matcher) bool {
 	if m.pos == 0 {
 		return true
 	}
-	v := w.f.el(m.pos)
+	f := &w.f
+	var v []byte
+	if m.pos <= f.n { // f.el, inline
+		p := f.span[m.pos&maxFields]
+		v = f.raw[p&0xffff : p>>16]
+	} else {
+		v = f.elSlow(m.pos)
+	}
 	if m.comp > 0 {
-		v = nthComponent(v, w.f.csep, m.comp)
+		v = nthComponent(v, f.csep, m.comp)
+	}
+	if n := len(v); m.one != 0 && uint(n-1) < 7 && cap(v) >= 8 {
+		// One qualifier code (NM1*85, REF*6R...): one comparison.
+		return binary.LittleEndian.Uint64(v[:8])&lowBytes[n&7]|uint64(n)<<56 == m.one
 	}
 	return m.codes.has(v)
 }
