@@ -144,6 +144,9 @@ func upstreamPayersFile(t *testing.T, secretsKey string, b, c *upstreamProcess) 
 		"payers": []any{
 			map[string]any{"id": "87726", "connections": map[string]any{"eligibility": []string{"up-b", "up-c"}}},
 			map[string]any{"id": "62308", "connections": map[string]any{"eligibility": []string{"up-b-wrong-key", "up-c"}}},
+			// A route the file does not declare: each account's own stored
+			// connection of that id (one model for routing).
+			map[string]any{"id": "61101", "connections": map[string]any{"eligibility": []string{"up-c-claims"}}},
 			// Claims routes name stored connections of the claim's own
 			// account; claim status goes like eligibility.
 			map[string]any{"id": "52133", "connections": map[string]any{"claims": []string{"up-b-claims", "up-c-claims"},
@@ -263,6 +266,30 @@ func TestThreeProcessUpstream(t *testing.T) {
 	}
 	if after := c.checks(); after != before {
 		t.Errorf("a refused key moved the check to C (%d → %d checks)", before, after)
+	}
+
+	// Humana (61101) routes to "up-c-claims", which the file does not
+	// declare: A's check goes out through A's own stored connection, with
+	// A's key at C; another account of A's server, without one, gets a
+	// 400 naming the route, and nothing reaches C.
+	humana := `{"tradingPartnerServiceId": "61101", "provider": {"organizationName": "Provider Name", "npi": "1999999984"},
+	  "subscriber": {"firstName": "Jane", "lastName": "Doe", "memberId": "HUMANA123", "dateOfBirth": "19750505"},
+	  "encounter": {"serviceTypeCodes": ["30"]}}`
+	before = c.checks()
+	requests++
+	code, body = post(t, a+checkPath, keyA, humana)
+	var humanaCheck struct{ ID string }
+	json.Unmarshal([]byte(body), &humanaCheck)
+	_, stored := get(t, a+"/2024-04-01/eligibility-checks/"+humanaCheck.ID, keyA)
+	if code != 200 || !strings.Contains(body, "HUMANA GOLD PLUS HMO") || c.checks() != before+1 || !strings.Contains(stored, `"route":"up-c-claims"`) {
+		t.Errorf("Humana through A's stored connection: HTTP %d %.400s; C's checks %d → %d; stored %.300s", code, body, before, c.checks(), stored)
+	}
+	answeredBy["up-c-claims"]++
+	keyZ := lastLine(runOK(t, "keys", "create", "--data", dataA, "--account", "Clinic Z", "--create", "--mode", "production"))
+	otherCode, otherBody := post(t, a+checkPath, keyZ, humana)
+	if otherCode != 400 || !strings.Contains(otherBody, `"code":"79"`) || !strings.Contains(otherBody, `connection \"up-c-claims\" is not available`) ||
+		c.checks() != before+1 {
+		t.Errorf("another account's check through a route only A has: HTTP %d %.500s; C's checks %d", otherCode, otherBody, c.checks())
 	}
 
 	// A's dental claim goes to B as our own 837, idempotency key carried.

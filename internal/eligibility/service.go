@@ -275,11 +275,11 @@ func (s *Service) exchange(ctx context.Context, caller Caller, route payers.Rout
 	defer s.calls.release(slot)
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
-	if caller.Mode == payers.ModeTest {
-		// The in-process mock answers with the account's own simulator
-		// scenarios; real connections never see the caller.
-		ctx = payers.WithCaller(ctx, payers.Caller{AccountID: caller.AccountID, Mode: caller.Mode})
-	}
+	// The in-process mock answers with the account's own simulator
+	// scenarios; a route to the account's own stored connection
+	// (upstream.AccountRoute) resolves it for the caller. Other connections
+	// never read it.
+	ctx = payers.WithCaller(ctx, payers.Caller{AccountID: caller.AccountID, Mode: caller.Mode})
 	ctx, rec := payers.WithRouteRecord(ctx)
 	ctx, sims := payers.WithSimulationLog(ctx)
 	answer, err := route.Connection.Exchange(ctx, res.X12Request)
@@ -327,7 +327,11 @@ func (s *Service) exchange(ctx context.Context, caller Caller, route payers.Rout
 // exchangeFailed turns a connection error into the answer.
 func (s *Service) exchangeFailed(ctx context.Context, caller Caller, route payers.Route, res *Result, err error) {
 	var coded payers.ExchangeError
+	var nc *payers.NotConfiguredError
 	switch {
+	case errors.As(err, &nc):
+		// A route to a stored connection this account does not have.
+		s.notConfigured(res, route.Payer.ID, res.SubmitterControlNumber, err)
 	case caller.Mode == payers.ModeTest && errors.Is(err, payers.ErrNoMockMatch):
 		res.fail(http.StatusForbidden, StatusError, &Problem{Code: CodeForbidden, Message: "This is a test API key: " + err.Error()})
 	case errors.Is(err, payers.ErrInvalidInquiry):

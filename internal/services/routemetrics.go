@@ -1,6 +1,8 @@
 package services
 
 import (
+	"strings"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/clearhouse/clearhouse/internal/payers"
@@ -41,4 +43,25 @@ func claimRoutes(dir *payers.Directory) upstream.ClaimRoutes {
 		}
 		return p.Connections[payers.RouteClaims]
 	}
+}
+
+// accountRoutes are the production connections the router gets: the
+// --payers file's, and for every eligibility or claim status route a payer
+// names that the file does not declare, an upstream.AccountRoute that
+// resolves it to the caller's own stored connection of that id.
+func accountRoutes(dir *payers.Directory, file map[string]payers.Connection, d *upstream.Delivery) map[string]payers.Connection {
+	out := make(map[string]payers.Connection, len(file))
+	for name, c := range file {
+		out[name] = c
+	}
+	for _, p := range dir.List() {
+		for _, tx := range []string{payers.Eligibility, payers.ClaimStatus} {
+			for _, name := range p.RoutesFor(tx) {
+				if _, ok := out[name]; !ok && !strings.EqualFold(name, payers.MockConnectionName) {
+					out[name] = &upstream.AccountRoute{Name: name, Delivery: d}
+				}
+			}
+		}
+	}
+	return out
 }

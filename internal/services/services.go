@@ -234,7 +234,7 @@ func New(cfg Config) (*Set, error) {
 	// The mock answers 276s about the caller's own test claims too.
 	mock276 := mockpayer.New(mockpayer.WithDirectory(s.Payers), mockpayer.WithClock(s.Clock.Now),
 		mockpayer.WithClaimStates(storeClaimStates(s.Store)), mockpayer.WithScenarios(scenarios), mockpayer.WithLogger(s.Logger))
-	router, err := payers.NewRouterWith(s.Payers, mock276, cfg.PayerConnections, payers.RouterOptions{
+	router, err := payers.NewRouterWith(s.Payers, mock276, accountRoutes(s.Payers, cfg.PayerConnections, upstreamDelivery), payers.RouterOptions{
 		Breakers: cfg.PayerBreakers, Observe: observeRoute})
 	if err != nil {
 		return nil, err

@@ -148,7 +148,12 @@ func (s *Service) route(caller payers.Caller, payerID string) (payers.Route, err
 
 func (s *Service) exchangeFailed(ctx context.Context, route payers.Route, err error) error {
 	var coded payers.ExchangeError
+	var nc *payers.NotConfiguredError
 	switch {
+	case errors.As(err, &nc):
+		// A route to a stored connection this account does not have.
+		return &Problem{Status: http.StatusBadRequest, Code: "VALIDATION_ERROR",
+			Message: fmt.Sprintf("Payer %s is not configured: %s.", route.Payer.ID, nc.Reason)}
 	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
 		return &Problem{Status: 499, Code: "REQUEST_CANCELED", Message: "The request was canceled before the payer answered."}
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &coded) && coded.Timeout():

@@ -56,7 +56,10 @@ type Error struct {
 	// sent: the whole request was written before the call failed, so the
 	// upstream may have acted on it (a claim may be accepted there).
 	sent bool
-	Err  error
+	// refused: the connection cannot be used at all (its configuration),
+	// so no other route is tried and its breaker is not charged.
+	refused bool
+	Err     error
 }
 
 func (e *Error) Error() string {
@@ -75,6 +78,8 @@ func (e *Error) Unwrap() error { return e.Err }
 // ErrorCode names the failure the way CAQH CORE codes do.
 func (e *Error) ErrorCode() string {
 	switch {
+	case e.refused:
+		return "NotConfigured"
 	case e.timeout:
 		return "Timeout"
 	case e.HTTPStatus == http.StatusUnauthorized || e.HTTPStatus == http.StatusForbidden:
@@ -95,6 +100,9 @@ func (e *Error) Timeout() bool { return e.timeout }
 // side (5xx, 429). A refused key or a refused request is not an outage
 // and must not move to another route (the error names the connection).
 func (e *Error) FailOver() bool {
+	if e.refused {
+		return false
+	}
 	return e.HTTPStatus == 0 || e.HTTPStatus >= 500 || e.HTTPStatus == http.StatusTooManyRequests
 }
 
