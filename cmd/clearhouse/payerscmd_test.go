@@ -1,10 +1,15 @@
 package main
 
 import (
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/clearhouse/clearhouse/internal/payers"
 )
 
 // TestPayersPageIsCurrent: docs/payers.md is what 'clearhouse payers
@@ -60,5 +65,24 @@ func TestPayersImportExport(t *testing.T) {
 	os.WriteFile(csvPath, []byte(runOK(t, "payers", "export", "--format", "csv", "--payer-directory", out)), 0o600)
 	if again := runOK(t, "payers", "export", "--format", "csv", "--payer-directory", csvPath); again != runOK(t, "payers", "export", "--format", "csv", "--payer-directory", out) {
 		t.Error("CSV export → import → export differs")
+	}
+}
+
+// TestServeRefusesBadPayerDirectory: serve does not start on a directory
+// file with problems, and says every one, with its line.
+func TestServeRefusesBadPayerDirectory(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "directory.csv")
+	header := strings.Join(payers.CSVColumns(), ",")
+	row := func(id, elig string) string {
+		v := make([]string, len(payers.CSVColumns()))
+		v[0], v[1], v[2], v[5] = id, id, "Payer "+id, elig
+		return strings.Join(v, ",")
+	}
+	os.WriteFile(bad, []byte(header+"\n"+row("AAA01", "maybe")+"\n"+row("AAA02", "true")+"\n"+row("AAA01", "true")+"\n"), 0o600)
+	cfg := serveConfig{listen: "127.0.0.1:0", dataDir: t.TempDir(), payerDirectory: bad, shutdownTimeout: time.Second}
+	err := serve(t.Context(), cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)), nil)
+	if err == nil || !strings.Contains(err.Error(), "--payer-directory") || !strings.Contains(err.Error(), "line 2: EligibilityInquiry") ||
+		!strings.Contains(err.Error(), "line 4: aliases") {
+		t.Errorf("serve with a bad directory file: %v", err)
 	}
 }

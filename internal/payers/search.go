@@ -2,6 +2,7 @@ package payers
 
 import (
 	"html"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -212,9 +213,10 @@ func nameMatch(n searchName, tokens []string) (string, float64, bool, bool) {
 	var marks [][2]int
 	for _, tok := range tokens {
 		best, bestFuzzy, mark := 0.0, false, [2]int{}
-		for _, w := range words {
+		tokMask := charMask(tok)
+		for wi, w := range words {
 			word := lower[w[0]:w[1]]
-			s, f, lo, hi := tokenScore(word, tok)
+			s, f, lo, hi := tokenScore(word, tok, bits.OnesCount64(tokMask&^n.masks[wi]))
 			if s > best {
 				best, bestFuzzy, mark = s, f, [2]int{w[0] + lo, w[0] + hi}
 			}
@@ -238,7 +240,9 @@ func nameMatch(n searchName, tokens []string) (string, float64, bool, bool) {
 
 // tokenScore matches one query word against one name word; lo:hi is the
 // matched part of the word.
-func tokenScore(word, tok string) (float64, bool, int, int) {
+// missing counts the characters of tok that word lacks: each needs an
+// edit, so a word missing more than a typo allows is not compared.
+func tokenScore(word, tok string, missing int) (float64, bool, int, int) {
 	switch {
 	case word == tok:
 		return 1, false, 0, len(word)
@@ -257,11 +261,14 @@ func tokenScore(word, tok string) (float64, bool, int, int) {
 	default:
 		return 0, false, 0, 0
 	}
+	if missing > edits {
+		return 0, false, 0, 0
+	}
 	if withinEdits(word, tok, edits) {
 		return 0.5, true, 0, len(word)
 	}
 	// A typo in the start of a longer word ("unitd" for "unitedhealthcare").
-	for n := len(tok) - 1; n <= len(tok)+1; n++ {
+	for n := len(tok) - 1; n <= len(tok)+1 && len(word) > len(tok)+1; n++ {
 		if n < len(word) && withinEdits(word[:n], tok, edits) {
 			return 0.4, true, 0, n
 		}
@@ -383,6 +390,21 @@ func highlight(s string, marks [][2]int) string {
 type searchName struct {
 	name, lower string
 	words       [][2]int
+	masks       []uint64 // charMask of each word
+}
+
+// charMask has a bit for each letter and digit s holds.
+func charMask(s string) uint64 {
+	var m uint64
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z':
+			m |= 1 << (c - 'a')
+		case c >= '0' && c <= '9':
+			m |= 1 << (26 + c - '0')
+		}
+	}
+	return m
 }
 
 // searchEntry is a payer prepared for searching: its names (display name
@@ -401,7 +423,11 @@ func (d *Directory) searchEntries() []searchEntry {
 			e := &d.search[i]
 			for _, n := range append([]string{p.Name}, p.Names...) {
 				lower := strings.ToLower(n)
-				e.names = append(e.names, searchName{name: n, lower: lower, words: wordSpans(lower)})
+				sn := searchName{name: n, lower: lower, words: wordSpans(lower)}
+				for _, w := range sn.words {
+					sn.masks = append(sn.masks, charMask(lower[w[0]:w[1]]))
+				}
+				e.names = append(e.names, sn)
 			}
 			e.ids = append(e.ids, squashID(p.ID), squashID(p.StediID))
 			for _, a := range p.Aliases {
