@@ -184,12 +184,27 @@ func (t *idTable) slot(k uint32) uint32 {
 }
 
 // num returns the number of segment id id, 0 when the guide does not use it.
+// It runs for every segment: idKey and slot, in one loop.
 func (t *idTable) num(id []byte) uint8 {
-	k := idKey(id)
-	if k == 0 {
+	var k uint32
+	switch len(id) {
+	case 2:
+		k = 2<<24 | uint32(id[0])<<16 | uint32(id[1])<<8
+	case 3:
+		k = 3<<24 | uint32(id[0])<<16 | uint32(id[1])<<8 | uint32(id[2])
+	default:
 		return 0
 	}
-	return t.slots[t.slot(k)].num
+	slots := t.slots
+	mask := uint32(len(slots) - 1)
+	for i := k * 0x9E3779B1 >> t.shift; ; i = (i + 1) & mask {
+		switch s := slots[i&mask]; s.key {
+		case k:
+			return s.num
+		case 0:
+			return 0
+		}
+	}
 }
 
 // childTable lists, per segment id, the children of a loop that can start

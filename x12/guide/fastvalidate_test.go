@@ -99,7 +99,7 @@ func TestFastPathAgrees(t *testing.T) {
 		}
 	}
 	var buf bytes.Buffer
-	if _, err := x12gen.Generate(&buf, x12gen.Options{Kind: x12gen.Claims837P, Items: 2, Seed: 3}); err != nil {
+	if _, err := x12gen.Generate(&buf, x12gen.Options{Kind: x12gen.Claims837P, Items: 1, Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
 	data := buf.Bytes()
@@ -141,4 +141,70 @@ func FuzzFastPath(f *testing.F) {
 		}
 		validateBoth(t, "input", data, ro)
 	})
+}
+
+// TestAmountAgrees: amount reads every short string of digits, points and
+// minus signs as the plain loop it replaced did (millionths, extra
+// decimals dropped, anything else refused).
+func TestAmountAgrees(t *testing.T) {
+	reference := func(b []byte) (int64, bool) {
+		if len(b) == 0 {
+			return 0, false
+		}
+		neg := false
+		if b[0] == '-' {
+			neg, b = true, b[1:]
+		}
+		var n int64
+		frac := -1
+		for _, c := range b {
+			switch {
+			case c == '.' && frac < 0:
+				frac = 0
+			case c >= '0' && c <= '9':
+				if frac >= 6 {
+					continue
+				}
+				n = n*10 + int64(c-'0')
+				if frac >= 0 {
+					frac++
+				}
+			default:
+				return 0, false
+			}
+		}
+		if frac < 0 {
+			frac = 0
+		}
+		for ; frac < 6; frac++ {
+			n *= 10
+		}
+		if neg {
+			n = -n
+		}
+		return n, true
+	}
+	const alphabet = "0159.-x"
+	var b []byte
+	var each func(depth int)
+	each = func(depth int) {
+		gn, gok := amount(b)
+		wn, wok := reference(b)
+		if gn != wn || gok != wok {
+			t.Fatalf("amount(%q) = %d, %v; want %d, %v", b, gn, gok, wn, wok)
+		}
+		if depth == 0 {
+			return
+		}
+		for i := range len(alphabet) {
+			b = append(b, alphabet[i])
+			each(depth - 1)
+			b = b[:len(b)-1]
+		}
+	}
+	each(6)
+	for _, s := range []string{"1234567.1234567", "99999999.999999", "0.0000001", "-0.5"} {
+		b = []byte(s)
+		each(0)
+	}
 }

@@ -548,32 +548,29 @@ func amount(b []byte) (int64, bool) {
 	var n int64
 	frac := -1
 	for _, c := range b {
-		switch {
-		case c == '.' && frac < 0:
-			frac = 0
-		case c >= '0' && c <= '9':
-			if frac >= 6 {
-				continue
+		if d := c - '0'; d <= 9 {
+			if frac < 6 {
+				n = n*10 + int64(d)
+				if frac >= 0 {
+					frac++
+				}
 			}
-			n = n*10 + int64(c-'0')
-			if frac >= 0 {
-				frac++
-			}
-		default:
+			continue
+		}
+		if c != '.' || frac >= 0 {
 			return 0, false
 		}
-	}
-	if frac < 0 {
 		frac = 0
 	}
-	for ; frac < 6; frac++ {
-		n *= 10
-	}
+	n *= pow10[6-max(frac, 0)]
 	if neg {
 		n = -n
 	}
 	return n, true
 }
+
+// pow10[i] is 10 to the i.
+var pow10 = [...]int64{1, 10, 100, 1000, 10000, 100000, 1000000}
 
 // formatAmount renders millionths as a plain decimal ("150", "12.5").
 func formatAmount(n int64) string {

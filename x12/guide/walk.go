@@ -142,7 +142,13 @@ func (w *walker) top() *frame { return &w.stack[w.depth-1] }
 // reported as a bad code rather than an unknown segment, a sibling ahead
 // and then one passed with the id alone.
 func (w *walker) locate(seg *x12.Segment) (depth int, child *candidate, outOfOrder bool) {
-	num := w.g.ids.num(w.f.el(0))
+	var id []byte
+	if w.f.n >= 0 { // w.f.el(0), inline
+		id = w.f.raw[:w.f.span[0]>>16]
+	} else {
+		id = w.f.elSlow(0)
+	}
+	num := w.g.ids.num(id)
 	if num == 0 {
 		return -1, nil, false // an id the guide does not use anywhere
 	}
