@@ -17,10 +17,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -128,19 +129,98 @@ func (r *Recorder) RecordTx(ctx context.Context, tx store.Queries, e Entry) (sto
 
 // Canonical is the event's content in the one form its hash covers: a JSON
 // array of every field but the hashes, in a fixed order, the time in UTC
-// microseconds.
+// microseconds — the bytes json.Marshal gives for
+//
+//	[]any{e.ID, e.AccountID, e.Seq, e.Mode, e.ActorType, e.ActorID, e.RemoteAddr, e.Action,
+//		e.ResourceType, e.ResourceID, e.Route, e.Status, e.At.UTC().UnixMicro()}
+//
+// written without reflection, since every access appends one
+// (TestCanonicalIsMarshal holds the two to the same bytes).
 func Canonical(e store.AuditEvent) []byte {
-	b, _ := json.Marshal([]any{e.ID, e.AccountID, e.Seq, e.Mode, e.ActorType, e.ActorID, e.RemoteAddr, e.Action,
-		e.ResourceType, e.ResourceID, e.Route, e.Status, e.At.UTC().UnixMicro()})
-	return b
+	return appendCanonical(make([]byte, 0, 256), e)
+}
+
+func appendCanonical(b []byte, e store.AuditEvent) []byte {
+	b = append(b, '[')
+	for i, s := range [...]string{e.ID, e.AccountID} {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, s)
+	}
+	b = append(b, ',')
+	b = strconv.AppendInt(b, e.Seq, 10)
+	for _, s := range [...]string{e.Mode, e.ActorType, e.ActorID, e.RemoteAddr, e.Action, e.ResourceType, e.ResourceID, e.Route} {
+		b = append(b, ',')
+		b = appendJSONString(b, s)
+	}
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(e.Status), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, e.At.UTC().UnixMicro(), 10)
+	return append(b, ']')
+}
+
+// appendJSONString appends s as encoding/json writes a string by default:
+// quotes and backslashes escaped, \b \f \n \r \t, other control characters
+// and <, >, & as \u00XX, invalid UTF-8 as \ufffd, U+2028 and U+2029
+// escaped.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // Hash is hex(sha256(prev || Canonical(e))).
 func Hash(prev string, e store.AuditEvent) string {
-	h := sha256.New()
-	h.Write([]byte(prev))
-	h.Write(Canonical(e))
-	return hex.EncodeToString(h.Sum(nil))
+	var buf [512]byte
+	b := append(buf[:0], prev...)
+	sum := sha256.Sum256(appendCanonical(b, e))
+	return hex.EncodeToString(sum[:])
 }
 
 // BrokenChain reports where an account's chain stops being what it was.
