@@ -197,6 +197,8 @@ type sqlStore struct {
 	group txGroup
 	// wal makes SQLite's commits durable (nil on PostgreSQL).
 	wal *walSync
+	// ckpt checkpoints SQLite's WAL beside the writer (nil on PostgreSQL).
+	ckpt *checkpointer
 	// jobHooks run after a commit that enqueued jobs (see OnJobsCommitted).
 	jobHooks atomic.Pointer[[]func()]
 }
@@ -313,12 +315,13 @@ func (s *sqlStore) Close() error {
 	if s.checks != nil {
 		s.checks.close()
 	}
+	ckptErr := s.ckpt.close()
 	for _, c := range []conn{s.queries.w, s.queries.r} {
 		if c.stmts != nil {
 			c.stmts.close()
 		}
 	}
-	err := s.writer.Close()
+	err := errors.Join(ckptErr, s.writer.Close())
 	if s.reader != s.writer {
 		err = errors.Join(err, s.reader.Close())
 	}
@@ -383,7 +386,10 @@ func (s *sqlStore) commitTx(ctx context.Context, fn func(q *queries) error) (n u
 		}
 		if err != nil {
 			err = fmt.Errorf("store: commit: %w", err)
-		} else if q.enqueued {
+			return
+		}
+		s.ckpt.committed()
+		if q.enqueued {
 			s.jobsCommitted()
 		}
 	}()

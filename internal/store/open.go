@@ -19,8 +19,10 @@ import (
 // SQLiteFile is the database file name inside the data directory.
 const SQLiteFile = "clearhouse.db"
 
-// walCheckpointPages is the SQLite writer's wal_autocheckpoint (see OpenSQLite).
-const walCheckpointPages = 300
+// walCheckpointPages is the SQLite writer's wal_autocheckpoint (see
+// checkpointer): past it the writer's COMMIT copies what the background
+// checkpoints have not, so the log can start over.
+const walCheckpointPages = 2000
 
 // Open opens the database named by databaseURL, or with an empty URL the
 // SQLite database in dataDir (created if missing), and brings its schema up
@@ -53,14 +55,9 @@ func Open(ctx context.Context, dataDir, databaseURL string, timeouts ...Postgres
 // plus a pool of read-only connections. WAL lets the readers run beside
 // the writer.
 //
-// The writer checkpoints the WAL every walCheckpointPages pages instead of
-// SQLite's default 1000: a checkpoint runs inside a commit, and every check
-// queued behind that commit waits for it. Copying 1000 pages (4 MiB) and
-// syncing the file took long enough to double a check's p99 in bench-load;
-// smaller, more frequent checkpoints cost the same in total but no single
-// commit stalls for long. (A checkpointer on its own connection was tried:
-// under constant writes the log then never starts over, and the RESTART
-// checkpoint needed to force it stalls the writer longer.)
+// The WAL is checkpointed beside the writer, on a connection of its own
+// (checkpointer); the writer's wal_autocheckpoint (walCheckpointPages) only
+// lets the log start over under constant writes.
 //
 // synchronous=NORMAL with the store's own fsync of the WAL after each
 // commit (walSync): a committed transaction survives a power cut before any
@@ -98,7 +95,15 @@ func OpenSQLite(ctx context.Context, path string) (Store, error) {
 	}
 	reader.SetMaxOpenConns(4)
 	reader.SetMaxIdleConns(4)
+	ckpt, err := sql.Open("sqlite", base)
+	if err != nil {
+		writer.Close()
+		reader.Close()
+		return nil, fmt.Errorf("store: open sqlite checkpointer: %w", err)
+	}
+	ckpt.SetMaxOpenConns(1)
 	s := newSQLStore(EngineSQLite, writer, reader, wal)
+	s.ckpt = newCheckpointer(ckpt)
 	if err := s.warm(ctx); err != nil {
 		s.Close()
 		return nil, err
