@@ -207,11 +207,17 @@ func (q *queries) purgeFiles(ctx context.Context, db conn, accountID string, bef
 		{`DELETE FROM claim_resends WHERE account_id = $1 AND previous_claim_id IN `, claims},
 		{`DELETE FROM dental_claims WHERE account_id = $1 AND id IN `, claims},
 		{`DELETE FROM business_identifiers WHERE account_id = $1 AND transaction_id IN `, txs},
+		{`DELETE FROM identifier_runs WHERE transaction_id IN `, txs},
 		{`DELETE FROM transaction_fragments WHERE transaction_id IN `, txs},
 		{`DELETE FROM transactions WHERE account_id = $1 AND id IN `, txs},
 		{`DELETE FROM upstream_submissions WHERE account_id = $1 AND execution_id IN `, execs},
 		{`DELETE FROM executions WHERE account_id = $1 AND id IN `, execs},
 		{`DELETE FROM inline_blobs WHERE account_id = $1 AND key IN `, inlineKeys(r.Blobs)},
+	}
+	// The search rows first: they are found by value through the runs (and
+	// the rows from before the runs) that are removed next.
+	if err := q.deleteIdentifierValues(ctx, dryRun, txs); err != nil {
+		return err
 	}
 	for _, s := range steps {
 		account := accountID
@@ -242,6 +248,26 @@ func inList(args []any, ids []string) (string, []any) {
 
 // deleteIn runs sql (ending in "IN ") over ids, after an account argument
 // unless account is "".
+// deleteIdentifierValues removes the identifier_values rows of the
+// transactions ids. The table has no index on transaction_id (it would cost
+// a B-tree insert per claim): its rows are found through the value index,
+// by the values the transactions' runs (or older business_identifiers
+// rows) hold.
+func (q *queries) deleteIdentifierValues(ctx context.Context, dryRun bool, ids []string) error {
+	if dryRun || len(ids) == 0 {
+		return nil
+	}
+	list, args := inList(nil, ids)
+	expand := `SELECT e.v FROM identifier_runs r, jsonb_array_elements_text(r.vals::jsonb) AS e(v)`
+	if q.w.sqlite {
+		expand = `SELECT e.value FROM identifier_runs r, json_each(r.vals) AS e`
+	}
+	_, err := q.w.exec(ctx, `DELETE FROM identifier_values WHERE transaction_id IN `+list+` AND value IN (`+
+		expand+` WHERE r.transaction_id IN `+list+
+		` UNION ALL SELECT value FROM business_identifiers WHERE transaction_id IN `+list+`)`, args...)
+	return mapErr(err)
+}
+
 func (q *queries) deleteIn(ctx context.Context, dryRun bool, sql, account string, ids []string) error {
 	if dryRun || len(ids) == 0 {
 		return nil

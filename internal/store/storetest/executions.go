@@ -218,4 +218,35 @@ func testTransactions(t *testing.T, s store.Store) {
 	dup := store.Transaction{ID: store.NewUUID(), AccountID: a.ID, Mode: store.ModeTest, ExecutionID: e.ID, SetIndex: 0,
 		Direction: store.DirectionInbound, Status: store.TransactionSucceeded, ProcessedAt: t0, CreatedAt: t0}
 	wantErr(t, s.InsertTransaction(ctx, dup), store.ErrConflict)
+
+	// Another account's transaction with the same identifier: each account
+	// finds only its own.
+	oe := newExecution(other.ID, 1)
+	must(t, s.InsertExecution(ctx, oe))
+	theirs := store.Transaction{ID: store.NewUUID(), AccountID: other.ID, Mode: store.ModeTest, ExecutionID: oe.ID,
+		Direction: store.DirectionInbound, Status: store.TransactionSucceeded, TransactionSetID: "835", Detail: []byte(`{}`),
+		Identifiers: []store.BusinessIdentifier{{Element: "CLP-01", ElementID: "1028", Name: "Patient Control Number", Value: "PCN007"}},
+		ProcessedAt: t0, CreatedAt: t0}
+	must(t, s.InsertTransaction(ctx, theirs))
+	if got := listIDs(store.TransactionFilter{BusinessIdentifier: "PCN007"}); !cmp.Equal(got, []string{ids[2]}) {
+		t.Errorf("PCN007 in the first account: %v", got)
+	}
+	if list, _, err := s.ListTransactions(ctx, other.ID, store.TransactionFilter{BusinessIdentifier: "PCN007"}); err != nil ||
+		len(list) != 1 || list[0].ID != theirs.ID {
+		t.Errorf("PCN007 in the other account: %+v %v", list, err)
+	}
+
+	// A transaction recorded before identifier_runs (migration 00230) has
+	// its identifiers in business_identifiers: they are still read there.
+	raw := Raw(t, s)
+	_, err = raw.ExecContext(ctx, `INSERT INTO business_identifiers (transaction_id, account_id, position, element, element_id, name, value)
+		VALUES ('`+ids[0]+`', '`+a.ID+`', 0, 'CLP-01', '1028', 'Patient Control Number', 'OLD1'),
+		('`+ids[0]+`', '`+a.ID+`', 1, 'TRN-02', '127', 'Trace Number', 'OLD2')`)
+	must(t, err)
+	old, err := s.GetTransaction(ctx, a.ID, ids[0])
+	must(t, err)
+	if want := []store.BusinessIdentifier{{Element: "CLP-01", ElementID: "1028", Name: "Patient Control Number", Value: "OLD1"},
+		{Element: "TRN-02", ElementID: "127", Name: "Trace Number", Value: "OLD2"}}; !cmp.Equal(old.Identifiers, want) {
+		t.Errorf("identifiers from before the runs: %+v", old.Identifiers)
+	}
 }

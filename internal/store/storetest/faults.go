@@ -89,3 +89,22 @@ func LockTable(t testing.TB, s store.Store, table string) (unlock func()) {
 	t.Cleanup(unlock)
 	return unlock
 }
+
+// Raw opens s's database beside the store, for a test that checks rows no
+// query of the store shows (what a delete left behind) or writes rows an
+// older build wrote; closed when the test ends. Its statements use the
+// engine's own placeholders (? on SQLite, $1 on PostgreSQL).
+func Raw(t testing.TB, s store.Store) *sql.DB {
+	t.Helper()
+	v, ok := opened.Load(s)
+	if !ok {
+		t.Fatal("storetest.Raw: the store was not opened by storetest")
+	}
+	d := v.(database)
+	db, err := sql.Open(d.driver, d.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}

@@ -96,6 +96,19 @@ func testRetentionPurge(t *testing.T, s store.Store) {
 	if _, err := s.GetTransaction(ctx, a.ID, goneTx.ID); err != store.ErrNotFound {
 		t.Fatalf("purged transaction: %v", err)
 	}
+	// Its identifiers went too (the search rows are found by value: the
+	// other transactions' rows of the same value stay).
+	raw := Raw(t, s)
+	for table, want := range map[string]int{"identifier_runs": 0, "identifier_values": 0} {
+		var n int
+		must(t, raw.QueryRowContext(ctx, `SELECT count(*) FROM `+table+` WHERE transaction_id = '`+goneTx.ID+`'`).Scan(&n))
+		if n != want {
+			t.Errorf("%s: %d rows of the purged transaction", table, n)
+		}
+	}
+	if list, _, err := s.ListTransactions(ctx, a.ID, store.TransactionFilter{BusinessIdentifier: "PCN1"}); err != nil || len(list) != 2 {
+		t.Errorf("the kept transactions by identifier: %d %v", len(list), err)
+	}
 	// The other account keeps everything.
 	if r, _ := s.PurgeExpired(ctx, other.ID, cut, 100, true); r.Checks != 1 || r.Files != 1 {
 		t.Fatalf("the other account's expired records: %+v", r)
