@@ -221,6 +221,9 @@ type fileWriter struct {
 	f      *os.File
 	target string
 	done   bool
+	// written and flushed: bytes written, and how many of them were handed
+	// to the disk early (startWriteback).
+	written, flushed int64
 }
 
 func createFile(target string) (Writer, error) {
@@ -234,7 +237,24 @@ func createFile(target string) (Writer, error) {
 	return &fileWriter{f: f, target: target}, nil
 }
 
-func (w *fileWriter) Write(p []byte) (int, error) { return w.f.Write(p) }
+// writebackChunk is how much of a large blob is written before the kernel
+// is asked to start writing it to the disk.
+const writebackChunk = 8 << 20
+
+func (w *fileWriter) Write(p []byte) (int, error) {
+	n, err := w.f.Write(p)
+	w.written += int64(n)
+	if w.written-w.flushed >= writebackChunk {
+		// A large blob (an inbound set's Guide JSON: hundreds of MB) would
+		// otherwise sit in the page cache until Commit's fsync, which then
+		// waits for all of it while the CPU has nothing to do. Started as
+		// it is written, the disk works beside the parsing and encoding,
+		// and the fsync finds little left.
+		startWriteback(w.f, w.flushed, w.written-w.flushed)
+		w.flushed = w.written
+	}
+	return n, err
+}
 
 func (w *fileWriter) Commit() error {
 	if w.done {
