@@ -53,11 +53,11 @@ type spillSpan struct {
 }
 
 // identifierBatch is how many identifiers are read into memory at once to
-// be stored (about 2 MB for claim payments). The store sorts a batch's
-// values for the search index: the bigger the batch, the closer together
-// its inserts land (321,512 random numbers cost 1.6 times as much 5,000 at
-// a time as 50,000 at a time).
-const identifierBatch = 25000
+// be stored (under a megabyte for claim payments). The store sorts a
+// batch's values for the search index: the bigger the batch, the closer
+// together its inserts land (321,512 random numbers cost 1.6 times as much
+// 5,000 at a time as 50,000 at a time), but memory must stay flat.
+const identifierBatch = 10000
 
 func newIdentifierSpill() (*identifierSpill, error) {
 	f, err := os.CreateTemp("", "clearhouse-identifiers-*")
