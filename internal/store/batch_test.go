@@ -10,6 +10,7 @@ import (
 // TestCheckBatchWithADuplicate: when one check of a batch cannot be
 // inserted, the others are still committed and only that one fails.
 func TestCheckBatchWithADuplicate(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTestSQLite(t)
 	now := time.Now().UTC()

@@ -12,6 +12,7 @@ import (
 // is closed are never handed out again after it is reopened (a restart of
 // the process, not just of the allocator).
 func TestControlNumbersSurviveReopen(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), store.SQLiteFile)
 	var last int64

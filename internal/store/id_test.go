@@ -8,6 +8,7 @@ import (
 )
 
 func TestNewIDSortsByCreation(t *testing.T) {
+	t.Parallel()
 	prev := ""
 	seen := map[string]bool{}
 	for range 10000 {
@@ -27,6 +28,7 @@ func TestNewIDSortsByCreation(t *testing.T) {
 }
 
 func TestRebind(t *testing.T) {
+	t.Parallel()
 	q := "SELECT a FROM t WHERE x = $1 AND y = $12 LIMIT $2 " + skipLocked
 	if got := (conn{sqlite: true}).rebind(q); got != "SELECT a FROM t WHERE x = ?1 AND y = ?12 LIMIT ?2 " {
 		t.Errorf("sqlite: %q", got)
@@ -37,6 +39,7 @@ func TestRebind(t *testing.T) {
 }
 
 func TestNewUUID(t *testing.T) {
+	t.Parallel()
 	re := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 	a, b := NewUUID(), NewUUID()
 	if !re.MatchString(a) || a == b {

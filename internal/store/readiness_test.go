@@ -11,6 +11,7 @@ import (
 // (max_page_count, as a full disk or quota does), rewriting the readiness
 // row still succeeds, but no new row fits: Ping must say not ready.
 func TestPingWhenTheFileCannotGrow(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTestSQLite(t)
 	if err := s.Ping(ctx); err != nil {

@@ -21,6 +21,7 @@ func openTestSQLite(t *testing.T) *sqlStore {
 // TestSQLiteSettings: WAL, foreign keys and busy timeout on every
 // connection; one writer connection; readers cannot write.
 func TestSQLiteSettings(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTestSQLite(t)
 	st := Store(s)
@@ -57,6 +58,7 @@ func TestSQLiteSettings(t *testing.T) {
 // is prepared once that transaction ends, so later runs skip SQLite's
 // parser.
 func TestStatementsOfTransactionsArePreparedAfterFirstUse(t *testing.T) {
+	t.Parallel()
 	s := openTestSQLite(t)
 	ctx := context.Background()
 	const q = `UPDATE readiness SET checked_at = $1 WHERE id = 1`

@@ -15,6 +15,7 @@ import (
 // (what a full disk looks like to SQLite: SQLITE_FULL) and checks that the
 // insert fails, leaves nothing behind, and is IsUnavailable.
 func TestSQLiteFullDiskIsUnavailable(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTestSQLite(t)
 	if err := s.CreateAccount(ctx, Account{ID: "a", Name: "A", CreatedAt: time.Now()}); err != nil {
@@ -39,6 +40,7 @@ func TestSQLiteFullDiskIsUnavailable(t *testing.T) {
 }
 
 func TestIsUnavailable(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		err  error
 		want bool

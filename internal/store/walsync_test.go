@@ -28,6 +28,7 @@ func blockSync(s *sqlStore) (gate chan struct{}, count *atomic.Int64) {
 // that sees the commit returns only then too (SQLite shows the frames to
 // readers as soon as COMMIT writes them).
 func TestCommitAnsweredOnlyAfterFsync(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTestSQLite(t)
 	release, count := blockSync(s)
@@ -69,6 +70,7 @@ func TestCommitAnsweredOnlyAfterFsync(t *testing.T) {
 // runs (it is outside SQLite's write lock), callers that arrive together
 // share a commit and its fsync, and each answer waits for an fsync.
 func TestCommitsShareFsyncs(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTestSQLite(t)
 	gate, count := blockSync(s)
@@ -154,6 +156,7 @@ func TestCommitsShareFsyncs(t *testing.T) {
 // TestFailedFsyncFailsLaterCommits: after an fsync of the WAL fails, what
 // is on disk is unknown, so no later commit is answered as durable.
 func TestFailedFsyncFailsLaterCommits(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTestSQLite(t)
 	boom := errors.New("EIO")

@@ -10,7 +10,8 @@ import (
 )
 
 // Run runs the conformance suite against stores made by open. Each subtest
-// gets its own fresh store.
+// gets its own fresh store (its own SQLite file, its own PostgreSQL schema),
+// so the subtests run in parallel.
 func Run(t *testing.T, open Opener) {
 	tests := []struct {
 		name string
@@ -74,7 +75,7 @@ func Run(t *testing.T, open Opener) {
 		{"InlineBlobs", testInlineBlobs},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
+		t.Run(tc.name, func(t *testing.T) { t.Parallel(); tc.fn(t, open(t)) })
 	}
 }
 
