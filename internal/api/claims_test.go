@@ -74,6 +74,7 @@ func (f *filesServer) post(path, key, body string, header ...string) (*http.Resp
 }
 
 func TestDentalClaimOverHTTP(t *testing.T) {
+	t.Parallel()
 	f, _ := claimServer(t)
 	resp, body := f.post(claimPath, "Key "+f.key, exampleClaim(t, nil))
 	if resp.StatusCode != 200 {
@@ -131,6 +132,7 @@ func TestDentalClaimOverHTTP(t *testing.T) {
 }
 
 func TestDentalClaimErrorsOverHTTP(t *testing.T) {
+	t.Parallel()
 	f, account := claimServer(t)
 	ctx := context.Background()
 	// An idempotency key held in flight by another replica: 409 with
@@ -185,6 +187,7 @@ func TestDentalClaimErrorsOverHTTP(t *testing.T) {
 }
 
 func TestDentalClaimRawX12OverHTTP(t *testing.T) {
+	t.Parallel()
 	f, _ := claimServer(t)
 	x := "ISA*00*          *00*          *ZZ*574183004559   *ZZ*STEDITEST      *260213*2050*^*00501*000000042*0*T*:~" +
 		"GS*HC*574183004559*STEDITEST*20260213*205048*42*X*005010X224A2~ST*837*0001*005010X224A2~" +
@@ -221,6 +224,7 @@ func TestDentalClaimRawX12OverHTTP(t *testing.T) {
 // 837D) and its output the Guide JSON: the transaction, its event's
 // artifacts and the documents behind /input and /output all say so.
 func TestClaimTransactionDocumentsAreLabelled(t *testing.T) {
+	t.Parallel()
 	f, _ := claimServer(t)
 	if resp, body := f.post(claimPath, "Key "+f.key, exampleClaim(t, nil)); resp.StatusCode != 200 {
 		t.Fatalf("%d %s", resp.StatusCode, body)
@@ -274,6 +278,7 @@ var wantArtifactType = map[string]string{"input": "application/edi-x12", "output
 // requests. Before, the live key's claim answered the test key's 422
 // REQUEST_CHANGED (or, with the same body, its stored answer).
 func TestIdempotencyKeyIsScopedToMode(t *testing.T) {
+	t.Parallel()
 	f, _ := claimServer(t)
 	liveKey, _, err := auth.CreateKey(context.Background(), f.store, "Clinic", auth.ModeProduction, "", time.Now())
 	if err != nil {

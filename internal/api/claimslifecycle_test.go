@@ -26,6 +26,7 @@ import (
 // claim status request answers with its state, and each status change was
 // announced by exactly one claim.status.changed.v2 event.
 func TestClaimLifecycleDoneWhen(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := storetest.SQLite(t)
 	hs := apptest.New(t, apptest.Options{Store: st, Workers: true, MockRemitDelay: 200 * time.Millisecond})

@@ -11,6 +11,7 @@ import (
 // .svg) is served by its signed link as a sandboxed attachment of a type
 // from the fixed list, never as markup a browser would run.
 func TestDownloadsAreInert(t *testing.T) {
+	t.Parallel()
 	f := newFilesServer(t)
 	script := `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><script>fetch("/checks")</script></html>`
 	for _, tc := range []struct{ name, wantType string }{
@@ -54,6 +55,7 @@ func TestDownloadsAreInert(t *testing.T) {
 // TestSecurityHeadersOnEveryAnswer: API answers (success, error, 404, the
 // public health check) carry nosniff and a CSP that runs and frames nothing.
 func TestSecurityHeadersOnEveryAnswer(t *testing.T) {
+	t.Parallel()
 	f := newFilesServer(t)
 	for _, tc := range []struct{ method, path, key string }{
 		{"GET", "/2023-08-01/executions", f.key},

@@ -106,6 +106,7 @@ type eventList struct {
 }
 
 func TestFilesDoneWhen(t *testing.T) {
+	t.Parallel()
 	f := newFilesServer(t)
 
 	// An 835 with two functional groups and three sets.
@@ -241,6 +242,7 @@ func TestFilesDoneWhen(t *testing.T) {
 }
 
 func TestUploadErrors(t *testing.T) {
+	t.Parallel()
 	f := newFilesServer(t)
 	for _, tc := range []struct {
 		path, body string

@@ -15,6 +15,7 @@ import (
 // page, never another account's; without startDateTime or pageToken, or
 // with a time in the future, it answers 400 naming the parameter.
 func TestPollingTransactions(t *testing.T) {
+	t.Parallel()
 	f := newFilesServer(t)
 	start := time.Now().Add(-time.Minute).UTC().Format(time.RFC3339)
 	f.upload("era-1.x12", coretest.Gen835([]int{1, 1}, 2, 0)) // two sets

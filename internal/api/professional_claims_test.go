@@ -59,6 +59,7 @@ func sub(m map[string]any, path ...string) map[string]any {
 // test key; its Idempotency-Key replays the answer, another body is 422;
 // the validation endpoint checks it and stores nothing.
 func TestProfessionalClaimOverHTTP(t *testing.T) {
+	t.Parallel()
 	f, account := medicalServer(t)
 	claim := medicalClaim(t, "professional/example.json", nil)
 	resp, body := f.post(professionalPath+"/submission", "Key "+f.key, claim, "Idempotency-Key", "p-1")
@@ -138,6 +139,7 @@ func TestProfessionalClaimOverHTTP(t *testing.T) {
 
 // Each failed edit is a 400 naming the JSON field and the fix.
 func TestProfessionalClaimEditsOverHTTP(t *testing.T) {
+	t.Parallel()
 	f, _ := medicalServer(t)
 	tests := []struct {
 		name  string
@@ -185,6 +187,7 @@ func TestProfessionalClaimEditsOverHTTP(t *testing.T) {
 // The contract's raw-X12 example (component separator >) is validated
 // against the guide, rewritten in our delimiters and submitted.
 func TestProfessionalRawX12OverHTTP(t *testing.T) {
+	t.Parallel()
 	f, _ := medicalServer(t)
 	b, err := os.ReadFile("../claims/testdata/professional/raw-example.json")
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 // as an ERA PDF; another account, the other mode and the wrong report type
 // all answer 404.
 func TestReports835(t *testing.T) {
+	t.Parallel()
 	f := newFilesServer(t)
 	ex := f.upload("era.x12", coretest.Gen835([]int{1}, 3, 0))
 	if ex["status"] != "COMPLETED" {
@@ -121,6 +122,7 @@ func TestReports835(t *testing.T) {
 // some seconds later its 835, which pays it (partly: member PARTIAL0001),
 // marks the claim paid and reads as the report JSON and the ERA PDF.
 func TestDentalClaimIsPaidByTheMockPayer(t *testing.T) {
+	t.Parallel()
 	f, account := claimServer(t)
 	claim := exampleClaim(t, func(m map[string]any) {
 		m["subscriber"].(map[string]any)["memberId"] = "PARTIAL0001"
@@ -211,6 +213,7 @@ const exampleClaimStatusRequest = `{"tradingPartnerServiceId": "52133",
 // state: paid (F1:65) with the amount the 835 paid; another account asking
 // about the same patient control number finds nothing (D0:35).
 func TestClaimStatusOfAPaidTestClaim(t *testing.T) {
+	t.Parallel()
 	f, account := claimServer(t)
 	if resp, body := f.post(claimPath, f.key, exampleClaim(t, nil)); resp.StatusCode != 200 {
 		t.Fatalf("%d %s", resp.StatusCode, body)

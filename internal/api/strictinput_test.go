@@ -12,6 +12,7 @@ import (
 // silently ignored (before, "evenTypes" subscribed the webhook to every
 // event, and status=actve answered an empty list).
 func TestUnknownInputIsRefused(t *testing.T) {
+	t.Parallel()
 	f := newWebhooksServer(t)
 	var hook struct{ ID string }
 	f.json("POST", "/2023-08-01/webhooks", `{"url":"https://example.com/ok","eventTypes":["file.failed.v2"]}`, 201, &hook)

@@ -20,6 +20,7 @@ import (
 // with escapes, nesting, arrays of objects, maps, self-decoding values,
 // case-insensitive matches and white space.
 func TestUnknownFieldsScanMatchesDecoder(t *testing.T) {
+	t.Parallel()
 	type inner struct {
 		Name  string            `json:"name"`
 		Tags  map[string]string `json:"tags"`

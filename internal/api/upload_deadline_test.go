@@ -61,6 +61,7 @@ func (b *slowBody) Read(p []byte) (int, error) {
 // takes twice the server's read timeout and is accepted (it was cut at
 // the read timeout and answered 503 "send it again shortly").
 func TestSlowUploadOutlastsTheReadTimeout(t *testing.T) {
+	t.Parallel()
 	url, key := uploadServer(t, 10*time.Second) // a loaded machine may send slower
 	const size = 2 << 20
 	req, _ := http.NewRequest("POST", url+"/2023-08-01/files/inbound?name=big.x12", &slowBody{left: size, pause: 60 * time.Millisecond})
@@ -83,6 +84,7 @@ func TestSlowUploadOutlastsTheReadTimeout(t *testing.T) {
 // 408 REQUEST_TIMEOUT in the contract's error format once the upload's
 // deadline passes, not a 503 that asks it to send again.
 func TestStalledUploadAnswers408(t *testing.T) {
+	t.Parallel()
 	url, key := uploadServer(t, time.Second)
 	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
 	if err != nil {

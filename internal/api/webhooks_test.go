@@ -119,6 +119,7 @@ type deliveryPage struct {
 // same webhook-id, the attempt log shows both, and a re-emit from the API
 // arrives again.
 func TestWebhooksDoneWhen(t *testing.T) {
+	t.Parallel()
 	f := newWebhooksServer(t)
 	rcv := newHookReceiver(t)
 	var hook webhookBody
@@ -206,6 +207,7 @@ func TestWebhooksDoneWhen(t *testing.T) {
 // TestWebhooksAPI: the CRUD routes, the secret and its rotation, errors in
 // the contract's format, and account and mode isolation.
 func TestWebhooksAPI(t *testing.T) {
+	t.Parallel()
 	f := newWebhooksServer(t)
 	var hook webhookBody
 	f.json("POST", "/2023-08-01/webhooks", `{"url": "https://example.com/hooks", "authentication": {"type": "API_KEY", "headerName": "x-api-key", "value": "k-1"}}`, 201, &hook)
@@ -270,6 +272,7 @@ func TestWebhooksAPI(t *testing.T) {
 // TestWebhooksWithoutSecretsKey: a server without --secrets-key says so
 // instead of storing a secret in the clear.
 func TestWebhooksWithoutSecretsKey(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, api.Options{})
 	rec := f.do("POST", "/2023-08-01/webhooks", f.keyA, strings.NewReader(`{"url": "https://example.com/"}`))
 	e := wantError(t, rec, 503, "SERVICE_UNAVAILABLE")

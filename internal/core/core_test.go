@@ -153,6 +153,7 @@ func countTypes(evs []events.Envelope) map[string]int {
 }
 
 func TestInbound835TwoGroupsThreeSets(t *testing.T) {
+	t.Parallel()
 	storetest.ForEachEngine(t, func(t *testing.T, open storetest.Opener) {
 		e := newEnv(t, open)
 		ex := e.receive("era-0001.x12", coretest.Gen835([]int{2, 1}, 3, 0))
@@ -236,6 +237,7 @@ func TestInbound835TwoGroupsThreeSets(t *testing.T) {
 }
 
 func TestInboundCorruptSetFailsTheWholeFile(t *testing.T) {
+	t.Parallel()
 	storetest.ForEachEngine(t, func(t *testing.T, open storetest.Opener) {
 		e := newEnv(t, open)
 		ex := e.receive("era-0002.x12", coretest.Gen835([]int{2, 1}, 3, 2))
@@ -266,6 +268,7 @@ func TestInboundCorruptSetFailsTheWholeFile(t *testing.T) {
 }
 
 func TestInboundFragments(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, storetest.SQLite)
 	ex := e.receive("era-big.x12", coretest.Gen835([]int{1}, 2000, 0))
 	if ex.Status != store.ExecutionCompleted {
@@ -308,6 +311,7 @@ func TestInboundFragments(t *testing.T) {
 }
 
 func TestInboundNonEDI(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, storetest.SQLite)
 	ex := e.receive("remit.csv", "claim,amount\nA1,10.00\n")
 	if ex.Status != store.ExecutionCompleted || ex.FileType != "csv" {

@@ -31,6 +31,7 @@ func directoryEnv(t *testing.T, inboundPath string) (*env, *tenantdir.Root, stri
 }
 
 func TestDirectoryConnection(t *testing.T) {
+	t.Parallel()
 	e, dirs, base := directoryEnv(t, "payer-x/drop")
 	dir := filepath.Join(base, "root", e.account, store.ModeProduction, "payer-x", "drop")
 	must(t, os.MkdirAll(dir, 0o700))
@@ -88,6 +89,7 @@ func TestDirectoryConnection(t *testing.T) {
 // test-mode DIRECTORY connection (test keys may no longer make them) is
 // not polled at all.
 func TestDirectoryConnectionConfined(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, inboundPath string
 		mode              string

@@ -16,6 +16,7 @@ import (
 // gives for the whole map (sorted keys, values in order, HTML and non-ASCII
 // escaping), and the identifiers come back in batches in their order.
 func TestSetMetadataStreamsAsMarshal(t *testing.T) {
+	t.Parallel()
 	values := map[string][]string{}
 	var order []store.BusinessIdentifier
 	tests := []struct {

@@ -72,6 +72,7 @@ func runWorker(spec string) int {
 // finish: every file ends processed once, with exactly its transactions
 // and events, and between kills no file is ever half recorded.
 func TestProcessKilledAnywhereIsExactlyOnce(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts and kills worker processes")
 	}

@@ -36,6 +36,7 @@ type metadataDoc struct {
 // with the precision sent. The BOM, ISA12 00401 (no repetition separator)
 // and control numbers with their leading zeros stay as they were.
 func TestMetadataDocumentAsTheHostedServiceWritesIt(t *testing.T) {
+	t.Parallel()
 	base := coretest.Gen835([]int{1}, 1, 0) // LF after every "~"
 	tests := []struct {
 		name      string

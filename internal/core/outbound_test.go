@@ -19,6 +19,7 @@ import (
 // metadata) and one fragment.processed.v2 per fragment, all in the caller's
 // transaction.
 func TestRecordOutbound(t *testing.T) {
+	t.Parallel()
 	storetest.ForEachEngine(t, func(t *testing.T, open storetest.Opener) {
 		e := newEnv(t, open)
 		now := time.Now().UTC().Truncate(time.Millisecond)

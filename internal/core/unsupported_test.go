@@ -23,6 +23,7 @@ const unguided835 = "ISA*00*          *00*          *ZZ*PAYERSENDER    *ZZ*CLINI
 // the partnership's inbound setting for its ST01 passes it through: then it
 // is a transaction whose input is its X12 and which has no Guide JSON.
 func TestInboundSetWithoutGuide(t *testing.T) {
+	t.Parallel()
 	storetest.ForEachEngine(t, func(t *testing.T, open storetest.Opener) {
 		e := newEnv(t, open)
 		ex := e.receive("era-4010.x12", unguided835)

@@ -16,6 +16,7 @@ import (
 // in the transaction of its work ends the job in that commit; when the
 // transaction rolls back, so does the completion, and the job is retried.
 func TestCompleteInTheHandlersTransaction(t *testing.T) {
+	t.Parallel()
 	storetest.ForEachEngine(t, func(t *testing.T, open storetest.Opener) {
 		cases := []struct {
 			name     string
@@ -60,6 +61,7 @@ func TestCompleteInTheHandlersTransaction(t *testing.T) {
 
 // TestCompleteOutsideAHandlerDoesNothing: there is no job to complete.
 func TestCompleteOutsideAHandlerDoesNothing(t *testing.T) {
+	t.Parallel()
 	s := storetest.SQLite(t)
 	if err := s.InTx(context.Background(), func(tx store.Queries) error { return jobs.Complete(context.Background(), tx) }); err != nil {
 		t.Fatal(err)
@@ -70,6 +72,7 @@ func TestCompleteOutsideAHandlerDoesNothing(t *testing.T) {
 // its lease learns from Hold, in its transaction, that it may record
 // nothing; while it holds the job, Hold succeeds.
 func TestHoldFailsOnceTheJobIsAnotherWorkers(t *testing.T) {
+	t.Parallel()
 	s := storetest.SQLite(t)
 	clk := clock.NewFake(t0)
 	policy := jobs.Policy{Timeout: time.Minute, MaxAttempts: 3}

@@ -51,6 +51,7 @@ func (h *countingHandler) WithGroup(string) slog.Handler             { return h 
 // outcome, woke the loop and was claimed again: 99,856 attempts in 72 s,
 // ~4,350 log lines a second.
 func TestDiskFullBacksOff(t *testing.T) {
+	t.Parallel()
 	real := storetest.SQLite(t)
 	logs := &countingHandler{}
 	full := &atomic.Bool{}

@@ -75,6 +75,7 @@ func outcomes(t *testing.T, s store.Store, id string) string {
 
 // TestEachJobRunsExactlyOnce: several workers, hundreds of jobs.
 func TestEachJobRunsExactlyOnce(t *testing.T) {
+	t.Parallel()
 	storetest.ForEachEngine(t, func(t *testing.T, open storetest.Opener) {
 		s := open(t)
 		const n, workers = 300, 4
@@ -125,6 +126,7 @@ func TestEachJobRunsExactlyOnce(t *testing.T) {
 // loses the job when its lease expires; another worker runs it; the dead
 // worker's late result is dropped.
 func TestDeadWorkerJobRunsAgain(t *testing.T) {
+	t.Parallel()
 	storetest.ForEachEngine(t, func(t *testing.T, open storetest.Opener) {
 		s := open(t)
 		clk := clock.NewFake(t0)
@@ -178,6 +180,7 @@ func TestDeadWorkerJobRunsAgain(t *testing.T) {
 // TestRetryScheduleAndManualRetry: 3 attempts 6 minutes apart, then failed;
 // a manual retry runs it again.
 func TestRetryScheduleAndManualRetry(t *testing.T) {
+	t.Parallel()
 	storetest.ForEachEngine(t, func(t *testing.T, open storetest.Opener) {
 		s := open(t)
 		clk := clock.NewFake(t0)
@@ -236,6 +239,7 @@ func TestRetryScheduleAndManualRetry(t *testing.T) {
 }
 
 func TestPermanentErrorsAndPanicsAreNotRetriedForever(t *testing.T) {
+	t.Parallel()
 	s := storetest.SQLite(t)
 	clk := clock.NewFake(t0)
 	reg := prometheus.NewRegistry()
@@ -288,6 +292,7 @@ func attemptsCounted(t *testing.T, reg *prometheus.Registry, kind, outcome strin
 }
 
 func TestEnqueueRules(t *testing.T) {
+	t.Parallel()
 	s := storetest.SQLite(t)
 	clk := clock.NewFake(t0)
 	q := newQueue(s, clk, "w", 1)
@@ -325,6 +330,7 @@ func TestEnqueueRules(t *testing.T) {
 }
 
 func TestBackoffPolicies(t *testing.T) {
+	t.Parallel()
 	exp := jobs.Exponential(time.Second, 10*time.Second)
 	sched := jobs.Schedule(5*time.Second, 5*time.Minute, 30*time.Minute)
 	tests := []struct {

@@ -17,6 +17,7 @@ import (
 // than their account's share of the outbound ones: another account's
 // outbound job and a file job both run at once.
 func TestLanesAndAccountCaps(t *testing.T) {
+	t.Parallel()
 	storetest.ForEachEngine(t, func(t *testing.T, open storetest.Opener) {
 		s := open(t)
 		const perAccount = 2

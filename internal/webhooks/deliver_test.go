@@ -22,6 +22,7 @@ var transactionDetail = map[string]any{
 // retry carries the same webhook-id, the attempt log shows both attempts,
 // and a re-emit arrives again as a manual attempt.
 func TestFailedFirstCallIsRetriedThenReemitted(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	rcv := newReceiver(t, func(n int) int {
 		if n == 1 {
@@ -109,6 +110,7 @@ func TestFailedFirstCallIsRetriedThenReemitted(t *testing.T) {
 // whose types and filters it matches, once, even when its dispatch job
 // runs twice.
 func TestDispatchMatchesFiltersOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	rcv := newReceiver(t, always(200))
 	all, _ := e.create(t, rcv.URL+"/all", webhooks.Input{})

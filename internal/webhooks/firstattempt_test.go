@@ -20,6 +20,7 @@ import (
 // it still owns, once, with the same webhook-id; the stalled worker's late
 // answer is not recorded, since its job is another worker's by then.
 func TestStalledFirstAttemptIsMadeAgain(t *testing.T) {
+	t.Parallel()
 	storetest.ForEachEngine(t, func(t *testing.T, open storetest.Opener) {
 		t0 := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 		clk := clock.NewFake(t0)

@@ -12,6 +12,7 @@ import (
 // TestCheckSecrets: the key that sealed the webhooks' secrets passes; another
 // key, or none, is refused with the webhook named.
 func TestCheckSecrets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{noRun: true})
 	w, _ := e.create(t, "http://127.0.0.1:9/hook", webhooks.Input{})
 	ctx := context.Background()

@@ -17,6 +17,7 @@ import (
 // two v1 signatures, so a receiver holding either secret verifies it (the
 // reference library checks each); after the grace period only the new one.
 func TestRotationSignsWithBothSecrets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	rcv := newReceiver(t, always(200))
 	w, oldSecret := e.create(t, rcv.URL, webhooks.Input{})
@@ -53,6 +54,7 @@ func TestRotationSignsWithBothSecrets(t *testing.T) {
 // TestOutboundAuthentication: an API-key header or Basic credentials go
 // with each delivery, are stored sealed and never shown back.
 func TestOutboundAuthentication(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{})
 	rcv := newReceiver(t, always(200))
 	ctx := context.Background()
@@ -79,6 +81,7 @@ func TestOutboundAuthentication(t *testing.T) {
 
 // TestSettingsValidation: each bad field is named with how to fix it.
 func TestSettingsValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{noRun: true})
 	ctx := context.Background()
 	prod := webhooks.Caller{AccountID: e.caller.AccountID, Mode: store.ModeProduction}
@@ -129,6 +132,7 @@ func TestSettingsValidation(t *testing.T) {
 }
 
 func TestParseSchedule(t *testing.T) {
+	t.Parallel()
 	got, err := webhooks.ParseSchedule("0s, 5s,5m,30m,2h")
 	if err != nil || webhooks.FormatSchedule(got) != "0s,5s,5m0s,30m0s,2h0m0s" {
 		t.Errorf("ParseSchedule = %v, %v", got, err)

@@ -20,6 +20,7 @@ import (
 // job) instead of being called from the same worker. All six are delivered
 // once the receivers answer.
 func TestOneEventToManyWebhooksKeepsToTheAccountsShare(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, envOptions{lanes: map[string]jobs.Lane{jobs.LaneOutbound: {Concurrency: 8, PerAccount: 1}}})
 	release := make(chan struct{})
 	var mu sync.Mutex

@@ -19,6 +19,7 @@ import (
 // warning, service lines count 1, 2, 3 in each claim, and the billing
 // provider's U.S. ZIP code has nine digits.
 func TestValidatorAccuracy(t *testing.T) {
+	t.Parallel()
 	clean, err := os.ReadFile("testdata/837d_dental_features.x12")
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +74,7 @@ func TestValidatorAccuracy(t *testing.T) {
 // element 447 has at most 4 characters), IK304 3 (documented on
 // x12.WriteAcks). The 999 passes our own 999 guide.
 func TestIK302ForMissingSegment(t *testing.T) {
+	t.Parallel()
 	clean, err := os.ReadFile("testdata/837d_dental_features.x12")
 	if err != nil {
 		t.Fatal(err)
@@ -105,6 +107,7 @@ func TestIK302ForMissingSegment(t *testing.T) {
 // inpatient claim without a finding, and each institutional rule fails the
 // claim that breaks it.
 func TestInstitutionalGuide(t *testing.T) {
+	t.Parallel()
 	clean, err := os.ReadFile("testdata/837i_institutional.x12")
 	if err != nil {
 		t.Fatal(err)
@@ -166,6 +169,7 @@ func severityCodes(t *testing.T, in []byte) (*x12.Report, []string) {
 // IK303 within its 4 characters, IK402 a data element number (no
 // composite id like C023 when a whole composite is missing).
 func TestOur999sPassThe999Guide(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"invalid/837P_ims_missing-required-elements.txt", "invalid/837P_ims_segment-errors.txt",
 		"invalid/837P_ims_bad-code-value.txt", "835/5010_lfh_managed-care.x12"} {
 		t.Run(name, func(t *testing.T) {

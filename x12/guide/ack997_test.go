@@ -18,6 +18,7 @@ import (
 // a 997 with neither AK1 nor AK9 is refused for both, and a code of the
 // 999's I-lists is not a 997 code.
 func TestThe997Guide(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, file string
 		body       string // instead of a corpus file

@@ -36,6 +36,7 @@ var pyx12Acks = []struct {
 }
 
 func TestPyx12Acks(t *testing.T) {
+	t.Parallel()
 	dir := testenv.CorpusDir(t)
 	g, _ := guide.ByID("837P")
 	for _, tc := range pyx12Acks {
@@ -73,6 +74,7 @@ func TestPyx12Acks(t *testing.T) {
 
 // TestPyx12MissingFindings: both segments pyx12 reports missing are found.
 func TestPyx12MissingFindings(t *testing.T) {
+	t.Parallel()
 	dir := testenv.CorpusDir(t)
 	fs := validateWith(t, filepath.Join(dir, "invalid/837P_pyx12_4010_minimal-missing-BHT-HL.txt"), "837P", guide.Options{})
 	for _, want := range []string{"BHT", "HL"} {

@@ -9,6 +9,7 @@ import (
 // TestCodeSetMembership compares codeSet with a plain map for short lists
 // (scanned), long ones (hashed) and codes too long to pack.
 func TestCodeSetMembership(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	randomCode := func() string {
 		const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"

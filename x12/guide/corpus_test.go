@@ -137,6 +137,7 @@ func guideKind(kind string) bool {
 // TestCorpus reads every corpus file of a transaction we have a guide for
 // and compares the guide findings with the table.
 func TestCorpus(t *testing.T) {
+	t.Parallel()
 	dir := testenv.CorpusDir(t)
 	rows := manifest(t, dir)
 	seen := 0
@@ -181,6 +182,7 @@ func TestCorpus(t *testing.T) {
 // TestCorpusValidWithoutNPI: a VALID file whose only findings are NPI check
 // digits passes clean once the (configurable) NPI rule is off.
 func TestCorpusValidWithoutNPI(t *testing.T) {
+	t.Parallel()
 	dir := testenv.CorpusDir(t)
 	for file, tc := range corpusCases {
 		npiOnly := len(tc.want) > 0

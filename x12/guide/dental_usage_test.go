@@ -13,6 +13,7 @@ import (
 // required (JP), SV301-7 (a procedure's description) is situational, and
 // the referring provider's PRV names the taxonomy with 5010's PXC.
 func TestDentalElementsAsX224A2UsesThem(t *testing.T) {
+	t.Parallel()
 	clean, err := os.ReadFile("testdata/837d_dental_features.x12")
 	if err != nil {
 		t.Fatal(err)

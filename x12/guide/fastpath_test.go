@@ -10,6 +10,7 @@ import (
 // every guide, the encoder's inline checks (textValid, numberValid) accept
 // exactly the values checkSimple reports nothing about.
 func TestFastChecksAgreeWithCheckSimple(t *testing.T) {
+	t.Parallel()
 	samples := []string{"A", "AB", "ABC", "1", "12", "123", "0", "-1", "1.5", ".5", "5.", "-", ".", "1.2.3",
 		"12A", "a b", "99999999999999999999", "1234567890123456789012345678901234567890", "Y", "N", "D8"}
 	var v Validator

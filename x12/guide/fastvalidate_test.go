@@ -73,6 +73,7 @@ func fastPathSamples(t testing.TB, items int) map[string][]byte {
 // and on every generated 837P segment with one byte replaced by a
 // delimiter, a control character, a blank, a letter or a digit.
 func TestFastPathAgrees(t *testing.T) {
+	t.Parallel()
 	dir := testenv.CorpusDir(t)
 	files := 0
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {

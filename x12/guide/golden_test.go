@@ -45,6 +45,7 @@ func goldenInput(t *testing.T, input string) []byte {
 // TestGoldenGuideJSON compares Translate's output with testdata/golden.
 // Run with -update after a deliberate change and review the diff.
 func TestGoldenGuideJSON(t *testing.T) {
+	t.Parallel()
 	for _, tc := range goldenInputs {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer

@@ -9,6 +9,7 @@ import (
 )
 
 func TestEmbeddedGuides(t *testing.T) {
+	t.Parallel()
 	want := map[string]string{
 		"270": "270 005010X279A1", "271": "271 005010X279A1", "276": "276 005010X212", "277": "277 005010X212",
 		"277CA": "277 005010X214", "835": "835 005010X221A1", "837D": "837 005010X224A2", "837I": "837 005010X223A2", "837P": "837 005010X222A1",
@@ -34,6 +35,7 @@ func TestEmbeddedGuides(t *testing.T) {
 }
 
 func TestChoosingTheGuide(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ gs08, st01, st03, want string }{
 		{"005010X279A1", "270", "005010X279A1", "270"},
 		{"005010X279A1", "271", "", "271"},
@@ -61,6 +63,7 @@ func TestChoosingTheGuide(t *testing.T) {
 
 // TestCompanionGuide: a payer's stricter copy of a guide is a data file too.
 func TestCompanionGuide(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("data/270.005010X279A1.json")
 	if err != nil {
 		t.Fatal(err)

@@ -35,6 +35,7 @@ var hostedKeys = map[string][]string{
 }
 
 func TestEnvelopeAndHeaderNamesAreTheHostedOnes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range goldenInputs {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer

@@ -54,6 +54,7 @@ var common4010 = []string{"guide.element-invalid-code NM1", "guide.element-inval
 	"guide.element-not-used SBR", "guide.element-pattern N4", "guide.segment-missing REF", "guide.segment-unexpected REF"}
 
 func TestDental4010Examples(t *testing.T) {
+	t.Parallel()
 	dir := testenv.CorpusDir(t)
 	for _, tc := range dental4010 {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
@@ -71,6 +72,7 @@ func TestDental4010Examples(t *testing.T) {
 // predetermination examples through the 837D guide and checks the loop of
 // each dental segment.
 func TestDentalSegmentsLandInTheirLoops(t *testing.T) {
+	t.Parallel()
 	dir := testenv.CorpusDir(t)
 	want := map[string]string{"DN1": "2300", "DN2": "2300", "PWK": "2300", "SV3": "2400", "TOO": "2400", "LX": "2400", "CLM": "2300"}
 	g, _ := guide.ByID("837D")
@@ -137,6 +139,7 @@ func segmentLoops(t *testing.T, path string, g *guide.Guide) map[string]string {
 // TestBalanceOn4010Files: the SNIP 3 defects SOURCES.md names in 4010
 // files, found by reading them with the nearest 5010 guide.
 func TestBalanceOn4010Files(t *testing.T) {
+	t.Parallel()
 	dir := testenv.CorpusDir(t)
 	for _, tc := range []struct{ file, guide, want string }{
 		{"837P/4010_pyx12_simple_837p.txt", "837P", "guide.balance CLM"},

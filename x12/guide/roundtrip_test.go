@@ -90,6 +90,7 @@ var roundTripSkip = map[string]string{
 // TestRoundTripCorpus: X12 → Guide JSON → X12 gives back the same segments
 // for every corpus file in the guide table, valid or not.
 func TestRoundTripCorpus(t *testing.T) {
+	t.Parallel()
 	dir := testenv.CorpusDir(t)
 	for file, tc := range corpusCases {
 		if roundTripSkip[file] != "" || !testenv.CorpusHas(dir, file) {
@@ -119,6 +120,7 @@ func TestRoundTripCorpus(t *testing.T) {
 // guide-shaped, sometimes shuffled or with foreign segments) and checks
 // that X12 → Guide JSON → X12 is the identity on segments.
 func TestRoundTripProperty(t *testing.T) {
+	t.Parallel()
 	guides := guide.Guides()
 	rapid.Check(t, func(rt *rapid.T) {
 		g := rapid.SampledFrom(guides).Draw(rt, "guide")

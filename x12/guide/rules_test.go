@@ -47,6 +47,7 @@ var dentalMutations = []struct {
 }
 
 func TestDentalRules(t *testing.T) {
+	t.Parallel()
 	clean, err := os.ReadFile("testdata/837d_dental_features.x12")
 	if err != nil {
 		t.Fatal(err)
@@ -83,6 +84,7 @@ func TestDentalRules(t *testing.T) {
 // TestBusinessRulesSwitch: balancing and NPI are business rules the caller
 // can turn off; NPI alone has its own switch.
 func TestBusinessRulesSwitch(t *testing.T) {
+	t.Parallel()
 	clean, _ := os.ReadFile("testdata/837d_dental_features.x12")
 	bad := bytes.Replace(clean, []byte("CLM*ORTHO001*3850*"), []byte("CLM*ORTHO001*3851*"), 1)
 	bad = bytes.Replace(bad, []byte("XX*1234567893~"), []byte("XX*1234567890~"), 1)
@@ -110,6 +112,7 @@ func validateBytes(t *testing.T, b []byte, opts guide.Options) []x12.Finding {
 }
 
 func TestValidNPI(t *testing.T) {
+	t.Parallel()
 	for npi, want := range map[string]bool{
 		"1234567893": true, "1234567984": true, // valid (x12-standards §6)
 		"1234567890": false, "9876543210": false, "4567890123": false, "6789012345": false,
@@ -123,6 +126,7 @@ func TestValidNPI(t *testing.T) {
 
 // TestValidateTransaction: the builders' entry point, on segments in memory.
 func TestValidateTransaction(t *testing.T) {
+	t.Parallel()
 	d := x12.DefaultDelimiters
 	segs := []*x12.Segment{
 		x12.NewSegment(d, "ST", "270", "0001", "005010X279A1"),

@@ -18,6 +18,7 @@ var afterST = regexp.MustCompile(`(~\s*ST\*[^~]*~)`)
 // with Segment writes, for every golden input, with a segment the guide does
 // not place and a value that needs escaping added to each set.
 func TestSegmentFromMatchesSegment(t *testing.T) {
+	t.Parallel()
 	for _, tc := range goldenInputs {
 		t.Run(tc.name, func(t *testing.T) {
 			in := string(goldenInput(t, tc.input))
@@ -83,6 +84,7 @@ func TestSegmentFromMatchesSegment(t *testing.T) {
 
 // TestJSONEncoderReset: a reset encoder writes the same document again.
 func TestJSONEncoderReset(t *testing.T) {
+	t.Parallel()
 	in := goldenInput(t, goldenInputs[len(goldenInputs)-2].input) // 837P
 	encode := func(e *guide.JSONEncoder) {
 		r := x12.NewReader(bytes.NewReader(in), x12.WithDelimiters(x12.DefaultDelimiters))

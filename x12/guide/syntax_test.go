@@ -5,6 +5,7 @@ import "testing"
 // TestSyntaxRuleBroken checks the presence-mask form of the X12 relational
 // conditions against their definitions, for every subset of the positions.
 func TestSyntaxRuleBroken(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{"P0203", "R020304", "E0102", "C0304", "C030405", "L020304", "P0910", "R6162"} {
 		r, err := parseSyntax(text)
 		if err != nil {
