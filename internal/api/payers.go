@@ -173,7 +173,9 @@ func pageOffset(l *listQuery, tag string) int {
 	}
 	b, err := base64.RawURLEncoding.DecodeString(tok)
 	n, convErr := strconv.Atoi(strings.TrimPrefix(string(b), tag+":"))
-	if err != nil || convErr != nil || !strings.HasPrefix(string(b), tag+":") || n < 0 {
+	// Above 1<<31 no list is that long, and offset+pageSize could
+	// overflow into a negative slice bound (a panic's 500).
+	if err != nil || convErr != nil || !strings.HasPrefix(string(b), tag+":") || n < 0 || n > 1<<31 {
 		l.fail("pageToken", "is not valid; pass the nextPageToken of a previous page unchanged")
 		return 0
 	}
