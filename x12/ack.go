@@ -101,10 +101,12 @@ func writeInterchangeAck(iw *InterchangeWriter, ic *InterchangeReport, opts AckO
 		ReceiverQualifier: safeValue(clip(ic.SenderQualifier, 2), opts.Delimiters), ReceiverID: safeValue(clip(ic.SenderID, 15), opts.Delimiters),
 		Date: opts.Date, Version: "00501", Usage: usage,
 	}
-	if len(h.SenderQualifier) != 2 || !isAlnumString(h.SenderQualifier) {
+	// A qualifier outside the HIPAA list (say "00") would make our own
+	// acknowledgment fail the validator: address it as mutually defined.
+	if !oneOf(h.SenderQualifier, hipaaIDQualifiers...) {
 		h.SenderQualifier = "ZZ"
 	}
-	if len(h.ReceiverQualifier) != 2 || !isAlnumString(h.ReceiverQualifier) {
+	if !oneOf(h.ReceiverQualifier, hipaaIDQualifiers...) {
 		h.ReceiverQualifier = "ZZ"
 	}
 	status, note := TA1Status(ic)

@@ -704,15 +704,6 @@ func allDigits(s string, min, max int) bool {
 	return true
 }
 
-func isAlnumString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isAlnum(s[i]) {
-			return false
-		}
-	}
-	return s != ""
-}
-
 func isUpperAlnum(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
