@@ -323,7 +323,17 @@ func TestAnsweredOnlyWhenDurable(t *testing.T) {
 					t.Fatal(err)
 				}
 				touched := model.TouchedSince(ex.request)
-				volatile := model.Volatile(func(rel string) bool { return touched[rel] && !strings.HasSuffix(rel, "-shm") })
+				// The -shm file is SQLite's shared-memory index, rebuilt from
+				// the WAL. The database file itself is written, in WAL mode,
+				// only by checkpoints, which run beside the requests
+				// (store's checkpointer) and copy pages the WAL already holds
+				// durably; SQLite lets the WAL's copy go only after syncing
+				// the file. So a request needs the WAL durable (below), not
+				// a checkpoint in flight; TestPowerCut reopens what a cut
+				// leaves, the database mid-checkpoint included.
+				volatile := model.Volatile(func(rel string) bool {
+					return touched[rel] && !strings.HasSuffix(rel, "-shm") && (engine != "sqlite" || rel != sqliteDB)
+				})
 				if len(volatile) > 0 {
 					t.Errorf("%s %s: at %s (line %d) a power cut would lose:\n  %s", a.kind, a.id, what, point+1, strings.Join(volatile, "\n  "))
 					continue
@@ -354,7 +364,10 @@ func TestAnsweredOnlyWhenDurable(t *testing.T) {
 	}
 }
 
-const sqliteWAL = "clearhouse.db-wal"
+const (
+	sqliteDB  = "clearhouse.db"
+	sqliteWAL = sqliteDB + "-wal"
+)
 
 // anyMatch reports whether a path matches pattern, where * in the pattern
 // spans any characters (slashes too).

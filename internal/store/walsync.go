@@ -157,7 +157,11 @@ func wait(ctx context.Context, ch <-chan struct{}) error {
 // fsync syncs the WAL file. It is opened for each fsync, so that a WAL that
 // SQLite removed and created again (when every connection had closed) is
 // the one synced; a WAL that is gone needs nothing: SQLite checkpoints it
-// into the database file and syncs that before removing it.
+// into the database file and syncs that before removing it. fdatasync
+// syncs the data and what reading it back needs (the file's size), not
+// its times: once the log has started over, commits overwrite it in
+// place, and an fsync would commit the file system's journal for the
+// modification time as well.
 func (w *walSync) fsync() error {
 	f, err := os.Open(w.path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -166,7 +170,7 @@ func (w *walSync) fsync() error {
 	if err != nil {
 		return fmt.Errorf("store: open the WAL to sync it: %w", err)
 	}
-	err = f.Sync()
+	err = fdatasync(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
