@@ -47,6 +47,7 @@ type fragmenter struct {
 
 	cur     *fragmentOut
 	results []fragmentResult
+	commits []<-chan error // fragments committing in the background
 }
 
 type fragLevel struct {
@@ -240,11 +241,27 @@ func (f *fragmenter) finish() error {
 		o.w.Abort()
 		return err
 	}
-	if err := o.w.Commit(); err != nil {
+	if qw, ok := o.w.(*queuedWriter); ok {
+		// Its fsync runs beside the next fragments; end waits for it.
+		f.commits = append(f.commits, qw.commitAsync())
+	} else if err := o.w.Commit(); err != nil {
 		return err
 	}
 	f.results = append(f.results, fragmentResult{key: fragmentKey(f.txID, len(f.results)), size: o.n.n})
 	return nil
+}
+
+// committed waits for the fragments committing in the background: the set
+// names them only once every one is stored.
+func (f *fragmenter) committed() error {
+	var first error
+	for _, c := range f.commits {
+		if err := <-c; err != nil && first == nil {
+			first = err
+		}
+	}
+	f.commits = f.commits[:0]
+	return first
 }
 
 // end closes the set: the trailer goes into the last fragment.
@@ -254,18 +271,24 @@ func (f *fragmenter) end() ([]fragmentResult, error) {
 			return nil, err
 		}
 		if err := f.finish(); err != nil {
+			f.committed()
 			return nil, err
 		}
+	}
+	if err := f.committed(); err != nil {
+		return nil, err
 	}
 	return f.results, nil
 }
 
-// abort discards the fragment being written.
+// abort discards the fragment being written (and waits for those
+// committing, which nothing will name).
 func (f *fragmenter) abort() {
 	if f.cur != nil {
 		f.cur.w.Abort()
 		f.cur = nil
 	}
+	f.committed()
 }
 
 // hasLoop reports whether the guide has a loop with the Guide JSON key.

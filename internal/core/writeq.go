@@ -21,7 +21,14 @@ type writeQueue struct {
 	free  chan []byte
 	done  chan struct{}
 	once  sync.Once
+	// commits are the background commits (commitAsync) in flight: at most
+	// maxBackgroundCommits, so a slow disk holds the writer back.
+	commits   sync.WaitGroup
+	commitSem chan struct{}
 }
+
+// maxBackgroundCommits bounds the fragments being fsynced at once.
+const maxBackgroundCommits = 4
 
 // writeBuffers bounds the bytes waiting to be written (each buffer holds one
 // Write, at most about 256 KiB from the encoders).
@@ -32,6 +39,7 @@ type writeOp int
 const (
 	opWrite writeOp = iota
 	opCommit
+	opCommitAsync
 	opAbort
 )
 
@@ -48,7 +56,8 @@ type blobCreator interface {
 }
 
 func newWriteQueue(blobs blob.Store) *writeQueue {
-	q := &writeQueue{blobs: blobs, reqs: make(chan writeReq, writeBuffers), free: make(chan []byte, writeBuffers), done: make(chan struct{})}
+	q := &writeQueue{blobs: blobs, reqs: make(chan writeReq, writeBuffers), free: make(chan []byte, writeBuffers), done: make(chan struct{}),
+		commitSem: make(chan struct{}, maxBackgroundCommits)}
 	for range writeBuffers {
 		q.free <- nil // allocated on first use, at the size of the first write
 	}
@@ -75,11 +84,27 @@ func (q *writeQueue) run() {
 				r.w.w.Abort()
 			}
 			r.reply <- err
+		case opCommitAsync:
+			if err := r.w.error(); err != nil {
+				r.w.w.Abort()
+				r.reply <- err
+				continue
+			}
+			// The fsyncs run beside the next writes: a fragment's commit
+			// no longer stalls the writes queued behind it.
+			q.commitSem <- struct{}{}
+			q.commits.Add(1)
+			go func() {
+				defer q.commits.Done()
+				r.reply <- r.w.w.Commit()
+				<-q.commitSem
+			}()
 		case opAbort:
 			r.w.w.Abort()
 			r.reply <- nil
 		}
 	}
+	q.commits.Wait()
 }
 
 // close ends the goroutine once the queued requests are done. Writers must
@@ -137,6 +162,19 @@ func (w *queuedWriter) Commit() error {
 	reply := make(chan error, 1)
 	w.q.reqs <- writeReq{w: w, op: opCommit, reply: reply}
 	return <-reply
+}
+
+// commitAsync queues the commit and returns at once; the channel gets its
+// outcome. Nothing may name the blob before that outcome is nil.
+func (w *queuedWriter) commitAsync() <-chan error {
+	reply := make(chan error, 1)
+	if w.closed {
+		reply <- errors.New("core: blob writer already finished")
+		return reply
+	}
+	w.closed = true
+	w.q.reqs <- writeReq{w: w, op: opCommitAsync, reply: reply}
+	return reply
 }
 
 func (w *queuedWriter) Abort() {
