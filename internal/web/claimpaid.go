@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 
-	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/reports"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -140,14 +139,8 @@ func (c *Console) claimPaid(ctx context.Context, t store.Tenant, cl store.Dental
 // most maxRemitBytes); partial reports a document cut short or unreadable
 // past its first payments.
 func (c *Console) readRemittances(ctx context.Context, key string, keep func(string) bool, maxClaims int) ([]reports.Remittance, bool, error) {
-	if key == "" || c.cfg.Core == nil {
-		return nil, false, nil
-	}
-	rc, err := c.cfg.Core.Blob().Get(ctx, key)
-	if errors.Is(err, blob.ErrNotFound) {
-		return nil, false, nil
-	}
-	if err != nil {
+	rc, err := c.openStored(ctx, key)
+	if rc == nil || err != nil {
 		return nil, false, err
 	}
 	defer rc.Close()

@@ -238,17 +238,24 @@ func (c *Console) readJSON(ctx context.Context, key string) (string, error) {
 	return summary.IndentJSON(b), nil
 }
 
-// readBounded reads at most maxShownBytes of a blob; truncated says more
-// was there.
-func (c *Console) readBounded(ctx context.Context, key string) (b []byte, truncated bool, err error) {
-	if key == "" {
-		return nil, false, nil
+// openStored opens a stored document; nil (and no error) when there is
+// none: no key, no EDI core, or the blob is gone (purged by retention).
+func (c *Console) openStored(ctx context.Context, key string) (io.ReadCloser, error) {
+	if key == "" || c.cfg.Core == nil {
+		return nil, nil
 	}
 	rc, err := c.cfg.Core.Blob().Get(ctx, key)
 	if errors.Is(err, blob.ErrNotFound) {
-		return nil, false, nil
+		return nil, nil
 	}
-	if err != nil {
+	return rc, err
+}
+
+// readBounded reads at most maxShownBytes of a blob; truncated says more
+// was there.
+func (c *Console) readBounded(ctx context.Context, key string) (b []byte, truncated bool, err error) {
+	rc, err := c.openStored(ctx, key)
+	if rc == nil || err != nil {
 		return nil, false, err
 	}
 	defer rc.Close()
