@@ -481,17 +481,26 @@ func addressField(prefix, part string) string {
 	return prefix + "address1"
 }
 
-// lineField maps "N/dentalService/procedureCode" and friends to line N+1.
-func lineField(parts []string) string {
+// lineOf reads a service line's path "N/…": the inputs' prefix of line
+// N+1 ("line3") and the rest of the path; false when N is not one of the
+// form's lines.
+func lineOf(parts []string, lines int) (prefix, rest string, ok bool) {
 	if len(parts) == 0 {
-		return "lines"
+		return "", "", false
 	}
 	n, err := strconv.Atoi(parts[0])
-	if err != nil || n >= claimLines {
+	if err != nil || n >= lines {
+		return "", "", false
+	}
+	return "line" + strconv.Itoa(n+1), strings.Join(parts[1:], "/"), true
+}
+
+// lineField maps "N/dentalService/procedureCode" and friends to line N+1.
+func lineField(parts []string) string {
+	l, rest, ok := lineOf(parts, claimLines)
+	if !ok {
 		return "lines"
 	}
-	l := "line" + strconv.Itoa(n+1)
-	rest := strings.Join(parts[1:], "/")
 	switch {
 	case strings.HasSuffix(rest, "lineItemChargeAmount"):
 		return l + "_charge"

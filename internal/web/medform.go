@@ -328,15 +328,10 @@ func (f *claimForm) pathField(path string) string {
 // medicalLineField maps "N/professionalService/…" and
 // "N/institutionalService/…" to line N+1's inputs.
 func (f *claimForm) medicalLineField(parts []string) string {
-	if len(parts) == 0 {
+	l, rest, ok := lineOf(parts, kindLines(f.Kind))
+	if !ok {
 		return "lines"
 	}
-	n, err := strconv.Atoi(parts[0])
-	if err != nil || n >= kindLines(f.Kind) {
-		return "lines"
-	}
-	l := "line" + strconv.Itoa(n+1)
-	rest := strings.Join(parts[1:], "/")
 	switch {
 	case strings.HasSuffix(rest, "lineItemChargeAmount"):
 		return l + "_charge"
