@@ -5,7 +5,8 @@ import (
 	"time"
 )
 
-// Breaker is the circuit breaker of one route (one connection): after
+// Breaker is the circuit breaker of one route (one connection) for one
+// tenant (account and mode; see breakerSet): after
 // Failures outages in a row it opens and the route is skipped for OpenFor;
 // then one request probes it (half-open): success closes it, failure opens
 // it again. Safe for concurrent use.
@@ -94,4 +95,75 @@ func (b *Breaker) State(now time.Time) string {
 		return BreakerOpen
 	}
 	return BreakerHalfOpen
+}
+
+// breakerSet holds the breakers of a router's connections, one per
+// (account, mode, connection): a route's outages as one tenant sees them
+// open it for that tenant only. A tenant whose requests make an upstream
+// fail (or whose own stored connection of that name is down) must not
+// stop another tenant's checks, even over a connection the operator's
+// --payers file shares between them; the price is that a real outage is
+// learned by each tenant with its own few failures.
+type breakerSet struct {
+	settings map[string]BreakerSettings
+
+	mu sync.Mutex
+	m  map[breakerKey]*Breaker
+}
+
+type breakerKey struct {
+	account string
+	mode    Mode
+	name    string
+}
+
+// maxIdleBreakers bounds the set: past it, breakers that hold nothing
+// (closed, no outage counted) are dropped when a new one is made, so
+// accounts that come and go do not grow it without end.
+const maxIdleBreakers = 4096
+
+func newBreakerSet(settings map[string]BreakerSettings) *breakerSet {
+	return &breakerSet{settings: settings, m: map[breakerKey]*Breaker{}}
+}
+
+// get returns the caller's breaker of connection name, made on first use.
+// An exchange without a caller (no account: tools, tests) shares the
+// breaker of the empty caller.
+func (s *breakerSet) get(c Caller, name string) *Breaker {
+	k := breakerKey{c.AccountID, c.Mode, name}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if b, ok := s.m[k]; ok {
+		return b
+	}
+	if len(s.m) >= maxIdleBreakers {
+		for key, b := range s.m {
+			if b.idle() {
+				delete(s.m, key)
+			}
+		}
+	}
+	set := s.settings[name]
+	b := &Breaker{Failures: set.Failures, OpenFor: set.OpenFor}
+	s.m[k] = b
+	return b
+}
+
+// state is the caller's breaker state for name, closed when it has none.
+func (s *breakerSet) state(c Caller, name string, now time.Time) string {
+	s.mu.Lock()
+	b, ok := s.m[breakerKey{c.AccountID, c.Mode, name}]
+	s.mu.Unlock()
+	if !ok {
+		return BreakerClosed
+	}
+	return b.State(now)
+}
+
+// idle reports whether the breaker holds no state (closed, nothing
+// counted), so dropping it changes nothing.
+func (b *Breaker) idle() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return !b.open && !b.probing && b.consecutive == 0
 }

@@ -82,7 +82,7 @@ type failover struct {
 	transaction string
 	names       []string
 	conns       []Connection
-	breakers    []*Breaker
+	breakers    *breakerSet
 	observe     func(RouteEvent)
 	now         func() time.Time
 }
@@ -108,11 +108,15 @@ func (e *routesOpenError) Timeout() bool     { return false }
 // 42 as the answer, so the caller maps the payer's own words).
 func (f *failover) Exchange(ctx context.Context, request []byte) ([]byte, error) {
 	rec := routeRecordFrom(ctx)
+	// The caller's own breakers: another account's (or this account's
+	// other mode's) outages never skip a route for this one.
+	caller, _ := CallerFrom(ctx)
 	var lastErr error
 	var lastAnswer []byte
 	tried := 0
 	for i, c := range f.conns {
-		name, b := f.names[i], f.breakers[i]
+		name := f.names[i]
+		b := f.breakers.get(caller, name)
 		if !b.allow(f.now()) {
 			f.observe(RouteEvent{Transaction: f.transaction, Connection: name, Outcome: "skipped"})
 			continue

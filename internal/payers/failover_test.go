@@ -114,7 +114,7 @@ func TestBreakerOpensAndProbes(t *testing.T) {
 	}
 	check("271 from b")
 	check("271 from b") // the second outage in a row opens a's breaker
-	if s := r.BreakerState("a"); s != BreakerOpen {
+	if s := r.BreakerState(Caller{}, "a"); s != BreakerOpen {
 		t.Fatalf("breaker of a is %s after 2 outages", s)
 	}
 	check("271 from b") // a is skipped: not called
@@ -122,18 +122,18 @@ func TestBreakerOpensAndProbes(t *testing.T) {
 		t.Errorf("a called %d times while open, want 2", a.calls)
 	}
 	now = now.Add(11 * time.Second)
-	if s := r.BreakerState("a"); s != BreakerHalfOpen {
+	if s := r.BreakerState(Caller{}, "a"); s != BreakerHalfOpen {
 		t.Errorf("breaker of a is %s after its open time", s)
 	}
 	check("271 from b") // the probe fails: open again
-	if a.calls != 3 || r.BreakerState("a") != BreakerOpen {
-		t.Errorf("after a failed probe: a called %d times, breaker %s", a.calls, r.BreakerState("a"))
+	if a.calls != 3 || r.BreakerState(Caller{}, "a") != BreakerOpen {
+		t.Errorf("after a failed probe: a called %d times, breaker %s", a.calls, r.BreakerState(Caller{}, "a"))
 	}
 	now = now.Add(11 * time.Second)
 	a.do = answer("271 from a")
 	check("271 from a") // the probe succeeds: closed
-	if r.BreakerState("a") != BreakerClosed {
-		t.Errorf("breaker of a is %s after a good probe", r.BreakerState("a"))
+	if r.BreakerState(Caller{}, "a") != BreakerClosed {
+		t.Errorf("breaker of a is %s after a good probe", r.BreakerState(Caller{}, "a"))
 	}
 	want := "a:failover b:answered a:failover b:answered a:skipped b:answered a:failover b:answered a:answered"
 	if got := strings.Join(events, " "); got != want {
@@ -180,5 +180,87 @@ func TestRoutesValidation(t *testing.T) {
 	}
 	if got := strings.Join(p.RoutesFor(DentalClaim), ","); got != "c1,c2" {
 		t.Errorf("claim routes = %s", got)
+	}
+}
+
+// TestBreakersPerTenant: a route's breaker is kept per account and mode.
+// One tenant's outages (its own requests failing at a shared upstream, or
+// its own stored connection of that name being down) open the route for
+// that tenant only; every other account, and the same account's other
+// mode, still reaches it.
+func TestBreakersPerTenant(t *testing.T) {
+	dir, _ := Default().WithOverrides([]byte(`{"payers": [{"id": "87726", "connections": {"eligibility": ["shared", "b"]}}]}`))
+	acctA := Caller{AccountID: "acct-a", Mode: ModeProduction}
+	tests := []struct {
+		name  string
+		other Caller // a tenant that sends after acctA's outages
+	}{
+		{"another account", Caller{AccountID: "acct-b", Mode: ModeProduction}},
+		{"the same account's other mode", Caller{AccountID: "acct-a", Mode: ModeTest}},
+		{"no caller", Caller{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// shared fails for acctA only: the upstream refuses what A sends
+			// with a 5xx, and answers everyone else.
+			shared := ConnectionFunc(func(ctx context.Context, _ []byte) ([]byte, error) {
+				if c, _ := CallerFrom(ctx); c == acctA {
+					return nil, testErr{failOver: true}
+				}
+				return []byte("271 from shared"), nil
+			})
+			b := &routeConn{do: answer("271 from b")}
+			r, err := NewRouterWith(dir, ConnectionFunc(func(context.Context, []byte) ([]byte, error) { return nil, nil }),
+				map[string]Connection{"shared": shared, "b": b}, RouterOptions{
+					Breakers: map[string]BreakerSettings{"shared": {Failures: 2, OpenFor: time.Hour}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			route, _ := r.Route(ModeProduction, "87726", Eligibility)
+			send := func(c Caller) string {
+				got, err := route.Connection.Exchange(WithCaller(context.Background(), c), nil)
+				if err != nil {
+					t.Fatalf("Exchange for %+v: %v", c, err)
+				}
+				return string(got)
+			}
+			for range 3 {
+				if got := send(acctA); got != "271 from b" {
+					t.Fatalf("A got %q, want b's answer", got)
+				}
+			}
+			if s := r.BreakerState(acctA, "shared"); s != BreakerOpen {
+				t.Fatalf("A's breaker of shared is %s after its outages, want open", s)
+			}
+			if s := r.BreakerState(tt.other, "shared"); s != BreakerClosed {
+				t.Errorf("%s's breaker of shared is %s, want closed", tt.name, s)
+			}
+			if got := send(tt.other); got != "271 from shared" {
+				t.Errorf("%s got %q, want shared's answer (A's outages must not skip it)", tt.name, got)
+			}
+			if s := r.BreakerState(acctA, "shared"); s != BreakerOpen {
+				t.Errorf("A's breaker of shared is %s after another tenant's answer, want still open", s)
+			}
+		})
+	}
+}
+
+// TestBreakerSetStaysBounded: idle breakers of tenants that come and go
+// are dropped, open ones are kept.
+func TestBreakerSetStaysBounded(t *testing.T) {
+	s := newBreakerSet(nil)
+	now := time.Now()
+	open := s.get(Caller{AccountID: "down", Mode: ModeProduction}, "a")
+	for range DefaultBreakerFailures {
+		open.failure(now)
+	}
+	for i := range 3 * maxIdleBreakers {
+		s.get(Caller{AccountID: fmt.Sprint("acct-", i), Mode: ModeProduction}, "a")
+	}
+	if n := len(s.m); n > maxIdleBreakers+1 {
+		t.Errorf("%d breakers kept, want at most %d", n, maxIdleBreakers+1)
+	}
+	if st := s.state(Caller{AccountID: "down", Mode: ModeProduction}, "a", now); st != BreakerOpen {
+		t.Errorf("the open breaker was dropped (state %s)", st)
 	}
 }

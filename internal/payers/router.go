@@ -81,7 +81,7 @@ type Router struct {
 	dir        *Directory
 	mock       Connection
 	production map[string]Connection
-	breakers   map[string]*Breaker // by connection name, shared by every payer
+	breakers   *breakerSet // by account, mode and connection name
 	observe    func(RouteEvent)
 	now        func() time.Time
 }
@@ -131,7 +131,7 @@ func NewRouterWith(dir *Directory, mock Connection, production map[string]Connec
 		}
 		prod[name] = c
 	}
-	r := &Router{dir: dir, mock: mock, production: prod, breakers: map[string]*Breaker{},
+	r := &Router{dir: dir, mock: mock, production: prod, breakers: newBreakerSet(opts.Breakers),
 		observe: opts.Observe, now: opts.Now}
 	if r.observe == nil {
 		r.observe = func(RouteEvent) {}
@@ -139,21 +139,17 @@ func NewRouterWith(dir *Directory, mock Connection, production map[string]Connec
 	if r.now == nil {
 		r.now = time.Now
 	}
-	for name := range prod {
-		set := opts.Breakers[name]
-		r.breakers[name] = &Breaker{Failures: set.Failures, OpenFor: set.OpenFor}
-	}
 	return r, nil
 }
 
-// BreakerState reports the state of a connection's breaker ("" when the
-// router has no such connection).
-func (r *Router) BreakerState(name string) string {
-	b, ok := r.breakers[name]
-	if !ok {
+// BreakerState reports the state of a connection's breaker as the caller
+// (an account in a mode) sees it ("" when the router has no such
+// connection). Each caller has its own breaker per connection.
+func (r *Router) BreakerState(caller Caller, name string) string {
+	if _, ok := r.production[name]; !ok {
 		return ""
 	}
-	return b.State(r.now())
+	return r.breakers.state(caller, name, r.now())
 }
 
 // Directory returns the directory the router consults.
@@ -192,19 +188,18 @@ func (r *Router) Route(mode Mode, tradingPartnerServiceID, transaction string) (
 			return Route{}, &NotConfiguredError{PayerID: id, Reason: "no production connection is configured for this payer"}
 		}
 		conns := make([]Connection, len(names))
-		breakers := make([]*Breaker, len(names))
 		for i, name := range names {
 			c, ok := r.production[name]
 			if !ok {
 				return Route{}, &NotConfiguredError{PayerID: id, Reason: fmt.Sprintf("its connection %q is not available on this server", name)}
 			}
-			conns[i], breakers[i] = c, r.breakers[name]
+			conns[i] = c
 		}
 		if len(names) == 1 {
 			return Route{Payer: p, ConnectionName: names[0], Connection: conns[0]}, nil
 		}
 		return Route{Payer: p, ConnectionName: strings.Join(names, ","), Connection: &failover{
-			transaction: transaction, names: names, conns: conns, breakers: breakers, observe: r.observe, now: r.now,
+			transaction: transaction, names: names, conns: conns, breakers: r.breakers, observe: r.observe, now: r.now,
 		}}, nil
 	default:
 		return Route{}, fmt.Errorf("payers: unknown mode %q", mode)

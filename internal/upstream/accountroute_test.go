@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -56,5 +57,67 @@ func TestAccountRouteUsesTheCallersOwnConnection(t *testing.T) {
 	}
 	if _, err := (&AccountRoute{Name: "files", Delivery: w.d}).Exchange(as(w.account, payers.ModeProduction), []byte(claim837)); !errors.Is(err, payers.ErrNotConfigured) {
 		t.Errorf("an HTTP_UPLOAD connection as a route: %v", err)
+	}
+}
+
+// TestAccountRouteBreakersAreTheCallers: two accounts each store a
+// connection named "mine" (the payer's first eligibility route). Account
+// A's upstream is down: A's checks fail over and its breaker of "mine"
+// opens, for A only. Account B's checks still go to B's own upstream.
+// (Breakers are per mode too: payers.TestBreakersPerTenant.)
+func TestAccountRouteBreakersAreTheCallers(t *testing.T) {
+	w := newClaimWorld(t)
+	downA, upB := newFakeUpstream(t), newFakeUpstream(t)
+	downA.set(status(http.StatusInternalServerError))
+	upB.set(func(rw http.ResponseWriter, r *http.Request) {
+		rw.Write([]byte(`{"x12":"ISA*answer from B's upstream"}`))
+	})
+	accountB := w.newAccount(t, "Other clinic")
+	w.connect(t, w.account, "mine", downA, "2s")
+	w.connect(t, accountB, "mine", upB, "2s")
+
+	dir, err := payers.Default().WithOverrides([]byte(`{"payers": [{"id": "87726", "connections": {"eligibility": ["mine", "fallback"]}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fallback := payers.ConnectionFunc(func(context.Context, []byte) ([]byte, error) { return []byte("ISA*fallback"), nil })
+	r, err := payers.NewRouterWith(dir, payers.ConnectionFunc(func(context.Context, []byte) ([]byte, error) { return nil, nil }),
+		map[string]payers.Connection{"mine": &AccountRoute{Name: "mine", Delivery: w.d}, "fallback": fallback},
+		payers.RouterOptions{Breakers: map[string]payers.BreakerSettings{"mine": {Failures: 2, OpenFor: time.Hour}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	route, err := r.Route(payers.ModeProduction, "87726", payers.Eligibility)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := payers.Caller{AccountID: w.account, Mode: payers.ModeProduction}
+	b := payers.Caller{AccountID: accountB, Mode: payers.ModeProduction}
+	send := func(c payers.Caller) string {
+		t.Helper()
+		answer, err := route.Connection.Exchange(payers.WithCaller(context.Background(), c), []byte("270"))
+		if err != nil {
+			t.Fatalf("exchange: %v", err)
+		}
+		return string(answer)
+	}
+	for i := range 3 {
+		if got := send(a); got != "ISA*fallback" {
+			t.Fatalf("A's check %d: %q, want the fallback's answer", i+1, got)
+		}
+	}
+	if n := len(downA.received()); n != 2 {
+		t.Errorf("A's upstream got %d requests, want 2 (the third skipped: A's breaker is open)", n)
+	}
+	if s := r.BreakerState(a, "mine"); s != payers.BreakerOpen {
+		t.Errorf("A's breaker of mine: %s, want open", s)
+	}
+	for i := range 3 {
+		if got := send(b); got != "ISA*answer from B's upstream" {
+			t.Fatalf("B's check %d: %q, want B's own upstream's answer (A's outages must not skip B's route)", i+1, got)
+		}
+	}
+	if s := r.BreakerState(b, "mine"); s != payers.BreakerClosed {
+		t.Errorf("B's breaker of mine: %s, want closed", s)
 	}
 }
