@@ -13,7 +13,7 @@ RACE_PKGS   ?= ./internal/store/... ./internal/jobs/...
 # PostgreSQL is reachable now.
 TESTFLAGS   ?=
 
-.PHONY: run test vet lint unit race build clean bench bench-load bench-inbound bench-replicas versitygw chaos chaos-broken
+.PHONY: run test vet lint unit race build clean bench bench-hey bench-load bench-inbound bench-replicas versitygw chaos chaos-broken
 
 run:
 	@echo "building and starting clearhouse serve (the first build takes a few minutes)"
@@ -51,6 +51,14 @@ build:
 # (GET /healthz) from the same run. See docs/performance.md.
 bench:
 	bench/run.sh
+
+# bench-hey: issue 29's eligibility figure its own way: hey at 16
+# connections against a real `clearhouse serve` (SQLite, audit, fsync),
+# /healthz and a mock check in interleaved rounds: checks/s as a share of
+# /healthz, p99, sequential p99, server CPU per request (bench/hey-floor.sh;
+# BEFORE=REV measures that commit's build beside the working tree's).
+bench-hey:
+	bench/hey-floor.sh
 
 # bench-load: mock eligibility checks over loopback with SQLite persistence
 # (wrk; see bench/load.sh for DURATION, CONNECTIONS and the request mix).
