@@ -2,6 +2,8 @@ package caqh
 
 import (
 	"fmt"
+
+	"github.com/clearhouse/clearhouse/internal/logsafe"
 )
 
 // Envelope error codes (the rule's section 4.4). The field codes follow
@@ -60,6 +62,20 @@ func (e *Error) Error() string {
 
 // Unwrap returns the underlying network or context error, if any.
 func (e *Error) Unwrap() error { return e.Err }
+
+// LogSafe describes the failure for the log (logsafe.Describer): the
+// code, the HTTP status and the class of the network error, never
+// Message, which can quote the payer's answer.
+func (e *Error) LogSafe() string {
+	msg := "CORE error " + e.Code
+	if e.HTTPStatus != 0 {
+		msg += fmt.Sprintf(" (HTTP %d)", e.HTTPStatus)
+	}
+	if e.Err != nil {
+		msg += ": " + logsafe.Describe(e.Err)
+	}
+	return msg
+}
 
 // ErrorCode is the CORE error code (payers.ExchangeError).
 func (e *Error) ErrorCode() string { return e.Code }

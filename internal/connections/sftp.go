@@ -15,6 +15,8 @@ import (
 
 	"github.com/pkg/sftp"
 	"golang.org/x/crypto/ssh"
+
+	"github.com/clearhouse/clearhouse/internal/logsafe"
 )
 
 // DefaultSFTPTimeout bounds one SFTP session (login, transfer, listing).
@@ -99,6 +101,22 @@ type SFTPError struct {
 func (e *SFTPError) Error() string { return "sftp " + e.Step + ": " + e.Err.Error() }
 func (e *SFTPError) Unwrap() error { return e.Err }
 
+// ErrHostKey is wrapped by the refusal of a server whose host key is not
+// the pinned one.
+var ErrHostKey = errors.New("the server's host key is not the pinned one")
+
+// LogSafe describes the failure for the log (logsafe.Describer): the step
+// and the class of the error, never the server's words or file names.
+func (e *SFTPError) LogSafe() string {
+	switch {
+	case e.Step == "auth":
+		return "sftp auth: the server refused the username, password or key"
+	case errors.Is(e.Err, ErrHostKey):
+		return "sftp ssh: " + ErrHostKey.Error()
+	}
+	return "sftp " + e.Step + ": " + logsafe.Describe(e.Err)
+}
+
 func (r *SFTPRemote) addr() string {
 	port := r.def.Port
 	if port == 0 {
@@ -132,7 +150,7 @@ func (r *SFTPRemote) session(ctx context.Context) (c *sftp.Client, closeAll func
 			if r.host != nil && bytes.Equal(key.Marshal(), r.host.Marshal()) || r.host == nil && ssh.FingerprintSHA256(key) == r.hostFP {
 				return nil
 			}
-			hostKeyErr = fmt.Errorf("the server's host key %s %s is not the pinned one (%s): never trusted", key.Type(), ssh.FingerprintSHA256(key), r.hostFP)
+			hostKeyErr = fmt.Errorf("%w: it is %s %s, the pinned one %s; never trusted", ErrHostKey, key.Type(), ssh.FingerprintSHA256(key), r.hostFP)
 			return hostKeyErr
 		},
 	}

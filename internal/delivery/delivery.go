@@ -31,6 +31,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/jobs"
+	"github.com/clearhouse/clearhouse/internal/logsafe"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -204,10 +205,10 @@ func (s *Service) deliverJob(ctx context.Context, job store.Job) error {
 		return err
 	}
 	if !last {
-		log.Warn("delivery: attempt failed; trying again", "error", err.Error(), "retryIn", s.opts.RetryInterval.String())
+		log.Warn("delivery: attempt failed; trying again", logsafe.Error(err), "retryIn", s.opts.RetryInterval.String())
 		return err
 	}
-	log.Warn("delivery: last attempt failed; the file is FAILED", "error", err.Error())
+	log.Warn("delivery: last attempt failed; the file is FAILED", logsafe.Error(err))
 	return s.failed(ctx, e, f.Connection, fmt.Sprintf("The file could not be delivered after %d attempts: %v", job.Attempt, err))
 }
 

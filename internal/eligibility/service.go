@@ -15,6 +15,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/audit"
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/findings"
+	"github.com/clearhouse/clearhouse/internal/logsafe"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/x12"
@@ -301,7 +302,7 @@ func (s *Service) exchange(ctx context.Context, caller Caller, route payers.Rout
 	res.X12Answer = answer
 	resp, err := Map271(answer)
 	if err != nil {
-		s.cfg.Logger.Warn("eligibility: unreadable payer answer", "check", res.ID, "payer", route.Payer.ID, "connection", route.ConnectionName, "error", err.Error())
+		s.cfg.Logger.Warn("eligibility: unreadable payer answer", "check", res.ID, "payer", route.Payer.ID, "connection", route.ConnectionName, logsafe.Error(err))
 		res.fail(http.StatusBadGateway, StatusError, &Problem{Code: CodeBadPayerAnswer,
 			Message: fmt.Sprintf("Payer %s answered with something that is not a 271; quote %s when reporting it.", route.Payer.ID, res.ID)})
 		return
@@ -344,7 +345,7 @@ func (s *Service) exchangeFailed(ctx context.Context, caller Caller, route payer
 			"Payer %s refused the 270 built from this request as invalid (%s); correct the request before sending it again.",
 			route.Payer.ID, coded.Error())})
 	case caller.Mode == payers.ModeProduction && errors.As(err, &coded) && !errors.Is(err, context.Canceled):
-		s.cfg.Logger.Warn("eligibility: payer connection gave no answer", "check", res.ID, "payer", route.Payer.ID, "connection", route.ConnectionName, "code", coded.ErrorCode(), "error", errors.Unwrap(err))
+		s.cfg.Logger.Warn("eligibility: payer connection gave no answer", "check", res.ID, "payer", route.Payer.ID, "connection", route.ConnectionName, "code", coded.ErrorCode(), logsafe.Error(err))
 		s.payerUnavailable(res, route, coded)
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
 		res.fail(http.StatusGatewayTimeout, StatusError, &Problem{Code: CodePayerTimeout,
@@ -352,7 +353,7 @@ func (s *Service) exchangeFailed(ctx context.Context, caller Caller, route payer
 	case errors.Is(err, context.Canceled):
 		res.fail(499, StatusError, &Problem{Code: CodeRequestCanceled, Message: "The request was canceled before the payer answered."})
 	default:
-		s.cfg.Logger.Warn("eligibility: payer exchange failed", "check", res.ID, "payer", route.Payer.ID, "connection", route.ConnectionName, "error", err.Error())
+		s.cfg.Logger.Warn("eligibility: payer exchange failed", "check", res.ID, "payer", route.Payer.ID, "connection", route.ConnectionName, logsafe.Error(err))
 		res.fail(http.StatusServiceUnavailable, StatusError, &Problem{Code: CodePayerUnavail,
 			Message: fmt.Sprintf("Payer %s could not be reached; try again later (check %s).", route.Payer.ID, res.ID)})
 	}

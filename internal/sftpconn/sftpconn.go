@@ -19,6 +19,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/connections"
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/delivery"
+	"github.com/clearhouse/clearhouse/internal/logsafe"
 	"github.com/clearhouse/clearhouse/internal/partners"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/sftpd"
@@ -145,7 +146,10 @@ func (p *Poller) Run(ctx context.Context) {
 	defer tick.Stop()
 	for {
 		if err := p.PollOnce(ctx, false); err != nil && ctx.Err() == nil {
-			p.Logger.Warn("sftp: poll failed", "error", err.Error())
+			// Each connection's failure was logged with its ids as it
+			// happened; this sums up the pass (and says when listing the
+			// accounts failed).
+			p.Logger.Warn("sftp: poll failed", logsafe.Error(err))
 		}
 		select {
 		case <-ctx.Done():
@@ -185,6 +189,8 @@ func (p *Poller) PollOnce(ctx context.Context, force bool) error {
 			}
 			p.last[key] = time.Now()
 			if err := p.poll(ctx, c); err != nil {
+				// The class only: the server's words and file names stay out.
+				p.Logger.Warn("sftp: polling a connection failed", "connection", c.ID, "account", c.AccountID, logsafe.Error(err))
 				errs = append(errs, fmt.Errorf("connection %s: %w", c.ID, err))
 			}
 		}
@@ -211,7 +217,7 @@ func (p *Poller) poll(ctx context.Context, c store.Connection) error {
 		return err
 	})
 	if n > 0 {
-		p.Logger.Info("sftp: files received", "connection", c.ID, "files", n)
+		p.Logger.Info("sftp: files received", "connection", c.ID, "account", c.AccountID, "files", n)
 	}
 	return err
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/clearhouse/clearhouse/internal/logsafe"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/x12"
@@ -99,7 +100,7 @@ func (s *Service) Check(ctx context.Context, caller payers.Caller, req *Request)
 	}
 	resp, err := Map(answer)
 	if err != nil {
-		s.cfg.Logger.Warn("statusinquiry: unreadable payer answer", "payer", route.Payer.ID, "connection", route.ConnectionName, "error", err.Error())
+		s.cfg.Logger.Warn("statusinquiry: unreadable payer answer", "payer", route.Payer.ID, "connection", route.ConnectionName, logsafe.Error(err))
 		return nil, &Problem{Status: http.StatusBadGateway, Code: "BAD_GATEWAY",
 			Message: fmt.Sprintf("Payer %s answered the 276 with something that is not a 277.", route.Payer.ID)}
 	}
@@ -160,7 +161,7 @@ func (s *Service) exchangeFailed(ctx context.Context, route payers.Route, err er
 		return &Problem{Status: http.StatusGatewayTimeout, Code: "GATEWAY_TIMEOUT",
 			Message: fmt.Sprintf("Payer %s did not answer within %s; try again later.", route.Payer.ID, s.cfg.Timeout)}
 	default:
-		s.cfg.Logger.Warn("statusinquiry: payer exchange failed", "payer", route.Payer.ID, "connection", route.ConnectionName, "error", err.Error())
+		s.cfg.Logger.Warn("statusinquiry: payer exchange failed", "payer", route.Payer.ID, "connection", route.ConnectionName, logsafe.Error(err))
 		return &Problem{Status: http.StatusServiceUnavailable, Code: "SERVICE_UNAVAILABLE",
 			Message: fmt.Sprintf("Payer %s could not be reached; try again later.", route.Payer.ID)}
 	}

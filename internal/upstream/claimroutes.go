@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/delivery"
+	"github.com/clearhouse/clearhouse/internal/logsafe"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -129,7 +130,7 @@ func (d *Delivery) DeliverRouted(ctx context.Context, f delivery.File) (string, 
 	for _, id := range routes {
 		conn := d.connection(ctx, f, id)
 		if conn.Type != store.ConnectionClearinghouseAPI {
-			errs = append(errs, fmt.Errorf("claims route %s: no CLEARINGHOUSE_API connection of that id in this account and mode", id))
+			errs = append(errs, noRouteError(id))
 			d.observe(id, OutcomeSkipped)
 			continue
 		}
@@ -150,7 +151,7 @@ func (d *Delivery) DeliverRouted(ctx context.Context, f delivery.File) (string, 
 			_ = d.mark(ctx, e, id, store.UpstreamUnknown, err.Error())
 			d.observe(id, OutcomeAmbiguous)
 			d.logger().Warn("upstream: claim outcome unknown; retrying only this route with the same Idempotency-Key",
-				"execution", e.ID, "account", e.AccountID, "connection", id, "error", err.Error())
+				"execution", e.ID, "account", e.AccountID, "connection", id, logsafe.Error(err))
 			return "", conn, fmt.Errorf("%w (the file stays with connection %s: it may have accepted it)", err, id)
 		}
 		if mErr := d.mark(ctx, e, id, store.UpstreamNotAccepted, err.Error()); mErr != nil {
@@ -162,11 +163,22 @@ func (d *Delivery) DeliverRouted(ctx context.Context, f delivery.File) (string, 
 		}
 		d.observe(id, OutcomeFailover)
 		d.logger().Warn("upstream: claim not accepted; trying the payer's next route",
-			"execution", e.ID, "account", e.AccountID, "connection", id, "error", err.Error())
+			"execution", e.ID, "account", e.AccountID, "connection", id, logsafe.Error(err))
 		errs = append(errs, err)
 	}
 	return "", f.Connection, errors.Join(errs...)
 }
+
+// noRouteError is a claims route the file's account and mode have no
+// CLEARINGHOUSE_API connection for.
+type noRouteError string
+
+func (e noRouteError) Error() string {
+	return fmt.Sprintf("claims route %s: no CLEARINGHOUSE_API connection of that id in this account and mode", string(e))
+}
+
+// LogSafe is the whole text: it holds only the route's id.
+func (e noRouteError) LogSafe() string { return e.Error() }
 
 // connection is the stored connection id of f's account and mode (never
 // another's); its Type is "" when there is none.

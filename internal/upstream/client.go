@@ -19,6 +19,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/clearhouse/clearhouse/internal/logsafe"
 )
 
 // DefaultTimeout bounds one call when the connection sets none.
@@ -74,6 +76,20 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// LogSafe describes the failure for the log (logsafe.Describer): the
+// connection, the step, the class and the HTTP status, never Message,
+// which can quote the upstream's answer (and a member's name or id in it).
+func (e *Error) LogSafe() string {
+	s := "upstream connection " + e.Connection + ": " + e.Op + ": " + e.ErrorCode()
+	if e.HTTPStatus != 0 {
+		s += fmt.Sprintf(" (HTTP %d)", e.HTTPStatus)
+	}
+	if e.Err != nil {
+		s += ": " + logsafe.Describe(e.Err)
+	}
+	return s
+}
 
 // ErrorCode names the failure the way CAQH CORE codes do.
 func (e *Error) ErrorCode() string {

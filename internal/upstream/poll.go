@@ -16,6 +16,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/delivery"
 	"github.com/clearhouse/clearhouse/internal/jobs"
+	"github.com/clearhouse/clearhouse/internal/logsafe"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -159,7 +160,7 @@ func (p *Poller) handle(ctx context.Context, j store.Job) error {
 	taken, perr := p.poll(ctx, conn, &cur)
 	log := p.Logger.With("connection_id", conn.ID, "account_id", conn.AccountID, "mode", conn.Mode)
 	if perr != nil {
-		log.Warn("upstream: poll failed; next poll at the interval", "error", perr.Error(), "answers_taken", taken)
+		log.Warn("upstream: poll failed; next poll at the interval", logsafe.Error(perr), "answers_taken", taken)
 	} else if taken > 0 {
 		log.Info("upstream: answers taken", "answers_taken", taken)
 	}

@@ -288,7 +288,9 @@ func (s *Service) record(ctx context.Context, job store.Job, taken store.Webhook
 		return completeIf(ctx, tx, complete)
 	})
 	if disabled != "" && err == nil {
-		s.log.Warn("webhook disabled", "webhook_id", taken.WebhookID, "account_id", taken.AccountID, "reason", disabled)
+		// The status only: the reason's text (stored on the webhook for its
+		// owner) can quote a network error naming the receiver's URL.
+		s.log.Warn("webhook disabled", "webhook_id", taken.WebhookID, "account_id", taken.AccountID, "last_status", r.status)
 	}
 	return err
 }
