@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -247,7 +248,10 @@ func (s *Service) route(ctx context.Context, k *claimKind, c Caller, payerID, se
 	} else {
 		r.setting = found.setting
 	}
-	if r.setting.GuideID != "" && r.setting.GuideID != k.version {
+	// A setting made with the kind's guide id may hold an older id of the
+	// same guide: the partners API stores a guide by the id its guide data
+	// has (005010X223A3 is kept as 005010X223A2).
+	if r.setting.GuideID != "" && r.setting.GuideID != k.version && !slices.Contains(k.alsoAccepts, r.setting.GuideID) {
 		return nil, invalid([]FieldError{{Path: "Service-Transaction-Setting-Id",
 			Message: fmt.Sprintf("the setting uses guide %s; this server writes %s claims in %s only", r.setting.GuideID, k.name, k.version)}}, 0)
 	}

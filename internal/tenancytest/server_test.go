@@ -44,26 +44,31 @@ func newServer(t *testing.T, open storetest.Opener) *server {
 		t.Fatal(err)
 	}
 	s.owner.keyID, s.owner.accountID = rec.ID, rec.AccountID
-	if s.otherAccount, _, err = auth.CreateKey(ctx, st, "Other Clinic", auth.ModeTest, "", time.Now()); err != nil {
+	var other store.APIKey
+	if s.otherAccount, other, err = auth.CreateKey(ctx, st, "Other Clinic", auth.ModeTest, "", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if s.otherMode, _, err = auth.CreateKey(ctx, st, "Owner Clinic", auth.ModeProduction, "", time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	// Test mode's mock payers (claims), and an 835 sender (files).
-	for _, a := range []string{rec.AccountID} {
+	// Test mode's mock payers (claims), and an 835 sender (files). The
+	// other account has the same mock payers (as every account made by
+	// `keys create` has), so what it sends is answered, not refused for
+	// want of a partnership.
+	for _, a := range []string{rec.AccountID, other.AccountID} {
 		if _, err := partners.Seed(ctx, st, a, services.MockPayers(), time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := coretest.SetupPartners(ctx, st, a, store.ModeTest); err != nil {
-			t.Fatal(err)
-		}
+	}
+	if _, err := coretest.SetupPartners(ctx, st, rec.AccountID, store.ModeTest); err != nil {
+		t.Fatal(err)
 	}
 	return s
 }
 
-// call sends one request with key and returns the status and body.
-func (s *server) call(method, path, key, body string) (int, []byte) {
+// call sends one request with key (and headers, name then value) and
+// returns the status and body.
+func (s *server) call(method, path, key, body string, headers ...string) (int, []byte) {
 	s.t.Helper()
 	req, err := http.NewRequest(method, s.url+path, strings.NewReader(body))
 	if err != nil {
@@ -72,6 +77,9 @@ func (s *server) call(method, path, key, body string) (int, []byte) {
 	req.Header.Set("Authorization", "Key "+key)
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
 	}
 	client := &http.Client{Timeout: 30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -88,7 +96,13 @@ func (s *server) call(method, path, key, body string) (int, []byte) {
 // decodes the body into v (when not nil).
 func (s *server) owned(method, path, body string, v any, status ...int) {
 	s.t.Helper()
-	got, b := s.call(method, path, s.owner.key, body)
+	s.ownedWith(nil, method, path, body, v, status...)
+}
+
+// ownedWith is owned with request headers (name then value).
+func (s *server) ownedWith(headers []string, method, path, body string, v any, status ...int) {
+	s.t.Helper()
+	got, b := s.call(method, path, s.owner.key, body, headers...)
 	ok := false
 	for _, want := range status {
 		ok = ok || got == want

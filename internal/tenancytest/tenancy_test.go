@@ -20,6 +20,14 @@ import (
 type probe struct {
 	method, path, body string
 	want               int
+	// headers are sent with the request (name, value, …).
+	headers []string
+	// otherMode, when not 0, is what the owner's other mode must answer
+	// instead of want (a test payer has no production connection there).
+	otherMode int
+	// must is text a successful answer must hold (the intruder's own,
+	// not the owner's, state of what it asked about).
+	must string
 }
 
 // resource is one owned thing and every way an intruder could try to see,
@@ -46,9 +54,16 @@ func TestEveryResourceStaysWithItsAccountAndMode(t *testing.T) {
 				for _, r := range resources {
 					t.Run(r.name, func(t *testing.T) {
 						for _, p := range r.probes {
-							status, body := s.call(p.method, p.path, intruder.key, p.body)
-							if status != p.want {
-								t.Errorf("%s %s: %d, want %d: %.300s", p.method, p.path, status, p.want, body)
+							want := p.want
+							if intruder.name == "other mode" && p.otherMode != 0 {
+								want = p.otherMode
+							}
+							status, body := s.call(p.method, p.path, intruder.key, p.body, p.headers...)
+							if status != want {
+								t.Errorf("%s %s: %d, want %d: %.300s", p.method, p.path, status, want, body)
+							}
+							if status < 300 && p.must != "" && !strings.Contains(string(body), p.must) {
+								t.Errorf("%s %s answered without %s: %.300s", p.method, p.path, p.must, body)
 							}
 							// A 404 may echo the id sent; an answer never holds it.
 							if status < 300 && r.id != "" && strings.Contains(string(body), r.id) {
@@ -118,6 +133,11 @@ func (s *server) createEverything() []resource {
 	}
 	add(resource{name: "API key", id: s.owner.keyID, probes: []probe{
 		{method: "GET", path: "/2024-04-01/usage", want: 200},
+		// The owner's audit events name its key as the actor; the
+		// intruder's log holds its own (its probes name the owner's ids
+		// it sent, so the key is what tells whose event it is).
+		{method: "GET", path: "/2024-04-01/audit-events?resourceId=" + check.ID, want: 200},
+		{method: "GET", path: "/2024-04-01/audit-events?format=jsonl", want: 200},
 	}, check: func(t *testing.T) {
 		var usage struct{ Items []struct{ KeyID string } }
 		s.owned("GET", "/2024-04-01/usage", "", &usage, 200)
@@ -275,6 +295,37 @@ func (s *server) createEverything() []resource {
 		{method: "GET", path: "/2025-03-07/claims", want: 200},
 		{method: "GET", path: "/2025-03-07/claims?patientControlNumbers=12345&status=SUBMITTED,RECEIVED,ACCEPTED,PROCESSED", want: 200},
 	}})
+	// The dental claim's 277CA (its acknowledgment in the timeline) as a
+	// claim report.
+	var timeline struct {
+		Items []struct {
+			ClaimAcknowledgment *struct{ ID string }
+		}
+	}
+	json.Unmarshal(s.await(record+"/timeline", func(b []byte) bool { return strings.Contains(string(b), "claimAcknowledgment") }), &timeline)
+	var ackID string
+	for _, it := range timeline.Items {
+		if it.ClaimAcknowledgment != nil {
+			ackID = it.ClaimAcknowledgment.ID
+		}
+	}
+	report277 := "/2024-04-01/change/medicalnetwork/reports/v2/" + ackID + "/277"
+	add(resource{name: "claim acknowledgment (277CA) report", id: ackID, check: get(report277), probes: []probe{
+		{method: "GET", path: report277, want: 404},
+		{method: "GET", path: "/2023-08-01/transactions/" + ackID, want: 404},
+		{method: "GET", path: "/2023-08-01/transactions/" + ackID + "/input", want: 404},
+		// A claim status request for the owner's claim (its payer, patient
+		// control number and date): the other account's mock payer knows
+		// no such claim (D0), the other mode has no such payer.
+		{method: "POST", path: "/2024-04-01/change/medicalnetwork/claimstatus/v2", want: 200, otherMode: 400, must: `"statusCategoryCode":"D0"`, body: `{
+		  "tradingPartnerServiceId":"52133","providers":[{"providerType":"BillingProvider","organizationName":"ABA Inc","npi":"1999999992"}],
+		  "subscriber":{"memberId":"123412345","firstName":"John","lastName":"Doe"},
+		  "encounter":{"patientAccountNumber":"12345","beginningDateOfService":"20230428"}}`},
+	}})
+	for _, r := range s.medicalClaims() {
+		add(r)
+	}
+
 	unmatched := txs.Items[0].TransactionID
 	add(resource{name: "unmatched claim report", id: unmatched, check: func(t *testing.T) {
 		var list struct {
@@ -287,5 +338,66 @@ func (s *server) createEverything() []resource {
 	}, probes: []probe{
 		{method: "GET", path: "/2025-03-07/unmatched-claim-reports", want: 200},
 	}})
+	return out
+}
+
+// medicalClaims submits the owner's professional and institutional claims
+// (one with an Idempotency-Key, one through a transaction setting of the
+// owner's own) and lists what an intruder tries on each.
+func (s *server) medicalClaims() []resource {
+	t := s.t
+	const x12 = "/2023-08-01/x12"
+	// An outbound setting of the owner's, named by a header of the
+	// submission: no other account or mode may name it.
+	s.owned("POST", x12+"/partnerships/clearhouse_mock-87726/outbound-transactions",
+		`{"transactionSettingId":"tenancy-out-837i","transactionSetIdentifier":"837","guideId":"005010X223A3"}`, nil, 201)
+	var out []resource
+	for _, kind := range []struct {
+		name, path, file string
+		headers          []string
+		replay           int // what the other account's same request answers
+	}{
+		// Idempotency keys are the caller's own: the same key from another
+		// account is a new claim.
+		{"professional claim", "/2024-04-01/change/medicalnetwork/professionalclaims/v3/submission", "professional/example.json",
+			[]string{"Idempotency-Key", "tenancy-idem-837p"}, 200},
+		// The owner's setting is a dangling reference to anyone else.
+		{"institutional claim", "/2024-04-01/change/medicalnetwork/institutionalclaims/v1/submission", "institutional/example.json",
+			[]string{"Service-Transaction-Setting-Id", "tenancy-out-837i"}, 400},
+	} {
+		body, err := os.ReadFile("../claims/testdata/" + kind.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var submitted struct {
+			ClaimReference struct{ CorrelationID string }
+		}
+		s.ownedWith(kind.headers, "POST", kind.path, string(body), &submitted, 200)
+		claimID := submitted.ClaimReference.CorrelationID
+		byClaim := "/2023-08-01/transactions?businessIdentifier=" + url.QueryEscape(claimID)
+		var txs struct {
+			Items []struct{ TransactionID, FileExecutionID string }
+		}
+		json.Unmarshal(s.await(byClaim, func(b []byte) bool { return strings.Contains(string(b), "transactionId") }), &txs)
+		ex := "/2023-08-01/executions/" + txs.Items[0].FileExecutionID
+		record := "/2025-03-07/claims/clm_" + strings.ToUpper(claimID)
+		out = append(out, resource{name: kind.name, id: claimID, check: func(t *testing.T) {
+			s.owned("GET", record, "", nil, 200)
+			s.owned("GET", record+"/timeline", "", nil, 200)
+			s.owned("GET", ex, "", nil, 200)
+		}, probes: []probe{
+			{method: "GET", path: record, want: 404},
+			{method: "GET", path: record + "/timeline", want: 404},
+			{method: "GET", path: byClaim, want: 200},
+			{method: "GET", path: ex, want: 404},
+			{method: "GET", path: ex + "/output", want: 404},
+			{method: "GET", path: "/2023-08-01/transactions/" + txs.Items[0].TransactionID, want: 404},
+			{method: "GET", path: "/2025-03-07/claims?status=SUBMITTED,RECEIVED,ACCEPTED,PROCESSED", want: 200},
+			// The same request with the same headers: what the other
+			// account gets is its own (a replay of the owner's answer would
+			// hold its id); the other mode has no such payer.
+			{method: "POST", path: kind.path, body: string(body), headers: kind.headers, want: kind.replay, otherMode: 400},
+		}})
+	}
 	return out
 }
