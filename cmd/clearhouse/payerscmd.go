@@ -45,7 +45,7 @@ func runPayers(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var markdown bool
 	fs := newFlagSet("payers", "payers [--payer-directory FILE] [--payers FILE] [--markdown]",
 		"Lists the payers a tradingPartnerServiceId may name: id, name, other ids, the transactions\n"+
-			"each takes and its production connection (test keys reach the mock payers whatever it says).\n"+
+			"each takes and its production routes per kind (test keys reach the mock payers whatever they say).\n"+
 			"'clearhouse payers import' and 'clearhouse payers export' read and write directory files.", stderr)
 	fs.BoolVar(&markdown, "markdown", false, "print the list as the Markdown page docs/payers.md")
 	commandLineOnly(fs, "markdown")
@@ -57,10 +57,10 @@ func runPayers(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return writePayersMarkdown(stdout, dir.List())
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tOTHER IDS\tTRANSACTIONS\tCONNECTION")
+	fmt.Fprintln(tw, "ID\tNAME\tOTHER IDS\tTRANSACTIONS\tPRODUCTION ROUTES")
 	for _, p := range dir.List() {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.ID, p.Name, orDash(strings.Join(p.Aliases, ", ")),
-			transactionsColumn(p), orDash(p.Connection))
+			transactionsColumn(p), orDash(routesColumn(p)))
 	}
 	return tw.Flush()
 }
@@ -79,6 +79,25 @@ func parseDirectoryFlags(fs *flag.FlagSet, args []string) (*payers.Directory, er
 		return nil, &exitError{code: 2, err: usageError(fs.Name(), fmt.Sprintf("unexpected argument %q", rest[0]))}
 	}
 	return payerDirectory(directory, file)
+}
+
+// routesColumn names the connections production traffic to the payer
+// goes over, per kind ("eligibility: a, b; claims: c"), as the router
+// (eligibility, claim status: "connections", else the single
+// "connection") and the claims delivery ("connections" only) read them.
+func routesColumn(p payers.Payer) string {
+	var out []string
+	for _, k := range []struct{ kind, code string }{
+		{payers.RouteEligibility, payers.Eligibility}, {payers.RouteClaimStatus, payers.ClaimStatus},
+	} {
+		if names := p.RoutesFor(k.code); len(names) > 0 && p.Supports(k.code) {
+			out = append(out, k.kind+": "+strings.Join(names, ", "))
+		}
+	}
+	if names := p.Connections[payers.RouteClaims]; len(names) > 0 {
+		out = append(out, payers.RouteClaims+": "+strings.Join(names, ", "))
+	}
+	return strings.Join(out, "; ")
 }
 
 // transactionsColumn lists the payer's transactions, a * after those that

@@ -86,3 +86,20 @@ func TestServeRefusesBadPayerDirectory(t *testing.T) {
 		t.Errorf("serve with a bad directory file: %v", err)
 	}
 }
+
+// TestPayersListShowsRoutes: 'clearhouse payers' with the --payers file
+// names each payer's production routes per kind, as serve routes them:
+// the "connections" lists, and the single "connection" for the real-time
+// kinds the payer takes.
+func TestPayersListShowsRoutes(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "payers.json")
+	os.WriteFile(file, []byte(`{"payers": [
+ {"id": "87726", "connections": {"eligibility": ["uhc-a", "uhc-b"], "claimStatus": ["uhc-a"], "claims": ["uhc-c"]}},
+ {"id": "99001", "name": "Acme Regional Health", "transactions": ["270"], "connection": "acme-up"}]}`), 0o600)
+	out := runOK(t, "payers", "--payers", file)
+	for _, want := range []string{"PRODUCTION ROUTES", "eligibility: uhc-a, uhc-b; claimStatus: uhc-a; claims: uhc-c", "eligibility: acme-up\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("clearhouse payers lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -70,7 +70,7 @@ func (c *Console) showForm(w http.ResponseWriter, r *http.Request, status int, f
 	if p, ok := c.cfg.Payers.Lookup(form.Values["payer"]); ok {
 		form.Values["payer"] = payerLabel(p) // the box shows the name, not only an id
 	}
-	data := newCheckData{Form: form, Payers: c.cfg.Payers.List()}
+	data := newCheckData{Form: form, Payers: c.payersTaking(payers.Eligibility)}
 	if v.IsTest() {
 		data.MockGroups = groupMocks(c.mocks)
 	}
@@ -148,6 +148,10 @@ func (c *Console) runCheck(w http.ResponseWriter, r *http.Request) {
 			msg += " For example: " + strings.Join(names, "; ") + "."
 		}
 		form.addError("payer", msg)
+	} else if !payer.Supports(payers.Eligibility) {
+		// The directory (and GET /payers) says NOT_SUPPORTED: nothing to send.
+		form.Values["payer"] = payerLabel(payer)
+		form.addError("payer", payerLabel(payer)+" does not answer eligibility checks through this service. Check coverage with the payer another way (its website or phone line), or pick another payer from the list.")
 	} else {
 		known, form.PayerID, form.Values["payer"] = &payer, payer.ID, payerLabel(payer)
 	}
@@ -217,7 +221,7 @@ func (c *Console) refuseForm(w http.ResponseWriter, r *http.Request, form *check
 		w.Header().Set("HX-Reswap", "outerHTML")
 		// 200, not 422: htmx swaps either, but a 4xx is logged as an error in
 		// the browser's console, and a form with a typo is not one.
-		c.render(w, r, http.StatusOK, "check_new", "check_form_swap", newCheckData{Form: form, Payers: c.cfg.Payers.List()})
+		c.render(w, r, http.StatusOK, "check_new", "check_form_swap", newCheckData{Form: form, Payers: c.payersTaking(payers.Eligibility)})
 		return
 	}
 	c.showForm(w, r, http.StatusUnprocessableEntity, form)

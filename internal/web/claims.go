@@ -61,8 +61,15 @@ type claimNewData struct {
 // claimPayers are the payers that take a kind of claim, for the list
 // under the payer box.
 func (c *Console) claimPayers(kind string) []payers.Payer {
-	tx := map[string]string{kindDental: payers.DentalClaim, kindProfessional: payers.ProfessionalClaim,
-		kindInstitutional: payers.InstitutionalClaim}[kind]
+	return c.payersTaking(map[string]string{kindDental: payers.DentalClaim, kindProfessional: payers.ProfessionalClaim,
+		kindInstitutional: payers.InstitutionalClaim}[kind])
+}
+
+// payersTaking are the directory's payers that take a transaction code,
+// as the Payers API shows them SUPPORTED or ENROLLMENT_REQUIRED: the
+// shipped list, the --payer-directory file and the --payers routes
+// joined (payers.Directory).
+func (c *Console) payersTaking(tx string) []payers.Payer {
 	var out []payers.Payer
 	for _, p := range c.cfg.Payers.List() {
 		if p.Supports(tx) {

@@ -22,6 +22,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
 	"github.com/clearhouse/clearhouse/internal/netguard"
+	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/services"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -55,6 +56,13 @@ func newServer(t testing.TB, edi bool) (*testServer, *services.Set) {
 // after the 277CA (services' default when 0), as serve --mock-remit-delay.
 func newServerRemit(t testing.TB, edi bool, remitDelay time.Duration) (*testServer, *services.Set) {
 	t.Helper()
+	return newServerWith(t, edi, remitDelay, nil)
+}
+
+// newServerWith is newServerRemit over the payer directory (serve's
+// --payer-directory and --payers joined; the shipped one when nil).
+func newServerWith(t testing.TB, edi bool, remitDelay time.Duration, directory *payers.Directory) (*testServer, *services.Set) {
+	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
 	st, err := store.OpenSQLite(ctx, filepath.Join(dir, "clearhouse.db"))
@@ -73,7 +81,7 @@ func newServerRemit(t testing.TB, edi bool, remitDelay time.Duration) (*testServ
 	svc, err := services.New(services.Config{Store: st, Blob: blobs, Secrets: box, Logger: logger,
 		Jobs: jobs.Options{PollInterval: 20 * time.Millisecond, Concurrency: 4},
 		Webhooks: webhooks.Config{Guard: netguard.New(netguard.Options{AllowPrivate: true}),
-			Schedule: []time.Duration{0, time.Hour}, Jitter: -1}, MockRemitDelay: remitDelay})
+			Schedule: []time.Duration{0, time.Hour}, Jitter: -1}, MockRemitDelay: remitDelay, Payers: directory})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -231,16 +231,27 @@ func (c *Console) ownCheck(w http.ResponseWriter, r *http.Request, id string) (s
 	return ch, true
 }
 
-// payerSearch answers the payer picker's typing with <option>s for its
-// datalist, searched by name, id or alias.
+// payerSearch answers the eligibility check's payer box as it is typed
+// in with <option>s for its datalist, searched by name, id or alias:
+// only payers that take eligibility checks, as the list the page starts
+// with.
 func (c *Console) payerSearch(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query().Get("q")
 	if q == "" {
 		q = r.URL.Query().Get("payer")
 	}
-	list := c.cfg.Payers.Search(q, 20)
 	if strings.TrimSpace(q) == "" {
-		list = c.cfg.Payers.List()
+		c.render(w, r, http.StatusOK, "check_new", "payer_options", c.payersTaking(payers.Eligibility))
+		return
+	}
+	var list []payers.Payer
+	for _, p := range c.cfg.Payers.Search(q, 0) {
+		if p.Supports(payers.Eligibility) {
+			list = append(list, p)
+			if len(list) == 20 {
+				break
+			}
+		}
 	}
 	c.render(w, r, http.StatusOK, "check_new", "payer_options", list)
 }
