@@ -27,6 +27,14 @@ var ErrNot271 = errors.New("eligibility: the response is not a 271 or 999 transa
 // returned with a warning, and an error only when nothing usable was found.
 // The response's X12 field is left for the caller to fill.
 func Map271(data []byte) (*Response, error) {
+	return map271(data, string(data))
+}
+
+// map271 is Map271 with data also as a string, text: the response's strings
+// are slices of it (checked, see segment.str) rather than a copy each, so
+// the caller that keeps text as the response's X12 pays for one copy of
+// the answer, not for one per element.
+func map271(data []byte, text string) (*Response, error) {
 	m := newMapper()
 	// Benefits are most of a 271 and of its mapping: size the list once
 	// (an upper bound: "EB" may also occur inside other segments) rather
@@ -50,7 +58,7 @@ func Map271(data []byte) (*Response, error) {
 			m.warn("response::x12::unreadable", "the payer's answer could not be read to the end; the data before the problem is shown: "+err.Error())
 			break
 		}
-		m.segment(seg)
+		m.segment(segment{seg, text})
 	}
 	if !m.seenTransaction {
 		return nil, ErrNot271
@@ -77,6 +85,41 @@ func readerOptions(data []byte) []x12.ReaderOption {
 		}
 	}
 	return []x12.ReaderOption{x12.WithDelimiters(d)}
+}
+
+// segment is a segment of the answer being mapped together with the whole
+// answer as a string: its Element and Component return slices of that
+// string instead of a copy each (a mock 271 has ~50 elements the response
+// shows), and the response keeps the string as its X12 anyway.
+type segment struct {
+	*x12.Segment
+	text string
+}
+
+// Element is element n (1-based) of the segment, "" if absent.
+func (s segment) Element(n int) string { return s.str(s.ElementBytes(n)) }
+
+// Component is component c of element n, "" if absent.
+func (s segment) Component(n, c int) string { return s.str(s.ComponentBytes(n, c)) }
+
+// str is b as a string: the bytes of text at b's place in the input when
+// they are the same bytes, else a copy. An element is a view of the
+// segment's bytes that keeps the reader buffer's capacity, so cap(raw) -
+// cap(b) is its place in the segment, and the segment's Offset its place
+// in the input. Whatever the reader did to the bytes (a BOM, line breaks
+// removed from a hard-wrapped segment, UTF-16 input), the comparison
+// catches a place that does not hold them, and b is copied as before.
+func (s segment) str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	at := s.Offset() + int64(cap(s.Unsplit())-cap(b))
+	if at >= 0 && at+int64(len(b)) <= int64(len(s.text)) {
+		if v := s.text[at : at+int64(len(b))]; v == string(b) {
+			return v
+		}
+	}
+	return string(b)
 }
 
 // Loop levels by HL03 code.
@@ -106,8 +149,27 @@ type mapper struct {
 	in2120   bool
 	subCount int
 
+	arena []string // see strings
+
 	subscriberRefs, dependentRefs   map[string]string
 	subscriberDates, dependentDates map[string]string
+}
+
+// strings is an empty slice with room for n strings, cut from one backing
+// array shared by the response's short lists (each EB's service type codes
+// and names): one allocation for many instead of two per benefit. Its
+// capacity is exactly n, so an append to one list never writes into the
+// next.
+func (m *mapper) strings(n int) []string {
+	if n == 0 {
+		return nil
+	}
+	if n > cap(m.arena)-len(m.arena) {
+		m.arena = make([]string, 0, max(n, 128))
+	}
+	out := m.arena[len(m.arena) : len(m.arena) : len(m.arena)+n]
+	m.arena = m.arena[:len(m.arena)+n]
+	return out
 }
 
 func newMapper() *mapper {
@@ -119,7 +181,7 @@ func (m *mapper) warn(code, description string) {
 }
 
 // segment dispatches one segment by id and the loop it appears in.
-func (m *mapper) segment(s *x12.Segment) {
+func (m *mapper) segment(s segment) {
 	id := s.ID()
 	switch id {
 	case "ISA":
@@ -241,7 +303,7 @@ func applicationMode(isa15 string) string {
 
 // hl starts a hierarchical level: 20 payer, 21 provider, 22 subscriber, 23
 // dependent. Only the first subscriber and its dependents are mapped.
-func (m *mapper) hl(s *x12.Segment) {
+func (m *mapper) hl(s segment) {
 	m.level, m.named = s.Element(3), false
 	m.benefit, m.entity, m.in2120 = -1, nil, false
 	m.person = nil
@@ -337,7 +399,7 @@ func (m *mapper) finish() *Response {
 }
 
 // ackSegment reads the parts of a 999 the contract surfaces.
-func (m *mapper) ackSegment(s *x12.Segment) {
+func (m *mapper) ackSegment(s segment) {
 	switch s.ID() {
 	case "IK5":
 		m.resp.TransactionSetAcknowledgement = s.Element(1)

@@ -3,13 +3,11 @@ package eligibility
 import (
 	"bytes"
 	"strings"
-
-	"github.com/clearhouse/clearhouse/x12"
 )
 
 // nm1 names the entity of the current loop, or adds a benefit-related
 // entity inside a 2120 loop.
-func (m *mapper) nm1(s *x12.Segment) {
+func (m *mapper) nm1(s segment) {
 	if m.benefit >= 0 { // an NM1 after an EB is a 2120 entity, LS or not
 		b := m.currentBenefit()
 		b.BenefitsRelatedEntities = append(b.BenefitsRelatedEntities, relatedEntity(s))
@@ -97,7 +95,7 @@ func setProviderID(p *ResponseProvider, qualifier, id string) {
 	}
 }
 
-func relatedEntity(s *x12.Segment) BenefitsRelatedEntity {
+func relatedEntity(s segment) BenefitsRelatedEntity {
 	e := BenefitsRelatedEntity{
 		EntityIdentifier:          entityIdentifierNames.name(s.Element(1)),
 		EntityType:                entityTypeNames.name(s.Element(2)),
@@ -127,7 +125,7 @@ func (m *mapper) addressTarget() **Address {
 	return nil
 }
 
-func applyAddress(target **Address, s *x12.Segment) {
+func applyAddress(target **Address, s segment) {
 	if *target == nil {
 		*target = &Address{}
 	}
@@ -141,7 +139,7 @@ func applyAddress(target **Address, s *x12.Segment) {
 }
 
 // per adds the contacts of a PER to the payer or a related entity.
-func (m *mapper) per(s *x12.Segment) {
+func (m *mapper) per(s segment) {
 	var target **ContactInformation
 	switch {
 	case m.entity != nil:
@@ -165,7 +163,7 @@ func (m *mapper) per(s *x12.Segment) {
 	}
 }
 
-func (m *mapper) prv(s *x12.Segment) {
+func (m *mapper) prv(s segment) {
 	code, ref := s.Element(1), s.Element(3)
 	switch {
 	case m.entity != nil:
@@ -181,7 +179,7 @@ func (m *mapper) prv(s *x12.Segment) {
 // ref files a REF: into the benefit's additional information inside a 2110,
 // into the provider's identifiers in 2100B, into planInformation (and the
 // person's own fields) in 2100C/D.
-func (m *mapper) ref(s *x12.Segment) {
+func (m *mapper) ref(s segment) {
 	q, v, desc := s.Element(1), s.Element(2), s.Element(3)
 	if b := m.currentBenefit(); b != nil {
 		if m.in2120 {
@@ -236,7 +234,7 @@ func (m *mapper) ref(s *x12.Segment) {
 
 // dtp files a date into the benefit's dates inside a 2110, into the plan
 // dates in 2100C/D.
-func (m *mapper) dtp(s *x12.Segment) {
+func (m *mapper) dtp(s segment) {
 	q, value := s.Element(1), s.Element(3)
 	if b := m.currentBenefit(); b != nil {
 		if m.in2120 {
@@ -292,7 +290,7 @@ func datePeriod(v string) DatePeriod {
 	return DatePeriod{Date: v}
 }
 
-func (m *mapper) ins(s *x12.Segment) {
+func (m *mapper) ins(s segment) {
 	if m.person == nil || m.benefit >= 0 {
 		return
 	}
@@ -305,7 +303,7 @@ func (m *mapper) ins(s *x12.Segment) {
 	p.BirthSequenceNumber = s.Element(17)
 }
 
-func (m *mapper) hi(s *x12.Segment) {
+func (m *mapper) hi(s segment) {
 	if m.person == nil || m.benefit >= 0 {
 		return
 	}
@@ -316,7 +314,7 @@ func (m *mapper) hi(s *x12.Segment) {
 	}
 }
 
-func (m *mapper) mpi(s *x12.Segment) {
+func (m *mapper) mpi(s segment) {
 	if m.person == nil || m.benefit >= 0 {
 		return
 	}
@@ -332,7 +330,7 @@ func (m *mapper) mpi(s *x12.Segment) {
 }
 
 // aaa records a rejection in errors[] and with the entity it concerns.
-func (m *mapper) aaa(s *x12.Segment) {
+func (m *mapper) aaa(s segment) {
 	code, followup := s.Element(3), s.Element(4)
 	e := AAAError{
 		Field:               "AAA",
@@ -368,7 +366,7 @@ func (m *mapper) aaa(s *x12.Segment) {
 }
 
 // eb starts a benefit (a 2110 loop).
-func (m *mapper) eb(s *x12.Segment) {
+func (m *mapper) eb(s segment) {
 	if m.person == nil {
 		return
 	}
@@ -376,8 +374,8 @@ func (m *mapper) eb(s *x12.Segment) {
 	b := BenefitsInformation{}
 	b.Code, b.Name = codeAndName(codeAt(s, 1), eligibilityCodeNames)
 	b.CoverageLevelCode, b.CoverageLevel = codeAndName(codeAt(s, 2), coverageLevelNames)
-	b.ServiceTypeCodes = serviceTypeCodes(s)
-	b.ServiceTypes = make([]string, 0, len(b.ServiceTypeCodes))
+	b.ServiceTypeCodes = serviceTypeCodes(s, m.strings(serviceTypeCount(s)))
+	b.ServiceTypes = m.strings(len(b.ServiceTypeCodes))
 	for _, c := range b.ServiceTypeCodes {
 		b.ServiceTypes = append(b.ServiceTypes, serviceTypeNames.name(c))
 	}
@@ -406,13 +404,13 @@ func (m *mapper) eb(s *x12.Segment) {
 // serviceTypeCodes splits EB03. Service type codes are never composites, so
 // a component separator inside EB03 is a repetition written with the wrong
 // delimiter (OopFactory samples use "^" for both).
-func serviceTypeCodes(s *x12.Segment) []string {
+// They are appended to out, which has room for serviceTypeCount of them.
+func serviceTypeCodes(s segment, out []string) []string {
 	e := s.ElementBytes(3)
 	if len(e) == 0 {
 		return nil
 	}
 	d := s.Delimiters()
-	out := make([]string, 0, 1+bytes.Count(e, []byte{d.Repetition})+bytes.Count(e, []byte{d.Component}))
 	start := 0
 	for i := 0; i <= len(e); i++ {
 		if i == len(e) || e[i] == d.Component || d.Repetition != 0 && e[i] == d.Repetition {
@@ -425,8 +423,18 @@ func serviceTypeCodes(s *x12.Segment) []string {
 	return out
 }
 
+// serviceTypeCount is at least the number of codes serviceTypeCodes finds.
+func serviceTypeCount(s segment) int {
+	e := s.ElementBytes(3)
+	if len(e) == 0 {
+		return 0
+	}
+	d := s.Delimiters()
+	return 1 + bytes.Count(e, []byte{d.Repetition}) + bytes.Count(e, []byte{d.Component})
+}
+
 // procedure reads EB13 (C003) and EB14 (C004).
-func procedure(s *x12.Segment) *CompositeMedicalProcedureIdentifier {
+func procedure(s segment) *CompositeMedicalProcedureIdentifier {
 	p := &CompositeMedicalProcedureIdentifier{ProcedureCode: s.Component(13, 2), ProductOrServiceID: s.Component(13, 8)}
 	p.ProductOrServiceIDQualifierCode, p.ProductOrServiceIDQualifier = codeAndName(code(s.ComponentBytes(13, 1)), productQualifierNames)
 	for c := 3; c <= 6; c++ {
@@ -442,7 +450,7 @@ func procedure(s *x12.Segment) *CompositeMedicalProcedureIdentifier {
 	return p
 }
 
-func serviceDelivery(s *x12.Segment) BenefitsServiceDelivery {
+func serviceDelivery(s segment) BenefitsServiceDelivery {
 	d := BenefitsServiceDelivery{Quantity: decimal(s.Element(2)), SampleSelectionModulus: s.Element(4), NumOfPeriods: s.Element(6)}
 	d.QuantityQualifierCode, d.QuantityQualifier = codeAndName(codeAt(s, 1), deliveryQuantityNames)
 	d.UnitForMeasurementQualifierCode, d.UnitForMeasurementQualifier = codeAndName(codeAt(s, 3), measurementUnitNames)
@@ -455,7 +463,7 @@ func serviceDelivery(s *x12.Segment) BenefitsServiceDelivery {
 	return d
 }
 
-func additionalInformation(s *x12.Segment) EligibilityAdditionalInformation {
+func additionalInformation(s segment) EligibilityAdditionalInformation {
 	a := EligibilityAdditionalInformation{IndustryCode: s.Element(2), CodeCategory: s.Element(3), InjuredBodyPartName: s.Element(4)}
 	a.CodeListQualifierCode, a.CodeListQualifier = codeAndName(codeAt(s, 1), codeListQualifierNames)
 	if a.CodeListQualifierCode == "ZZ" && a.IndustryCode != "" {
@@ -464,7 +472,7 @@ func additionalInformation(s *x12.Segment) EligibilityAdditionalInformation {
 	return a
 }
 
-func traceNumber(s *x12.Segment) TraceNumber {
+func traceNumber(s segment) TraceNumber {
 	t := TraceNumber{
 		TraceTypeCode:                    s.Element(1),
 		ReferenceIdentification:          s.Element(2),
@@ -482,7 +490,13 @@ func traceNumber(s *x12.Segment) TraceNumber {
 
 // codeAndName returns a code with its name, or two empty strings.
 // codeAt is element n of s read as a code (code).
-func codeAt(s *x12.Segment, n int) string { return code(s.ElementBytes(n)) }
+func codeAt(s segment, n int) string {
+	b := s.ElementBytes(n)
+	if c, ok := knownCodes[string(b)]; ok {
+		return c
+	}
+	return s.str(b)
+}
 
 // code is b as a string: the code lists' own copy when b is one of their
 // codes, so mapping a 271's codes allocates nothing for the usual ones.

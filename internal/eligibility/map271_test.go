@@ -278,3 +278,59 @@ func FuzzMap271(f *testing.F) {
 		}
 	})
 }
+
+// TestMap271SlicesAreTheCopies holds map271's strings, which are slices of
+// the answer's text where the bytes are found there, to what copies of
+// each element give (text "": nothing is found, everything is copied):
+// every corpus 271 as it is, behind a byte-order mark, hard-wrapped (a line
+// break after every 60 bytes: the reader removes them, so the elements are
+// no longer where the segment's offset says), with CRLF after each
+// terminator, and in UTF-16.
+func TestMap271SlicesAreTheCopies(t *testing.T) {
+	wrap := func(b []byte) []byte {
+		var out []byte
+		for len(b) > 60 {
+			out = append(append(out, b[:60]...), '\n')
+			b = b[60:]
+		}
+		return append(out, b...)
+	}
+	utf16 := func(b []byte) []byte {
+		out := []byte{0xFF, 0xFE}
+		for _, c := range b {
+			out = append(out, c, 0)
+		}
+		return out
+	}
+	variants := []struct {
+		name string
+		f    func([]byte) []byte
+	}{
+		{"as sent", func(b []byte) []byte { return b }},
+		{"BOM", func(b []byte) []byte { return append([]byte("\xEF\xBB\xBF"), b...) }},
+		{"hard-wrapped", wrap},
+		{"CRLF", func(b []byte) []byte { return bytes.ReplaceAll(b, []byte("~"), []byte("~\r\n")) }},
+		{"UTF-16", utf16},
+	}
+	for _, path := range corpus271s(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range variants {
+			t.Run(filepath.Base(path)+"/"+v.name, func(t *testing.T) {
+				in := v.f(data)
+				got, gotErr := map271(in, string(in))
+				want, wantErr := map271(in, "")
+				if (gotErr == nil) != (wantErr == nil) {
+					t.Fatalf("errors differ: %v, %v", gotErr, wantErr)
+				}
+				g, _ := json.Marshal(got)
+				w, _ := json.Marshal(want)
+				if !bytes.Equal(g, w) {
+					t.Errorf("mapped with slices of the text:\n%s\nwith copies:\n%s", g, w)
+				}
+			})
+		}
+	}
+}

@@ -300,7 +300,8 @@ func (s *Service) exchange(ctx context.Context, caller Caller, route payers.Rout
 		return
 	}
 	res.X12Answer = answer
-	resp, err := Map271(answer)
+	text := string(answer) // the answer's X12, whose slices the mapping's strings are
+	resp, err := map271(answer, text)
 	if err != nil {
 		s.cfg.Logger.Warn("eligibility: unreadable payer answer", "check", res.ID, "payer", route.Payer.ID, "connection", route.ConnectionName, logsafe.Error(err))
 		res.fail(http.StatusBadGateway, StatusError, &Problem{Code: CodeBadPayerAnswer,
@@ -316,7 +317,7 @@ func (s *Service) exchange(ctx context.Context, caller Caller, route payers.Rout
 		meta.ApplicationMode = string(caller.Mode)
 	}
 	resp.ID = res.ID
-	resp.X12 = string(answer)
+	resp.X12 = text
 	res.Response, res.HTTPStatus, res.Status = resp, http.StatusOK, checkStatus(resp)
 	if resp.TransactionSetAcknowledgement != "" {
 		// The payer rejected the 270 itself with a 999.
