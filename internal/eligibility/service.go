@@ -171,8 +171,8 @@ type Result struct {
 	// test-mode check (nil: the published mocks, or a real payer).
 	Simulation *payers.Simulation
 
-	keys historyKeys   // what history is searched by
-	buf  *bytes.Buffer // holds JSON until Release
+	keys historyKeys // what history is searched by
+	buf  *bodyBuffer // holds JSON until Release
 }
 
 // Body is what the API writes with HTTPStatus.
@@ -544,17 +544,32 @@ func encodeBody(v any) []byte {
 
 // encodeShared is encodeBody into a buffer of bodyBuffers, returned with
 // the bytes (nil, nil if v cannot be encoded): Result.Release gives it
-// back once the answer is written.
-func encodeShared(v any) ([]byte, *bytes.Buffer) {
-	buf := bodyBuffers.Get().(*bytes.Buffer)
-	buf.Reset()
+// back once the answer is written. A *Response, the answer of nearly every
+// check, is written by jsonw (encode.go); anything else by encoding/json.
+func encodeShared(v any) ([]byte, *bodyBuffer) {
+	buf := bodyBuffers.Get().(*bodyBuffer)
+	buf.b = buf.b[:0]
+	if r, ok := v.(*Response); ok && r != nil {
+		w := jsonw{b: buf.b}
+		w.response(r)
+		buf.b = append(w.b, '\n')
+		return buf.b, buf
+	}
 	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if enc.Encode(v) != nil {
 		bodyBuffers.Put(buf)
 		return nil, nil
 	}
-	return buf.Bytes(), buf
+	return buf.b, buf
+}
+
+// bodyBuffer is a pooled buffer an answer is encoded into.
+type bodyBuffer struct{ b []byte }
+
+func (b *bodyBuffer) Write(p []byte) (int, error) {
+	b.b = append(b.b, p...)
+	return len(p), nil
 }
 
 // Release gives the buffer that holds JSON back for another check's
@@ -564,7 +579,7 @@ func (r *Result) Release() {
 	if r.buf == nil {
 		return
 	}
-	if r.buf.Cap() <= maxPooledBody {
+	if cap(r.buf.b) <= maxPooledBody {
 		bodyBuffers.Put(r.buf)
 	}
 	r.JSON, r.buf = nil, nil
@@ -575,4 +590,4 @@ const maxPooledBody = 256 << 10
 
 // bodyBuffers are reused by encodeBody: an answer is 10–20 KB, and growing
 // a fresh buffer to that size for every check cost more than the copy.
-var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+var bodyBuffers = sync.Pool{New: func() any { return new(bodyBuffer) }}

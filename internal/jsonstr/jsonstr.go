@@ -1,0 +1,87 @@
+// Package jsonstr writes a Go string as a JSON string exactly as
+// encoding/json does, for encoders that write JSON by hand (the
+// eligibility answer) and must stay byte-identical to encoding/json.
+package jsonstr
+
+import "unicode/utf8"
+
+// Append appends s quoted as encoding/json does: quotes and
+// backslashes escaped, \b \f \n \r \t as such, other control characters as
+// \u00XX (and <, >, & when html), invalid UTF-8 as \ufffd, U+2028 and
+// U+2029 escaped.
+func Append(b []byte, s string, html bool) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		// Eight bytes at a time while none needs a look: no control
+		// character, quote, backslash or non-ASCII byte among them (the
+		// answer's strings are mostly plain ASCII, its X12 alone ~5 KB).
+		if !html {
+			for i+8 <= len(s) && plain8(uint64(s[i])|uint64(s[i+1])<<8|uint64(s[i+2])<<16|uint64(s[i+3])<<24|
+				uint64(s[i+4])<<32|uint64(s[i+5])<<40|uint64(s[i+6])<<48|uint64(s[i+7])<<56) {
+				i += 8
+			}
+			if i >= len(s) {
+				break
+			}
+		}
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && (!html || c != '<' && c != '>' && c != '&') {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// plain8 reports whether none of the eight bytes of x needs escaping
+// outside HTML mode: each is at least 0x20, below 0x80, and neither '"'
+// nor '\\'. (x - 0x20 in every byte) &^ x has a byte's high bit set only if
+// some byte is below 0x20 (the borrow can set later bytes' bits, but only
+// after a first true one); the same with x XOR the quote or backslash finds
+// a zero byte, that is an equal one.
+func plain8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	below := (x - ones*0x20) &^ x
+	quote := x ^ (ones * '"')
+	backslash := x ^ (ones * '\\')
+	return (x|below|((quote-ones)&^quote)|((backslash-ones)&^backslash))&highs == 0
+}
+
