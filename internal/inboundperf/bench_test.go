@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -28,6 +29,9 @@ import (
 // cpu-floor-fraction (the same by CPU time: split-cpu-MB/s is the split
 // loop's thread CPU) and peak-RSS-MB (the server's high-water mark). CLEARHOUSE_INBOUNDPERF_BIN
 // runs another build (before/after in one run: bench/inbound.sh).
+// CLEARHOUSE_INBOUNDPERF_CPUPROFILE=DIR writes serve's CPU profile of each
+// shape's upload to DIR/SHAPE.pprof (the first
+// CLEARHOUSE_INBOUNDPERF_PROFILE_SECONDS, 8 by default, from the upload's start).
 func BenchmarkInbound(b *testing.B) {
 	mb := envInt(b, "CLEARHOUSE_INBOUND_MB", 60)
 	for _, shape := range []struct {
@@ -44,7 +48,12 @@ func BenchmarkInbound(b *testing.B) {
 				w, c := splitTime(b, path)
 				split, splitCPU = split+w, splitCPU+c
 				cpu0 := s.cpuTime()
+				wait := func() {}
+				if dir := os.Getenv("CLEARHOUSE_INBOUNDPERF_CPUPROFILE"); dir != "" {
+					wait = s.profile(b, filepath.Join(dir, shape.name+".pprof"), envInt(b, "CLEARHOUSE_INBOUNDPERF_PROFILE_SECONDS", 8))
+				}
 				ex, took := s.upload(b, path)
+				wait()
 				cpu += s.cpuTime() - cpu0
 				wall += took
 				if ex["status"] != "COMPLETED" || ex["transactionCount"] != float64(st.Sets) {

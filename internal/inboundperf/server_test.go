@@ -69,6 +69,31 @@ type server struct {
 	key    string
 	log    *bytes.Buffer
 	cgroup *memCgroup
+	// pprofAddr is serve's profiler (CLEARHOUSE_INBOUNDPERF_CPUPROFILE).
+	pprofAddr string
+}
+
+// profile takes a CPU profile of serve for the next seconds and writes it
+// to path; the returned function waits for it.
+func (s *server) profile(t testing.TB, path string, seconds int) func() {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", s.pprofAddr, seconds))
+		if err != nil {
+			t.Errorf("profile: %v", err)
+			return
+		}
+		defer resp.Body.Close()
+		f, err := os.Create(path)
+		if err != nil {
+			t.Errorf("profile: %v", err)
+			return
+		}
+		defer f.Close()
+		io.Copy(f, resp.Body)
+	}()
+	return func() { <-done }
 }
 
 // startServer prepares a data directory (key, partners) and starts serve
@@ -96,7 +121,11 @@ func startServer(t testing.TB, env []string, cgroupLimit int64) *server {
 	}
 	run("partners", "apply", "--data", data, "--account", "Inbound Perf", "--mode", "test", "-f", doc)
 	s := &server{key: lines[len(lines)-1], log: &bytes.Buffer{}}
-	s.cmd = exec.Command(bin, "serve", "--data", data, "--listen", "127.0.0.1:0", "--rate-limit", "0")
+	args := []string{"serve", "--data", data, "--listen", "127.0.0.1:0", "--rate-limit", "0"}
+	if os.Getenv("CLEARHOUSE_INBOUNDPERF_CPUPROFILE") != "" {
+		args = append(args, "--pprof-listen", "127.0.0.1:0")
+	}
+	s.cmd = exec.Command(bin, args...)
 	s.cmd.Env = append(os.Environ(), env...)
 	pr, pw := io.Pipe()
 	s.cmd.Stderr = pw
@@ -106,7 +135,8 @@ func startServer(t testing.TB, env []string, cgroupLimit int64) *server {
 	s.cgroup = newMemCgroup(t, s.cmd.Process.Pid, cgroupLimit)
 	t.Cleanup(func() { s.stop(); s.cgroup.remove() })
 	listening := regexp.MustCompile(`"msg":"listening".*"addr":"([^"]+)"`)
-	found := make(chan string, 1)
+	profiler := regexp.MustCompile(`"msg":"profiler listening".*"addr":"([^"]+)"`)
+	found, foundProfiler := make(chan string, 1), make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(pr)
 		sc.Buffer(nil, 1<<20)
@@ -114,6 +144,12 @@ func startServer(t testing.TB, env []string, cgroupLimit int64) *server {
 			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
 				select {
 				case found <- m[1]:
+				default:
+				}
+			}
+			if m := profiler.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case foundProfiler <- m[1]:
 				default:
 				}
 			}
@@ -126,6 +162,9 @@ func startServer(t testing.TB, env []string, cgroupLimit int64) *server {
 	case s.addr = <-found:
 	case <-time.After(60 * time.Second):
 		t.Fatalf("serve did not start:\n%s", s.log)
+	}
+	if os.Getenv("CLEARHOUSE_INBOUNDPERF_CPUPROFILE") != "" {
+		s.pprofAddr = <-foundProfiler
 	}
 	return s
 }
