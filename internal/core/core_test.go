@@ -56,6 +56,30 @@ func newEnv(t *testing.T, open storetest.Opener) *env {
 	return e
 }
 
+// searchRows counts the database's identifier search rows
+// (identifier_values), which no query of the store shows unscoped.
+func searchRows(t *testing.T, st store.Store) int {
+	t.Helper()
+	var n int
+	must(t, storetest.Raw(t, st).QueryRowContext(ctx, `SELECT count(*) FROM identifier_values`).Scan(&n))
+	return n
+}
+
+// identifierCount is the number of business identifiers of the account's
+// transactions.
+func identifierCount(t *testing.T, st store.Store, account string) int {
+	t.Helper()
+	txs, _, err := st.ListTransactions(ctx, account, store.TransactionFilter{Limit: 500})
+	must(t, err)
+	n := 0
+	for _, tx := range txs {
+		full, err := st.GetTransaction(ctx, account, tx.ID)
+		must(t, err)
+		n += len(full.Identifiers)
+	}
+	return n
+}
+
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
@@ -212,6 +236,16 @@ func TestInbound835TwoGroupsThreeSets(t *testing.T) {
 		if len(ids) != 4 || !strings.HasPrefix(ids[0], "TRN-02=TRACE") || !strings.HasPrefix(ids[1], "CLP-01=PCN") {
 			t.Errorf("identifiers %v", ids)
 		}
+		// One search row per identifier (stored beside the pass, before the
+		// records), and the search finds the transaction by each.
+		if n, want := searchRows(t, e.store), identifierCount(t, e.store, e.account); n != want || want != 12 {
+			t.Errorf("%d search rows for %d identifiers", n, want)
+		}
+		found, _, err := e.store.ListTransactions(ctx, e.account, store.TransactionFilter{BusinessIdentifier: tr.Identifiers[1].Value})
+		must(t, err)
+		if len(found) != 1 || found[0].ID != tr.ID {
+			t.Errorf("search by %s found %d transactions", tr.Identifiers[1].Value, len(found))
+		}
 		var md struct {
 			Version      string `json:"version"`
 			Interchanges []struct {
@@ -260,6 +294,11 @@ func TestInboundCorruptSetFailsTheWholeFile(t *testing.T) {
 		must(t, err)
 		if len(txs) != 0 {
 			t.Errorf("%d transactions kept from a failed file", len(txs))
+		}
+		// The pass stored the good sets' search rows beside its reading;
+		// the failure removed them.
+		if n := searchRows(t, e.store); n != 0 {
+			t.Errorf("%d identifier search rows kept from a failed file", n)
 		}
 		if ack := e.ack(ex.ID); !strings.Contains(ack, "IK5*R*") || !strings.Contains(ack, "IK3*CLP*") {
 			t.Errorf("999 of the rejected set:\n%s", ack)

@@ -254,31 +254,38 @@ func (f *fragmenter) finish() error {
 // committed waits for the fragments committing in the background: the set
 // names them only once every one is stored.
 func (f *fragmenter) committed() error {
+	err := waitCommits(f.commits)
+	f.commits = f.commits[:0]
+	return err
+}
+
+// waitCommits waits for every background commit (queuedWriter.commitAsync)
+// and returns the first error.
+func waitCommits(commits []<-chan error) error {
 	var first error
-	for _, c := range f.commits {
+	for _, c := range commits {
 		if err := <-c; err != nil && first == nil {
 			first = err
 		}
 	}
-	f.commits = f.commits[:0]
 	return first
 }
 
-// end closes the set: the trailer goes into the last fragment.
-func (f *fragmenter) end() ([]fragmentResult, error) {
+// end closes the set: the trailer goes into the last fragment. The
+// fragments may still be committing: the caller takes their outcomes
+// (commits) and names no fragment before each one is nil.
+func (f *fragmenter) end() (frags []fragmentResult, commits []<-chan error, err error) {
 	if f.cur != nil {
 		if err := f.replay(f.pending, false); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := f.finish(); err != nil {
 			f.committed()
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	if err := f.committed(); err != nil {
-		return nil, err
-	}
-	return f.results, nil
+	commits, f.commits = f.commits, nil
+	return f.results, commits, nil
 }
 
 // abort discards the fragment being written (and waits for those

@@ -68,17 +68,19 @@ func newIdentifierSpill() (*identifierSpill, error) {
 	return &identifierSpill{f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
 }
 
-// add records seg's identifier, if it is a tracked one.
-func (s *identifierSpill) add(set int, seg *x12.Segment, def *guide.Segment) error {
+// add records seg's identifier, if it is a tracked one, and returns it
+// (ok false: none).
+func (s *identifierSpill) add(set int, seg *x12.Segment, def *guide.Segment) (id store.BusinessIdentifier, ok bool, err error) {
 	el, ok := trackedElements[string(seg.IDBytes())]
 	if !ok {
-		return nil
+		return id, false, nil
 	}
 	pos := el.pos
 	v := seg.ElementBytes(pos)
 	if len(v) == 0 {
-		return nil
+		return id, false, nil
 	}
+	id.Element, id.Value = el.name, string(v)
 	if len(s.spans) == 0 || s.spans[len(s.spans)-1].set != set {
 		s.spans = append(s.spans, spillSpan{set: set, start: s.n, end: s.n})
 	}
@@ -88,8 +90,9 @@ func (s *identifierSpill) add(set int, seg *x12.Segment, def *guide.Segment) err
 	}
 	b := appendString(s.tmp[:0], el.name)
 	if def != nil && pos <= len(def.Elements) {
-		b = appendString(b, def.Elements[pos-1].DE)
-		b = appendString(b, def.Elements[pos-1].Name)
+		id.ElementID, id.Name = def.Elements[pos-1].DE, def.Elements[pos-1].Name
+		b = appendString(b, id.ElementID)
+		b = appendString(b, id.Name)
 	} else {
 		b = appendString(appendString(b, ""), "")
 	}
@@ -99,7 +102,7 @@ func (s *identifierSpill) add(set int, seg *x12.Segment, def *guide.Segment) err
 	n, err := s.w.Write(b)
 	s.n += int64(n)
 	span.end = s.n
-	return err
+	return id, true, err
 }
 
 func appendString(b []byte, v string) []byte {

@@ -47,7 +47,7 @@ func TestSetMetadataStreamsAsMarshal(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := spill.add(set, seg, nil); err != nil {
+				if _, _, err := spill.add(set, seg, nil); err != nil {
 					t.Fatal(err)
 				}
 				if set != 1 {

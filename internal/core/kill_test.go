@@ -171,6 +171,11 @@ func TestProcessKilledAnywhereIsExactlyOnce(t *testing.T) {
 			time.Sleep(50 * time.Millisecond)
 		}
 		check(true)
+		// Attempts that died left search rows; the one that finished
+		// replaced them: one row per identifier, none twice.
+		if n, want := searchRows(t, e.store), identifierCount(t, e.store, e.account); n != want {
+			t.Errorf("%d identifier search rows for %d identifiers", n, want)
+		}
 		t.Logf("%d workers killed mid-run; every file recorded once", kills)
 	})
 }

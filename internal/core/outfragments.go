@@ -50,8 +50,12 @@ func (f *Fragments) Segment(seg *x12.Segment, step guide.Step) error { return f.
 // End stores the last fragment and returns them all, for the transaction
 // record.
 func (f *Fragments) End() ([]store.Fragment, error) {
-	res, err := f.f.end()
+	res, commits, err := f.f.end()
 	if err != nil {
+		return nil, err
+	}
+	f.f.commits = commits // none without a writeQueue; waited for all the same
+	if err := f.f.committed(); err != nil {
 		return nil, err
 	}
 	out := make([]store.Fragment, len(res))

@@ -31,6 +31,7 @@ func (s *Service) processJob(ctx context.Context, j store.Job) error {
 	if e.Status != store.ExecutionReceived && e.Status != store.ExecutionProcessing {
 		return nil // an earlier attempt recorded the outcome and died before completing the job
 	}
+	rerun := e.Status == store.ExecutionProcessing // an earlier attempt began
 	if e.Status == store.ExecutionReceived {
 		// Visible while a long file is read; the outcome moves it on.
 		e.Status, e.UpdatedAt = store.ExecutionProcessing, s.opts.Clock.Now().UTC()
@@ -41,7 +42,7 @@ func (s *Service) processJob(ctx context.Context, j store.Job) error {
 	if e.FileType != FileTypeX12 {
 		return s.recordNonEDI(ctx, e)
 	}
-	return s.processX12(ctx, e)
+	return s.processX12(ctx, e, rerun)
 }
 
 // timestamp is the contract's processedAt format (UTC, milliseconds).
@@ -145,7 +146,7 @@ type TransactionRecord struct {
 	Fragments   *FragmentsInfo  `json:"fragments"`
 }
 
-func (s *Service) processX12(ctx context.Context, e store.Execution) error {
+func (s *Service) processX12(ctx context.Context, e store.Execution, rerun bool) error {
 	r, err := s.opts.Blob.Get(ctx, e.Input.Key)
 	if errors.Is(err, blob.ErrNotFound) {
 		return s.recordFailure(ctx, e, nil, nil, []Fault{{FaultFileNotFound, "The file's content is missing from the blob store."}}, nil)
@@ -154,7 +155,7 @@ func (s *Service) processX12(ctx context.Context, e store.Execution) error {
 		return err
 	}
 	defer r.Close()
-	p, err := s.newPass(ctx, e)
+	p, err := s.newPass(ctx, e, rerun)
 	if err != nil {
 		return err
 	}
@@ -294,6 +295,13 @@ func (s *Service) recordFailure(ctx context.Context, e store.Execution, p *pass,
 			ExecutionID: e.ID, Resources: []string{s.opts.Events.ExecutionURL(e.ID)}, Time: now, Detail: detail}); err != nil {
 			return err
 		}
+		if p != nil {
+			// The search rows its pass stored name transactions that will
+			// never exist.
+			if err := p.deleteValues(ctx, tx); err != nil {
+				return err
+			}
+		}
 		return s.recordAck(ctx, tx, ack)
 	})
 }
@@ -399,7 +407,8 @@ func (s *Service) recordSet(ctx context.Context, tx store.Queries, e store.Execu
 	// sees the first HookIdentifiers of each element.
 	stored, perElement := 0, map[string]int{}
 	err = ids.batches(set.index, func(batch []store.BusinessIdentifier) error {
-		if err := tx.InsertIdentifiers(ctx, t.ID, t.AccountID, stored, batch); err != nil {
+		// The search rows are stored (the pass's valueSink): the runs remain.
+		if err := tx.InsertIdentifierRuns(ctx, t.ID, stored, batch); err != nil {
 			return err
 		}
 		stored += len(batch)

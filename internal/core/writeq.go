@@ -37,7 +37,8 @@ const writeBuffers = 8
 type writeOp int
 
 const (
-	opWrite writeOp = iota
+	opCreate writeOp = iota
+	opWrite
 	opCommit
 	opCommitAsync
 	opAbort
@@ -69,6 +70,13 @@ func (q *writeQueue) run() {
 	defer close(q.done)
 	for r := range q.reqs {
 		switch r.op {
+		case opCreate:
+			w, err := q.blobs.Create(r.w.ctx, r.w.key, r.w.contentType)
+			if err != nil {
+				r.w.setError(err)
+				continue
+			}
+			r.w.w = w
 		case opWrite:
 			if r.w.error() == nil {
 				if _, err := r.w.w.Write(r.buf); err != nil {
@@ -81,12 +89,12 @@ func (q *writeQueue) run() {
 			if err == nil {
 				err = r.w.w.Commit()
 			} else {
-				r.w.w.Abort()
+				r.w.abortBlob()
 			}
 			r.reply <- err
 		case opCommitAsync:
 			if err := r.w.error(); err != nil {
-				r.w.w.Abort()
+				r.w.abortBlob()
 				r.reply <- err
 				continue
 			}
@@ -100,7 +108,7 @@ func (q *writeQueue) run() {
 				<-q.commitSem
 			}()
 		case opAbort:
-			r.w.w.Abort()
+			r.w.abortBlob()
 			r.reply <- nil
 		}
 	}
@@ -114,22 +122,32 @@ func (q *writeQueue) close() {
 	<-q.done
 }
 
-// Create opens key in the blob store with its writes queued.
+// Create opens key in the blob store with its writes queued. The blob is
+// created on the writer goroutine too (a directory and a temporary file on
+// the file store: system calls the pass need not wait for, a few per set);
+// if that fails, the writes stop and Commit returns the error.
 func (q *writeQueue) Create(ctx context.Context, key, contentType string) (blob.Writer, error) {
-	w, err := q.blobs.Create(ctx, key, contentType)
-	if err != nil {
-		return nil, err
-	}
-	return &queuedWriter{q: q, w: w}, nil
+	w := &queuedWriter{q: q, ctx: ctx, key: key, contentType: contentType}
+	q.reqs <- writeReq{w: w, op: opCreate}
+	return w, nil
 }
 
 // queuedWriter is a blob.Writer whose writes go through a writeQueue.
 type queuedWriter struct {
-	q      *writeQueue
-	w      blob.Writer
-	mu     sync.Mutex
-	err    error // the first failed write's: later writes stop early
-	closed bool
+	q                *writeQueue
+	ctx              context.Context
+	key, contentType string
+	w                blob.Writer // set on the writer goroutine; nil if Create failed
+	mu               sync.Mutex
+	err              error // the first failed write's: later writes stop early
+	closed           bool
+}
+
+// abortBlob discards the blob, if it was created (writer goroutine only).
+func (w *queuedWriter) abortBlob() {
+	if w.w != nil {
+		w.w.Abort()
+	}
 }
 
 func (w *queuedWriter) error() error {

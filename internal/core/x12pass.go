@@ -34,7 +34,11 @@ type pass struct {
 	interchanges []*interchange
 	sets         []*setResult
 	nsets        int
-	ids          *identifierSpill
+	// commits are the outcomes of the finished sets' blobs committing in
+	// the background (queuedWriter.commitAsync).
+	commits []<-chan error
+	ids     *identifierSpill
+	vals    *valueSink // the identifiers' search rows, stored beside the pass
 
 	// faults that stop the file (configuration, limits); findings of the
 	// validator are read from the report afterwards.
@@ -123,12 +127,15 @@ func transactionID(executionID string, index int) string {
 	return store.FormatUUID(b, 5)
 }
 
-func (s *Service) newPass(ctx context.Context, e store.Execution) (*pass, error) {
+// newPass starts a pass over e; rerun says an earlier attempt may have
+// stored some of its identifiers' search rows.
+func (s *Service) newPass(ctx context.Context, e store.Execution, rerun bool) (*pass, error) {
 	ids, err := newIdentifierSpill()
 	if err != nil {
 		return nil, err
 	}
-	return &pass{ctx: ctx, s: s, e: e, blobs: newWriteQueue(s.opts.Blob), ids: ids}, nil
+	return &pass{ctx: ctx, s: s, e: e, blobs: newWriteQueue(s.opts.Blob), ids: ids,
+		vals: newValueSink(ctx, s.opts.Store, rerun)}, nil
 }
 
 func (p *pass) close() {
@@ -136,7 +143,17 @@ func (p *pass) close() {
 	if p.set != nil {
 		p.abortSet()
 	}
+	p.committed()
+	p.vals.close()
 	p.blobs.close()
+}
+
+// committed waits for the blobs of the finished sets that commit in the
+// background and returns the first error.
+func (p *pass) committed() error {
+	err := waitCommits(p.commits)
+	p.commits = p.commits[:0]
+	return err
 }
 
 // run reads the file and returns the validator's report.
@@ -144,6 +161,12 @@ func (p *pass) run(src io.Reader) (*x12.Report, error) {
 	rep, err := x12.Validate(&stopReader{r: src, p: p}, x12.ValidateOptions{Sets: p, OnSegment: p.segment})
 	if p.set != nil {
 		p.abortSet()
+	}
+	if cerr := p.committed(); cerr != nil {
+		p.storageError(cerr)
+	}
+	if verr := p.vals.close(); verr != nil {
+		p.storageError(verr)
 	}
 	if errors.Is(err, errStop) {
 		err = nil
@@ -396,9 +419,14 @@ func (p *pass) Segment(seg *x12.Segment, position int, report func(x12.Finding))
 	}
 	run.enc.Segment(seg)
 	step = run.enc.LastStep()
-	if err := p.ids.add(run.res.index, seg, step.Segment); err != nil {
+	if id, ok, err := p.ids.add(run.res.index, seg, step.Segment); err != nil {
 		p.storageError(err)
 		return
+	} else if ok {
+		if err := p.vals.add(run.res.txID, id); err != nil {
+			p.storageError(err)
+			return
+		}
 	}
 	if run.frag != nil {
 		if err := run.frag.segment(seg, step); err != nil {
@@ -446,16 +474,24 @@ func (p *pass) EndSet(report func(x12.Finding)) {
 		return
 	}
 	if run.frag != nil {
-		frags, err := run.frag.end()
+		frags, commits, err := run.frag.end()
 		if err != nil {
 			p.storageError(err)
 			p.abortSet()
 			return
 		}
 		run.res.fragments = frags
+		p.commits = append(p.commits, commits...)
 	}
+	// The set's blobs commit (fsync, rename, directory fsync) beside the
+	// next set's pass; run waits for every one before it returns, so no
+	// record names a blob before it is durable.
 	for _, w := range []blob.Writer{run.input, run.output} {
 		if w == nil {
+			continue
+		}
+		if qw, ok := w.(*queuedWriter); ok {
+			p.commits = append(p.commits, qw.commitAsync())
 			continue
 		}
 		if err := w.Commit(); err != nil {

@@ -32,6 +32,21 @@ type Executions interface {
 	// InsertTransaction stored, the first at position (the count already
 	// stored): a set of a million claims is stored a bounded batch at a time.
 	InsertIdentifiers(ctx context.Context, transactionID, accountID string, position int, ids []BusinessIdentifier) error
+	// InsertIdentifierValues adds ids to the search by value alone (what
+	// InsertIdentifiers writes besides the runs), before transactionID's
+	// record exists: an inbound file's pass stores them beside its parsing,
+	// and its records then write the runs (InsertIdentifierRuns). Such rows
+	// name no transaction until the record does, so no search finds them
+	// (the search is scoped by the transactions' rows). replace first
+	// removes the transaction's rows of the same values: what an earlier
+	// attempt that died left.
+	InsertIdentifierValues(ctx context.Context, transactionID string, ids []BusinessIdentifier, replace bool) error
+	// DeleteIdentifierValues removes the search rows of transactionID with
+	// these values (a file that fails after its pass stored some).
+	DeleteIdentifierValues(ctx context.Context, transactionID string, values []string) error
+	// InsertIdentifierRuns is InsertIdentifiers without the search rows
+	// (InsertIdentifierValues stored them).
+	InsertIdentifierRuns(ctx context.Context, transactionID string, position int, ids []BusinessIdentifier) error
 	// GetTransaction returns the transaction with its fragments and
 	// business identifiers.
 	GetTransaction(ctx context.Context, accountID, id string) (Transaction, error)
@@ -304,6 +319,44 @@ func (q *queries) InsertIdentifiers(ctx context.Context, transactionID, accountI
 	return q.atomic(ctx, func(q *queries) error { return q.insertIdentifiers(ctx, transactionID, accountID, position, ids) })
 }
 
+func (q *queries) InsertIdentifierRuns(ctx context.Context, transactionID string, position int, ids []BusinessIdentifier) error {
+	return q.atomic(ctx, func(q *queries) error { return q.writeIdentifiers(ctx, transactionID, position, ids, true, false) })
+}
+
+func (q *queries) InsertIdentifierValues(ctx context.Context, transactionID string, ids []BusinessIdentifier, replace bool) error {
+	return q.atomic(ctx, func(q *queries) error {
+		if replace {
+			values := make([]string, len(ids))
+			for i, id := range ids {
+				values[i] = id.Value
+			}
+			if err := q.deleteValues(ctx, transactionID, values); err != nil {
+				return err
+			}
+		}
+		return q.writeIdentifiers(ctx, transactionID, 0, ids, false, true)
+	})
+}
+
+func (q *queries) DeleteIdentifierValues(ctx context.Context, transactionID string, values []string) error {
+	return q.deleteValues(ctx, transactionID, values)
+}
+
+// deleteValues removes transactionID's search rows of values, found
+// through the value index (the table has no index on transaction_id).
+func (q *queries) deleteValues(ctx context.Context, transactionID string, values []string) error {
+	if len(values) == 0 {
+		return nil
+	}
+	expand := `SELECT e.v FROM jsonb_array_elements_text($2::jsonb) AS e(v)`
+	if q.w.sqlite {
+		expand = `SELECT e.value FROM json_each($2) AS e`
+	}
+	_, err := q.w.exec(ctx, `DELETE FROM identifier_values WHERE transaction_id = $1 AND value IN (`+expand+`)`,
+		transactionID, string(appendJSONStrings(nil, values)))
+	return mapErr(err)
+}
+
 // insertIdentifiers writes a transaction's business identifiers: each run
 // of one element (consecutive identifiers with the same element, id and
 // name: the 5,000 CLP-01 of a claim set) as one identifier_runs row in
@@ -314,6 +367,11 @@ func (q *queries) InsertIdentifiers(ctx context.Context, transactionID, accountI
 // by their position.
 func (q *queries) insertIdentifiers(ctx context.Context, transactionID, accountID string, position int, ids []BusinessIdentifier) error {
 	_ = accountID // the scope of the rows is their transaction's
+	return q.writeIdentifiers(ctx, transactionID, position, ids, true, true)
+}
+
+// writeIdentifiers writes the runs, the search rows or both of ids.
+func (q *queries) writeIdentifiers(ctx context.Context, transactionID string, position int, ids []BusinessIdentifier, runs, search bool) error {
 	insertValues := insertIdentifierValuesPostgres
 	if q.w.sqlite {
 		insertValues = insertIdentifierValuesSQLite
@@ -330,14 +388,18 @@ func (q *queries) insertIdentifiers(ctx context.Context, transactionID, accountI
 		for _, b := range ids[start:end] {
 			values = append(values, b.Value)
 		}
-		doc = appendJSONStrings(doc[:0], values)
-		if _, err := q.w.exec(ctx, insertIdentifierRunSQL, transactionID, position+start, first.Element, first.ElementID, first.Name, string(doc)); err != nil {
-			return mapErr(err)
+		if runs {
+			doc = appendJSONStrings(doc[:0], values)
+			if _, err := q.w.exec(ctx, insertIdentifierRunSQL, transactionID, position+start, first.Element, first.ElementID, first.Name, string(doc)); err != nil {
+				return mapErr(err)
+			}
 		}
-		slices.Sort(values)
-		doc = appendJSONStrings(doc[:0], values)
-		if _, err := q.w.exec(ctx, insertValues, transactionID, first.Element, first.ElementID, string(doc)); err != nil {
-			return mapErr(err)
+		if search {
+			slices.Sort(values)
+			doc = appendJSONStrings(doc[:0], values)
+			if _, err := q.w.exec(ctx, insertValues, transactionID, first.Element, first.ElementID, string(doc)); err != nil {
+				return mapErr(err)
+			}
 		}
 		start = end
 	}
