@@ -97,6 +97,19 @@ var kindStatus = map[problem.Kind]struct {
 	problem.Unavailable: {http.StatusServiceUnavailable, CodeServiceUnavailable},
 }
 
+// maxErrorMessage bounds an error's message; a fieldList entry is bounded
+// by findings.MaxMessageBytes.
+const maxErrorMessage = 2048
+
+// clip cuts s to at most n bytes, at a character boundary, marking the cut
+// with "…".
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return truncate(s, n-len("…"))
+}
+
 // WriteJSON writes v as the JSON response body with the given status.
 func WriteJSON(w http.ResponseWriter, status int, v any) {
 	var buf bytes.Buffer
@@ -152,6 +165,13 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		httpkit.Logger(r.Context()).Error("internal error", "error", err.Error())
 		e = Errorf(http.StatusInternalServerError, CodeInternal,
 			"Internal error; quote request id %s when reporting it.", httpkit.RequestID(r.Context()))
+	}
+	if len(e.Message) > maxErrorMessage {
+		// Messages echo what the caller sent (an id in the path may be
+		// most of a megabyte): the answer stays small whatever was sent.
+		cut := *e
+		cut.Message = clip(e.Message, maxErrorMessage)
+		e = &cut
 	}
 	if e.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
