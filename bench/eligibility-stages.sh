@@ -61,7 +61,7 @@ stages=(
   'validate;eligibility\.Validate$;'
   '270 build;eligibility\.Build270$;'
   'mock 271 (mock payer, scenario lookup);mockpayer\.\(\*Payer\)\.Exchange$;'
-  '271 map;eligibility\.Map271$;'
+  '271 map;eligibility\.[mM]ap271$;'
   'answer encoded once (JSON);eligibility\.encode(Body|Shared)$;'
   'history insert (check, usage row);store\.\(\*queries\)\.InsertEligibilityCheck$;'
   'audit entry (chain head, event);audit\.\(\*Recorder\)\.RecordTx$;'

@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http"
 	"path"
 	"regexp"
@@ -26,7 +27,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("X-Request-Id", id)
 	setSecurityHeaders(w.Header())
-	info := &httpkit.Info{ID: id, Logger: s.svc.Logger.With("request_id", id)}
+	info := &httpkit.Info{ID: id, Base: s.svc.Logger}
 	r = r.WithContext(httpkit.WithInfo(r.Context(), info))
 	rec := &statusWriter{ResponseWriter: w}
 
@@ -37,7 +38,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if p == http.ErrAbortHandler {
 				panic(p)
 			}
-			info.Logger.Error("handler panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			info.Logger().Error("handler panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			if !rec.wroteHeader {
 				WriteError(rec, r, Errorf(http.StatusInternalServerError, CodeInternal,
 					"Internal error; quote request id %s when reporting it.", id))
@@ -102,15 +103,24 @@ func (s *Server) observe(r *http.Request, rec *statusWriter, info *httpkit.Info,
 	}
 	s.metrics.observe(route, status, elapsed)
 	// Only metadata: never bodies, query strings or headers (they can hold
-	// PHI or keys).
-	attrs := []any{
-		"method", r.Method, "route", route, "path", r.URL.Path, "status", status,
-		"duration_ms", float64(elapsed.Microseconds()) / 1000, "bytes", rec.bytes,
+	// PHI or keys). The same line as Info.Logger's would write (the request
+	// id first), as typed attributes: no logger copy per request and no
+	// value boxed into an interface.
+	logger := s.svc.Logger
+	if !logger.Enabled(r.Context(), slog.LevelInfo) {
+		return
 	}
+	attrs := [11]slog.Attr{
+		slog.String("request_id", info.ID),
+		slog.String("method", r.Method), slog.String("route", route), slog.String("path", r.URL.Path), slog.Int("status", status),
+		slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.Int64("bytes", rec.bytes),
+	}
+	n := 7
 	if info.Principal.AccountID != "" {
-		attrs = append(attrs, "account_id", info.Principal.AccountID, "key_id", info.Principal.KeyID, "mode", info.Principal.Mode)
+		attrs[7], attrs[8], attrs[9] = slog.String("account_id", info.Principal.AccountID), slog.String("key_id", info.Principal.KeyID), slog.String("mode", info.Principal.Mode)
+		n = 10
 	}
-	info.Logger.Info("request", attrs...)
+	logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs[:n]...)
 }
 
 // statusWriter remembers the status and size of the response.

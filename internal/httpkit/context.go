@@ -9,6 +9,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/clearhouse/clearhouse/internal/auth"
 )
@@ -29,9 +30,31 @@ type Route struct {
 // routing (WithInfo); the auth wrapper, or the console's session, adds
 // the principal so the access log can name the account.
 type Info struct {
-	ID        string
-	Logger    *slog.Logger
+	ID string
+	// Base is the server's logger, without the request id: Logger adds it.
+	Base      *slog.Logger
 	Principal auth.Principal
+
+	logger atomic.Pointer[slog.Logger] // Base with the request id, made on first use
+}
+
+// Logger is Base with the request id attached. It is made when a handler
+// first logs, not for every request: slog's With copies the handler and
+// formats the id, and the access log line (which every request writes)
+// names the id itself.
+func (i *Info) Logger() *slog.Logger {
+	if l := i.logger.Load(); l != nil {
+		return l
+	}
+	base := i.Base
+	if base == nil {
+		base = slog.Default()
+	}
+	l := base.With("request_id", i.ID)
+	if !i.logger.CompareAndSwap(nil, l) {
+		return i.logger.Load()
+	}
+	return l
 }
 
 type infoKey struct{}
@@ -71,7 +94,7 @@ func RequestID(ctx context.Context) string {
 // log request or response bodies or anything identifying a patient.
 func Logger(ctx context.Context) *slog.Logger {
 	if info := InfoFrom(ctx); info != nil {
-		return info.Logger
+		return info.Logger()
 	}
 	return slog.Default()
 }
