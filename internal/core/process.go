@@ -10,6 +10,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/events"
+	"github.com/clearhouse/clearhouse/internal/findings"
 	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/x12"
@@ -263,7 +264,10 @@ func describe(f x12.Finding) string {
 		b.WriteString(": ")
 	}
 	b.WriteString(f.Message)
-	return b.String()
+	// A message may quote the element it is about, which may be megabytes
+	// long: the fault (in the execution, its event and every webhook
+	// delivery of it) stays small whatever the file holds.
+	return findings.Clip(b.String())
 }
 
 func (s *Service) recordFailure(ctx context.Context, e store.Execution, p *pass, rep *x12.Report, faults []Fault, ack *ackFile) error {
