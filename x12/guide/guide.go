@@ -136,6 +136,11 @@ type Segment struct {
 	sumItems  []sumItem // sum rules this segment adds to
 	seqItems  []sumItem // sequence rules this segment numbers
 	npi       []*rule   // npi and format rules on this segment's elements
+	// conds are the loop rules whose condition reads this segment;
+	// ruleWork is set when conds or one of the four lists above is not
+	// empty (applyRules skips the rest).
+	conds    []*loopRule
+	ruleWork bool
 
 	ID      string
 	Name    string

@@ -37,8 +37,9 @@ func (r *rule) applies(f *fields) bool {
 // loopRule is a rule bound to one loop of the tree (a rule on "2300" binds
 // to each 2300 loop of an 837, which hangs under two HL levels).
 type loopRule struct {
-	r   *rule
-	bit uint64
+	r    *rule
+	bit  uint64
+	loop *Loop // the loop whose rules hold it
 	// condition: an element of a segment of this loop.
 	condSeg         *Segment
 	condPos, cond2  int // element position and component (0: none)
@@ -107,6 +108,7 @@ func compileRule(g *Guide, sr *spec.Rule) (*rule, error) {
 			visit := func(s *Segment) {
 				if s.ID == seg && !slices.Contains(s.npi, r) {
 					s.npi = append(s.npi, r)
+					s.ruleWork = true
 					bound = true
 				}
 			}
@@ -130,7 +132,7 @@ func compileRule(g *Guide, sr *spec.Rule) (*rule, error) {
 		if len(l.rules) >= 64 {
 			return nil, fmt.Errorf("loop %s has more than 64 rules", l.ID)
 		}
-		lr := &loopRule{r: r, bit: 1 << uint(len(l.rules))}
+		lr := &loopRule{r: r, bit: 1 << uint(len(l.rules)), loop: l}
 		if sr.When != nil {
 			seg, pos, comp := splitPath(sr.When.Element)
 			s := childSegment(l, seg)
@@ -138,6 +140,8 @@ func compileRule(g *Guide, sr *spec.Rule) (*rule, error) {
 				return nil, fmt.Errorf("loop %s has no segment %s", l.ID, seg)
 			}
 			lr.condSeg, lr.condPos, lr.cond2, lr.hasCnd = s, pos, comp, true
+			s.conds = append(s.conds, lr)
+			s.ruleWork = true
 			lr.in, lr.notIn, lr.present = set(sr.When.In), set(sr.When.NotIn), sr.When.Present
 		}
 		switch sr.Kind {
@@ -159,6 +163,7 @@ func compileRule(g *Guide, sr *spec.Rule) (*rule, error) {
 			lr.sumIndex = l.sums
 			l.sums++
 			lr.totalSeg.sumTotals = append(lr.totalSeg.sumTotals, sumItem{rule: r, pos: pos})
+			lr.totalSeg.ruleWork = true
 			for _, list := range [][]string{sr.Items, sr.Minus} {
 				for _, p := range list {
 					iseg, ipos, _ := splitPath(p)
@@ -166,6 +171,7 @@ func compileRule(g *Guide, sr *spec.Rule) (*rule, error) {
 					walk(l, func(s *Segment) {
 						if s.ID == iseg && !hasItem(s.sumItems, r, ipos) {
 							s.sumItems = append(s.sumItems, sumItem{rule: r, pos: ipos, minus: containsStr(sr.Minus, p)})
+							s.ruleWork = true
 							found = true
 						}
 					})
@@ -182,6 +188,7 @@ func compileRule(g *Guide, sr *spec.Rule) (*rule, error) {
 			walk(l, func(s *Segment) {
 				if s.ID == iseg && !hasItem(s.seqItems, r, ipos) {
 					s.seqItems = append(s.seqItems, sumItem{rule: r, pos: ipos})
+					s.ruleWork = true
 					found = true
 				}
 			})
@@ -302,18 +309,28 @@ func childLoop(l *Loop, id string) *Loop {
 	return nil
 }
 
-// applyRules feeds the rules with a segment that matched st.Segment.
+// applyRules feeds the rules with a segment that matched st.Segment. Most
+// segments feed none (ruleWork unset): they cost one test here.
 func (v *Validator) applyRules(seg *x12.Segment, st *Step) {
-	s := st.Segment
+	if s := st.Segment; s.ruleWork {
+		v.feedRules(seg, s)
+	}
+}
+
+// feedRules is applyRules for a segment some rule reads: the condition of
+// a rule of its loop, a sum's total or item, a sequence number, an NPI or
+// a format.
+func (v *Validator) feedRules(seg *x12.Segment, s *Segment) {
 	f := v.top()
-	if len(f.loop.rules) > 0 {
-		for _, lr := range f.loop.rules {
-			if lr.condSeg == s {
-				if lr.test(&v.f) {
-					f.cond |= lr.bit
-				}
-				f.seen |= lr.bit
+	for _, lr := range s.conds {
+		// The conditions on s of the rules of the loop instance it is
+		// in: s.conds may hold other loops' rules, as a shared loop's
+		// segment is one node.
+		if lr.loop == f.loop {
+			if lr.test(&v.f) {
+				f.cond |= lr.bit
 			}
+			f.seen |= lr.bit
 		}
 	}
 	business := !v.opts.SkipBusiness
