@@ -4,13 +4,21 @@ import "encoding/binary"
 
 // codeSet is a set of code values tuned for lookups with a []byte. Codes
 // of up to 7 bytes (nearly all X12 codes) are packed into integers, so a
-// lookup compares numbers: a scan for short lists, an open-addressing hash
-// table for long ones. Looking up never allocates. nil means "no list".
+// lookup compares numbers: one probe of a collision-free table for most
+// lists, else a scan for short lists and an open-addressing hash table for
+// long ones. Looking up never allocates. nil means "no list".
 type codeSet struct {
-	packed []uint64 // short list of packable codes
-	// table holds a long list of packable codes (0 marks a free slot; no
-	// code packs to 0 since codes are not empty), probed linearly from
-	// slot hash(code) >> shift.
+	// perfect holds every packable code at slot p*mul>>shift, no two
+	// codes in one slot (0 marks a free slot; no code packs to 0 since
+	// codes are not empty): a value of 1 to 7 bytes is a code exactly
+	// when its slot holds its packed form. nil when no multiplier of the
+	// sizes tried spreads the codes apart (see perfectTable).
+	perfect []uint64
+	mul     uint64
+	pshift  uint8
+	packed  []uint64 // short list of packable codes
+	// table holds a long list of packable codes (0 marks a free slot),
+	// probed linearly from slot hash(code) >> shift.
 	table []uint64
 	shift uint8
 	other map[string]struct{} // codes longer than 7 bytes
@@ -60,6 +68,7 @@ func set(codes []string) *codeSet {
 			s.other[c] = struct{}{}
 		}
 	}
+	s.perfect, s.mul, s.pshift = perfectTable(short)
 	if len(short) <= smallSet {
 		s.packed = short
 		return s
@@ -85,19 +94,67 @@ func set(codes []string) *codeSet {
 var lowBytes = [8]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff}
 
 // has reports whether v is in the set. The common case — a value of 1 to
-// 7 bytes with bytes after it, a short list — is kept small enough to be
-// inlined into the callers.
+// 7 bytes with bytes after it, a list with a collision-free table — is one
+// load, one multiplication and one probe, small enough to be inlined into
+// the callers.
 func (s *codeSet) has(v []byte) bool {
-	if n := len(v); uint(n-1) < 7 && cap(v) >= 8 && s.table == nil {
+	if n := len(v); uint(n-1) < 7 && cap(v) >= 8 && s.perfect != nil {
 		p := binary.LittleEndian.Uint64(v[:8])&lowBytes[n&7] | uint64(n)<<56
-		for _, x := range s.packed {
-			if x == p {
-				return true
-			}
-		}
-		return false
+		return s.perfect[p*s.mul>>(s.pshift&63)] == p
 	}
 	return s.hasSlow(v)
+}
+
+// hasAt is has(buf[lo:hi]) for a value of 1 or more bytes of buf, read as
+// a word when buf has 8 bytes from lo.
+func (s *codeSet) hasAt(buf []byte, lo, hi uint32) bool {
+	k, n := int(lo), hi-lo
+	if s.perfect != nil && n-1 < 7 && k+8 <= len(buf) {
+		p := binary.LittleEndian.Uint64(buf[k:k+8])&lowBytes[n&7] | uint64(n)<<56
+		return s.perfect[p*s.mul>>(s.pshift&63)] == p
+	}
+	return s.has(buf[lo:hi])
+}
+
+// perfectTries is how many multipliers perfectTable tries per table size.
+const perfectTries = 64
+
+// perfectTable finds a table of a power-of-two size, at most 16 slots a
+// code (and 4,096 in all), and an odd multiplier that put every packed
+// code in a slot of its own. The multipliers
+// come from a fixed sequence, so a guide loads the same way every time;
+// nil when none of them works.
+func perfectTable(codes []uint64) ([]uint64, uint64, uint8) {
+	if len(codes) == 0 || len(codes) > 512 {
+		return nil, 0, 0
+	}
+	seq := uint64(0x9E3779B97F4A7C15)
+	for bits := 1; 1<<bits <= 16*len(codes) && bits <= 12; bits++ {
+		if 1<<bits < len(codes) {
+			continue
+		}
+		t := make([]uint64, 1<<bits)
+		shift := uint8(64 - bits)
+	try:
+		for range perfectTries {
+			// splitmix64: a fixed sequence of well-mixed odd multipliers.
+			seq += 0x9E3779B97F4A7C15
+			m := seq
+			m = (m ^ m>>30) * 0xBF58476D1CE4E5B9
+			m = (m ^ m>>27) * 0x94D049BB133111EB
+			m = (m ^ m>>31) | 1
+			clear(t)
+			for _, p := range codes {
+				i := p * m >> shift
+				if t[i] != 0 && t[i] != p { // a list may repeat a code
+					continue try
+				}
+				t[i] = p
+			}
+			return t, m, shift
+		}
+	}
+	return nil, 0, 0
 }
 
 // hasSlow is has for long lists and odd values.

@@ -1,9 +1,6 @@
 package guide
 
-import (
-	"encoding/binary"
-	"math"
-)
+import "math"
 
 // The encoder checks the values of the commonest elements itself, with the
 // checks below, and calls the validator only when one fails (the validator
@@ -74,22 +71,32 @@ func quickOf(e *Element) quick {
 	return quickText
 }
 
-// qcheck is what elementsOK needs of an element, in 32 bytes: a segment's
-// checks are one small array (Segment.qs) instead of its Elements.
+// qcheck is what elementsOK needs of an element, in 64 bytes: a segment's
+// checks are one small array (Segment.qs) instead of its Elements. Its
+// layout is read by checkValues (values_amd64.s; TestQcheckLayout).
 type qcheck struct {
-	op quick
+	op     quick
+	req    bool  // a required element (what a composite asks of a component)
+	pshift uint8 // codes.pshift
 	// A value's length n passes when uint(n-min) <= span.
 	min, span uint32
-	codes     *codeSet // the guide's codes or the external list's
-	packed    []uint64 // codes.packed of a short list of short codes
-	el        *Element // the element (its components, for a composite)
 	// lastReq is the position of a composite's last required component.
-	lastReq int
+	lastReq int32
+	// perfect and mul are the codes' collision-free table (codeSet.perfect);
+	// perfect is nil when there are no codes or they have no such table.
+	perfect *uint64
+	mul     uint64
+	codes   *codeSet // the guide's codes or the external list's
+	// comps are the checks of the element's values: a composite's
+	// components (ncomps of them), or the element's own check alone.
+	comps  *qcheck
+	ncomps int
+	el     *Element // the element (its components, for a composite)
 }
 
-// qcheckOf compiles e's quick check.
+// qcheckOf compiles e's quick check (qchecks sets comps).
 func qcheckOf(e *Element) qcheck {
-	q := qcheck{op: e.quick, el: e, min: uint32(max(e.Min, 0)), span: math.MaxUint32}
+	q := qcheck{op: e.quick, el: e, req: e.Usage == Required, min: uint32(max(e.Min, 0)), span: math.MaxUint32}
 	if e.Max > 0 {
 		if e.Max < e.Min {
 			q.op = quickNone // no length passes
@@ -102,146 +109,64 @@ func qcheckOf(e *Element) qcheck {
 	case e.codeList != nil:
 		q.codes = e.codeList.codes
 	}
+	if q.codes != nil && q.codes.perfect != nil {
+		q.perfect, q.mul, q.pshift = &q.codes.perfect[0], q.codes.mul, q.codes.pshift
+	}
 	for i := range e.Components {
 		if e.Components[i].Usage == Required {
-			q.lastReq = i + 1
+			q.lastReq = int32(i + 1)
 		}
-	}
-	if q.codes != nil && q.codes.table == nil && q.codes.other == nil {
-		q.packed = q.codes.packed
 	}
 	return q
 }
 
-// valueOK reports whether checkSimple finds nothing wrong with v, a value
-// without control characters, component or repetition separators. False
-// may also mean "not sure": the caller then lets checkElements decide.
-func (q *qcheck) valueOK(v []byte) bool {
-	n := len(v)
-	switch q.op {
-	case quickText:
-	case quickDecimal:
-		if !validDecimal(v) {
-			return false
-		}
-		n = valueLength(q.el, v)
-	case quickInteger:
-		if !validInteger(v) {
-			return false
-		}
-		n = valueLength(q.el, v)
-	case quickDate:
-		if !validDate(v) {
-			return false
-		}
-	case quickTime:
-		if !validTime(v) {
-			return false
-		}
-	default:
-		return false
-	}
-	if uint32(n)-q.min > q.span {
-		return false
-	}
-	return q.codes == nil || q.hasCode(v)
-}
-
-// hasCode is q.codes.has(v), with a short list's scan inline.
-func (q *qcheck) hasCode(v []byte) bool {
-	if n := len(v); q.packed != nil && uint(n-1) < 7 && cap(v) >= 8 {
-		p := binary.LittleEndian.Uint64(v[:8])&lowBytes[n&7] | uint64(n)<<56
-		for _, x := range q.packed {
-			if x == p {
-				return true
+// qchecks compiles the quick checks of elements (which must not move
+// afterwards: each check points at its element, and at itself or its
+// components' checks).
+func qchecks(elements []Element) []qcheck {
+	qs := make([]qcheck, len(elements))
+	for i := range elements {
+		q := &qs[i]
+		*q = qcheckOf(&elements[i])
+		if q.op == quickComposite {
+			if cs := elements[i].qs; len(cs) > 0 {
+				q.comps, q.ncomps = &cs[0], len(cs)
 			}
-		}
-		return false
-	}
-	return q.codes.has(v)
-}
-
-// compositeOK reports whether checkElement finds nothing wrong with v, a
-// value of composite e without control characters or repetition
-// separators (csep is the component separator).
-func compositeOK(q *qcheck, v []byte, csep byte) bool {
-	e := q.el
-	c := 0
-	for {
-		c++
-		part := v
-		j := indexByte(v, csep)
-		if j >= 0 {
-			part, v = v[:j], v[j+1:]
-		}
-		if c > len(e.qs) {
-			return false
-		}
-		q := &e.qs[c-1]
-		if len(part) == 0 {
-			if q.el.Usage == Required {
-				return false
-			}
-		} else if !q.valueOK(part) {
-			return false
-		}
-		if j < 0 {
-			break
+		} else {
+			q.comps, q.ncomps = q, 1
 		}
 	}
-	return c >= q.lastReq // no required component after the last one sent
+	return qs
 }
 
 // elementsOK reports whether checkElements would find nothing wrong with
 // the scanned segment (v.f, fast) as def: the same checks, in one pass,
 // without reporting. False may also mean "not sure" (a repeated element, a
 // segment longer than its definition): checkElements then decides.
+//
+// The values go through checkValues first (assembly on amd64: one loop
+// over the segment's values, each element's or each component's, checked
+// by type, length and codes without a call — in Go, calls and the spills
+// around them cost more than the checks); what it is not sure of, through
+// valuesOK.
 func (v *Validator) elementsOK(def *Segment) bool {
 	f := &v.f
 	n := f.n
 	qs := def.qs
-	if n > len(qs) || def.lastReq > n || def.noQuick {
+	if n > len(qs) || n > maxFields || def.lastReq > n || def.noQuick {
 		return false
 	}
-	raw, csep, special := f.raw, v.d.Component, f.compEl|f.repEl
+	// buf runs to the end of the segment's buffer (fields.scan leaves 16
+	// bytes after the segment at least), so a short value reads as a word.
+	buf := f.raw[:cap(f.raw)]
 	var present uint64
-	qs = qs[:n]
-	for j := range qs {
-		q, i := &qs[j], j+1
-		p := f.span[i&maxFields]
-		lo, hi := p&0xffff, p>>16
-		if lo == hi {
-			continue
-		}
-		bit := uint64(1) << min(i, 63)
-		present |= bit
-		if special&bit == 0 && q.op == quickText {
-			// The common case: a plain text value, checked by its length
-			// and codes without slicing it unless it has codes.
-			if hi-lo-q.min > q.span {
+	if n > 0 {
+		var ok bool
+		present, ok = checkValues(buf, &f.span, n, &qs[0], v.d.Component, f.compEl|f.repEl, f.repEl)
+		if !ok {
+			if present, ok = v.valuesOK(def, buf); !ok {
 				return false
 			}
-			if q.codes != nil && !q.hasCode(raw[lo:hi]) {
-				return false
-			}
-			continue
-		}
-		val := raw[lo:hi]
-		if special&bit == 0 {
-			// A plain value (a composite of one component).
-			if q.op == quickComposite {
-				if !compositeOK(q, val, csep) {
-					return false
-				}
-				continue
-			}
-			if !q.valueOK(val) {
-				return false
-			}
-			continue
-		}
-		if f.repEl&bit != 0 || q.op != quickComposite || !compositeOK(q, val, csep) {
-			return false
 		}
 	}
 	if def.reqMask&^present != 0 {
@@ -253,9 +178,136 @@ func (v *Validator) elementsOK(def *Segment) bool {
 		}
 	}
 	for _, p := range def.dates {
-		if !datePairOK(f.el(p.qual), f.el(p.value)) {
+		if p.value > n {
+			continue // an empty value: nothing to check
+		}
+		qv, vv := f.span[p.qual&maxFields], f.span[p.value&maxFields]
+		if !datePairOK(buf[qv&0xffff:qv>>16], buf[vv&0xffff:vv>>16]) {
 			return false
 		}
 	}
 	return true
+}
+
+// valuesOK is checkValues in Go: whether checkElements finds nothing wrong
+// with the values of the n elements of the scanned segment (v.f), and the
+// positions of those not empty (bit min(p, 63) for position p).
+func (v *Validator) valuesOK(def *Segment, buf []byte) (uint64, bool) {
+	f := &v.f
+	csep, special := v.d.Component, f.compEl|f.repEl
+	var present uint64
+	spans := f.span[1 : f.n+1]
+	qs := def.qs[:len(spans)]
+	for j, p := range spans {
+		lo, hi := p&0xffff, p>>16
+		if lo == hi {
+			continue
+		}
+		bit := uint64(1) << min(j+1, 63)
+		present |= bit
+		q := &qs[j]
+		if special&bit != 0 && (f.repEl&bit != 0 || q.op != quickComposite) {
+			return 0, false
+		}
+		if q.op == quickComposite {
+			if !compositeOK(q, buf, lo, hi, csep) {
+				return 0, false
+			}
+		} else if !q.valueOK(buf, lo, hi) {
+			return 0, false
+		}
+	}
+	return present, true
+}
+
+// valueOK reports whether checkSimple finds nothing wrong with buf[lo:hi]
+// (not empty), a value without control characters or separators. buf has
+// bytes after the value when it can: a value of 1 to 7 bytes with 8 from
+// lo is read as one word for its codes. False may also mean "not sure".
+func (q *qcheck) valueOK(buf []byte, lo, hi uint32) bool {
+	if hi > uint32(len(buf)) || lo >= hi {
+		return false // not a value of buf (never for a scanned segment)
+	}
+	v := buf[lo:hi]
+	n := uint32(len(v))
+	switch q.op {
+	case quickText:
+	case quickDecimal, quickInteger:
+		// validDecimal or validInteger, and valueLength, in one pass:
+		// an optional minus, digits, at most one point (none in an
+		// integer); the length counts the digits.
+		if v[0] == '-' {
+			v = v[1:]
+		}
+		digits, dots := uint32(0), uint32(0)
+		for _, c := range v {
+			switch {
+			case c-'0' <= 9:
+				digits++
+			case c == '.':
+				dots++
+			default:
+				return false
+			}
+		}
+		if digits == 0 || dots > 1 || dots == 1 && q.op == quickInteger {
+			return false
+		}
+		n = digits
+	case quickDate:
+		if !validDate(v) {
+			return false
+		}
+	case quickTime:
+		if !validTime(v) {
+			return false
+		}
+	default:
+		return false
+	}
+	if n-q.min > q.span {
+		return false
+	}
+	return q.codes == nil || q.codes.hasAt(buf, lo, hi)
+}
+
+// compositeOK reports whether checkElement finds nothing wrong with
+// buf[lo:hi], a value of composite q without control characters or
+// repetition separators (csep is the component separator), buf as for
+// valueOK.
+func compositeOK(q *qcheck, buf []byte, lo, hi uint32, csep byte) bool {
+	if hi > uint32(len(buf)) || lo > hi {
+		return false
+	}
+	cs := q.el.qs
+	c := 0 // components read
+	start := lo
+	for k, b := range buf[lo:hi] {
+		if b != csep {
+			continue
+		}
+		end := lo + uint32(k)
+		if !componentOK(cs, c, buf, start, end) {
+			return false
+		}
+		c++
+		start = end + 1
+	}
+	if !componentOK(cs, c, buf, start, hi) {
+		return false
+	}
+	return c+1 >= int(q.lastReq) // no required component after the last one sent
+}
+
+// componentOK reports whether buf[lo:hi] passes as component c (0-based)
+// of a composite whose components' checks are cs.
+func componentOK(cs []qcheck, c int, buf []byte, lo, hi uint32) bool {
+	if c >= len(cs) {
+		return false
+	}
+	q := &cs[c]
+	if lo == hi {
+		return !q.req
+	}
+	return q.valueOK(buf, lo, hi)
 }

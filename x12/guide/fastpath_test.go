@@ -2,6 +2,7 @@ package guide
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/clearhouse/clearhouse/x12"
 )
@@ -50,4 +51,34 @@ func TestFastChecksAgreeWithCheckSimple(t *testing.T) {
 		t.Fatalf("only %d checks", checked)
 	}
 	t.Logf("%d values checked", checked)
+}
+
+// TestQcheckLayout: the offsets checkvalues_amd64.s reads qcheck's fields
+// at, and its size.
+func TestQcheckLayout(t *testing.T) {
+	var q qcheck
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"op", unsafe.Offsetof(q.op), 0},
+		{"req", unsafe.Offsetof(q.req), 1},
+		{"pshift", unsafe.Offsetof(q.pshift), 2},
+		{"min", unsafe.Offsetof(q.min), 4},
+		{"span", unsafe.Offsetof(q.span), 8},
+		{"lastReq", unsafe.Offsetof(q.lastReq), 12},
+		{"perfect", unsafe.Offsetof(q.perfect), 16},
+		{"mul", unsafe.Offsetof(q.mul), 24},
+		{"codes", unsafe.Offsetof(q.codes), 32},
+		{"comps", unsafe.Offsetof(q.comps), 40},
+		{"ncomps", unsafe.Offsetof(q.ncomps), 48},
+		{"size", unsafe.Sizeof(q), 64},
+	} {
+		if c.got != c.want {
+			t.Errorf("qcheck.%s at %d, checkvalues_amd64.s reads it at %d", c.name, c.got, c.want)
+		}
+	}
+	if quickText != 1 || quickDecimal != 2 || quickInteger != 3 || quickComposite != 6 {
+		t.Error("checkvalues_amd64.s has other numbers for the quick ops")
+	}
 }

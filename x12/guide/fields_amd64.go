@@ -23,14 +23,14 @@ func (f *fields) scan(seg *x12.Segment, d x12.Delimiters) bool {
 	if len(raw) >= 1<<16 {
 		return false
 	}
-	in := raw
-	if cap(raw) < (len(raw)+15)&^15 {
+	if cap(raw)-len(raw) < 16 {
 		// The last bytes of the reader's buffer, or a segment built
-		// alone: scanSSE reads whole blocks.
+		// alone: scanSSE reads whole blocks, and elementsOK reads short
+		// values as words, so both want readable bytes after the last.
 		f.tmp = append(append(f.tmp[:0], raw...), make([]byte, 16)...)
-		in = f.tmp[:len(raw)]
+		raw = f.tmp[:len(raw)]
 	}
-	k, comp, rep, ok := scanSSE(in, e, c, r, &f.span)
+	k, comp, rep, ok := scanSSE(raw, e, c, r, &f.span)
 	return ok && f.done(raw, k, comp, rep)
 }
 

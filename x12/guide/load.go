@@ -463,16 +463,6 @@ func (c *compiler) element(e *spec.Element) (Element, error) {
 	return out, nil
 }
 
-// qchecks compiles the quick checks of elements (which must not move
-// afterwards: each check points at its element).
-func qchecks(elements []Element) []qcheck {
-	qs := make([]qcheck, len(elements))
-	for i := range elements {
-		qs[i] = qcheckOf(&elements[i])
-	}
-	return qs
-}
-
 // blankElements returns one element per position up to the last the guide
 // lists, each "not used" until the guide's own definition replaces it.
 func blankElements(listed []spec.Element) []Element {

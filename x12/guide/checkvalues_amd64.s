@@ -1,0 +1,216 @@
+#include "textflag.h"
+
+// qcheck field offsets (TestQcheckLayout holds them to the Go struct).
+#define Q_OP 0
+#define Q_REQ 1
+#define Q_PSHIFT 2
+#define Q_MIN 4
+#define Q_SPAN 8
+#define Q_LASTREQ 12
+#define Q_PERFECT 16
+#define Q_MUL 24
+#define Q_CODES 32
+#define Q_COMPS 40
+#define Q_NCOMPS 48
+#define Q_SIZE_SHIFT 6
+
+// quick values (fastcheck.go).
+#define QUICK_TEXT 1
+#define QUICK_DECIMAL 2
+#define QUICK_INTEGER 3
+#define QUICK_COMPOSITE 6
+
+// func checkValues(buf []byte, span *[128]uint32, n int, qs *qcheck, csep byte, special, rep uint64) (present uint64, ok bool)
+//
+// Registers: SI buf, DX len(buf), DI span, R8 the element's check, R9 its
+// position i (1..n), R11 present; per element R12 its end (hi), R10 the
+// check of the value at hand (a component's or the element's own), R15
+// the checks left, BX and R13 the value's start and end; AX, CX, R14
+// scratch.
+TEXT ·checkValues(SB), NOSPLIT, $0-81
+	MOVQ buf_base+0(FP), SI
+	MOVQ buf_len+8(FP), DX
+	MOVQ span+24(FP), DI
+	MOVQ qs+40(FP), R8
+	XORQ R11, R11
+	MOVQ $1, R9
+
+element:
+	CMPQ R9, n+32(FP)
+	JGT done
+	MOVL (DI)(R9*4), AX
+	MOVWLZX AX, BX // lo: the first value's start
+	MOVL AX, R12
+	SHRL $16, R12  // hi
+	CMPL BX, R12
+	JEQ next       // empty
+	JHI fail
+	CMPQ R12, DX
+	JHI fail
+	MOVQ R9, CX
+	CMPQ CX, $63
+	JLE bit
+	MOVQ $63, CX
+
+bit:
+	BTSQ CX, R11
+	MOVQ special+56(FP), AX
+	BTQ CX, AX
+	JCC values
+	// Components or repetitions: a composite's components only.
+	MOVQ rep+64(FP), AX
+	BTQ CX, AX
+	JCS fail
+	CMPB Q_OP(R8), $QUICK_COMPOSITE
+	JNE fail
+
+values:
+	MOVQ Q_COMPS(R8), R10
+	MOVQ Q_NCOMPS(R8), R15
+
+value:
+	// The value ends at the next component separator of a composite,
+	// else at the element's end.
+	MOVL R12, R13
+	CMPB Q_OP(R8), $QUICK_COMPOSITE
+	JNE take
+	MOVL BX, AX
+
+find:
+	CMPL AX, R12
+	JEQ take
+	MOVBLZX (SI)(AX*1), CX
+	CMPB CX, csep+48(FP)
+	JEQ found
+	INCL AX
+	JMP find
+
+found:
+	MOVL AX, R13
+
+take:
+	TESTQ R15, R15
+	JEQ fail // more components than the composite has
+	DECQ R15
+	CMPL BX, R13
+	JNE check
+	CMPB Q_REQ(R10), $0
+	JNE fail // a required component left empty
+	JMP checked
+
+check:
+	MOVBLZX Q_OP(R10), AX
+	MOVL R13, CX
+	SUBL BX, CX // its length
+	CMPB AX, $QUICK_TEXT
+	JEQ length
+	CMPB AX, $QUICK_DECIMAL
+	JEQ number
+	CMPB AX, $QUICK_INTEGER
+	JNE fail
+
+number:
+	// An optional minus, then digits and at most one point (none in an
+	// integer); the length counts the digits.
+	MOVL BX, AX
+	XORL R14, R14 // points
+	CMPB (SI)(AX*1), $0x2d
+	JNE digits
+	INCL AX
+
+digits:
+	CMPL AX, R13
+	JEQ counted
+	MOVBLZX (SI)(AX*1), CX
+	INCL AX
+	SUBL $0x30, CX
+	CMPL CX, $9
+	JLS digits
+	CMPL CX, $0xfffffffe // '.' - '0'
+	JNE fail
+	INCL R14
+	JMP digits
+
+counted:
+	CMPL R14, $1
+	JHI fail
+	JNE nopoint
+	CMPB Q_OP(R10), $QUICK_INTEGER
+	JEQ fail
+
+nopoint:
+	MOVL R13, CX
+	SUBL BX, CX
+	SUBL R14, CX
+	CMPB (SI)(BX*1), $0x2d
+	JNE signless
+	DECL CX
+
+signless:
+	TESTL CX, CX
+	JEQ fail
+
+length:
+	SUBL Q_MIN(R10), CX
+	CMPL CX, Q_SPAN(R10)
+	JHI fail
+	CMPQ Q_CODES(R10), $0
+	JEQ checked
+	// A code of 1 to 7 bytes: the value read as a word, masked to its
+	// length, with the length in the top byte (pack), must be in its
+	// slot of the collision-free table.
+	MOVQ Q_PERFECT(R10), AX
+	TESTQ AX, AX
+	JEQ fail
+	MOVL R13, CX
+	SUBL BX, CX
+	CMPL CX, $7
+	JHI fail
+	LEAQ 8(BX), R14
+	CMPQ R14, DX
+	JHI fail
+	MOVQ (SI)(BX*1), R14
+	MOVL CX, BX
+	SHLL $3, CX
+	NEGL CX
+	ADDL $64, CX
+	SHLQ CX, R14
+	SHRQ CX, R14
+	SHLQ $56, BX
+	ORQ BX, R14
+	MOVQ R14, BX
+	IMULQ Q_MUL(R10), BX
+	MOVBLZX Q_PSHIFT(R10), CX
+	SHRQ CX, BX
+	CMPQ (AX)(BX*8), R14
+	JNE fail
+
+checked:
+	ADDQ $(1<<Q_SIZE_SHIFT), R10
+	CMPL R13, R12
+	JEQ last
+	LEAL 1(R13), BX
+	JMP value
+
+last:
+	// No required component after the last one sent.
+	MOVQ Q_NCOMPS(R8), AX
+	SUBQ R15, AX
+	MOVLQSX Q_LASTREQ(R8), CX
+	CMPQ AX, CX
+	JLT fail
+
+next:
+	INCQ R9
+	ADDQ $(1<<Q_SIZE_SHIFT), R8
+	JMP element
+
+done:
+	MOVQ R11, present+72(FP)
+	MOVB $1, ok+80(FP)
+	RET
+
+fail:
+	MOVQ $0, present+72(FP)
+	MOVB $0, ok+80(FP)
+	RET
