@@ -47,6 +47,10 @@ type Reader struct {
 	// segment contain line breaks to remove (single-line files skip the
 	// check in the element split).
 	breaks bool
+	// pipe, when set (Validate checking sets on other goroutines), takes
+	// every buffer the reader is done with instead of letting fill
+	// overwrite it: the segments in it are still being checked.
+	pipe *pipeline
 }
 
 // ReaderOption configures a Reader.
@@ -125,11 +129,17 @@ func (r *Reader) LineCol(offset int64) (line, col int) {
 	if offset < r.base || offset > r.base+int64(r.end) {
 		return 0, 0
 	}
-	c := &r.lc
-	if !c.valid || c.base != r.base || c.offset > offset {
-		*c = lineCache{valid: true, base: r.base, offset: r.base, lines: r.lines, lastLF: r.lastLF}
+	return lineColIn(&r.lc, r.buf, r.base, r.lines, r.lastLF, offset)
+}
+
+// lineColIn is LineCol for an offset within buf, whose first byte is at
+// input offset base, after lines LFs the last of which was at lastLF; c
+// remembers the last answer within buf.
+func lineColIn(c *lineCache, buf []byte, base, lines, lastLF, offset int64) (line, col int) {
+	if !c.valid || c.base != base || c.offset > offset {
+		*c = lineCache{valid: true, base: base, offset: base, lines: lines, lastLF: lastLF}
 	}
-	in := r.buf[c.offset-r.base : offset-r.base]
+	in := buf[c.offset-base : offset-base]
 	if n := bytes.Count(in, []byte{'\n'}); n > 0 {
 		c.lines += int64(n)
 		c.lastLF = c.offset + int64(bytes.LastIndexByte(in, '\n'))
@@ -336,7 +346,11 @@ func (r *Reader) fill() error {
 			r.lines += int64(n)
 			r.lastLF = r.base + int64(bytes.LastIndexByte(done, '\n'))
 		}
-		copy(r.buf, r.buf[r.pos:r.end])
+		if r.pipe != nil {
+			r.buf = r.pipe.swap(r.buf, r.pos, r.end)
+		} else {
+			copy(r.buf, r.buf[r.pos:r.end])
+		}
 		r.base += int64(r.pos)
 		r.end -= r.pos
 		r.pos = 0
@@ -354,6 +368,9 @@ func (r *Reader) fill() error {
 		}
 		nb := make([]byte, size)
 		copy(nb, r.buf[:r.end])
+		if r.pipe != nil {
+			r.pipe.grow(r.buf, nb)
+		}
 		r.buf = nb
 	}
 	for tries := 0; tries < 100; tries++ {

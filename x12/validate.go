@@ -50,6 +50,15 @@ type ValidateOptions struct {
 	// NoTree stops the report from keeping per-envelope records, so memory
 	// stays flat whatever the number of sets; use OnFinding to see findings.
 	NoTree bool
+	// Workers is how many goroutines check transaction sets (Sets) beside
+	// the one reading the input and checking the envelopes. 0 chooses: as
+	// many as GOMAXPROCS (at most 4) when Sets is a ForkingSetValidator,
+	// OnSegment is nil, GOMAXPROCS is above 1 and the input is longer than
+	// the reader's first buffer; otherwise, or with 1 (or less), everything
+	// runs on the calling goroutine. The findings, their order and the
+	// report are the same either way; OnFinding is always called on the
+	// calling goroutine.
+	Workers int
 }
 
 // Validate reads an X12 stream to the end and checks its envelopes:
@@ -89,6 +98,14 @@ type validator struct {
 	stSeen  map[string]bool
 
 	reportFn func(Finding)
+
+	// pipe is set once sets are checked on other goroutines (pipeline.go);
+	// decided once the first ST has said whether they will be.
+	pipe    *pipeline
+	decided bool
+	// rawLen is the length of seg's bytes as read: splitting a segment
+	// with line breaks in it replaces them by a copy without.
+	rawLen int
 }
 
 // maxSeen bounds the duplicate-detection sets.
@@ -115,9 +132,12 @@ func (v *validator) run() (*Report, error) {
 				v.file(f)
 				break
 			}
+			if v.pipe != nil {
+				v.pipe.finish()
+			}
 			return v.rep, err
 		}
-		v.seg = seg
+		v.seg, v.rawLen = seg, len(seg.raw)
 		v.rep.Segments++
 		if v.opts.OnSegment != nil {
 			v.opts.OnSegment(seg)
@@ -126,6 +146,9 @@ func (v *validator) run() (*Report, error) {
 		v.drainReader()
 	}
 	v.eof()
+	if v.pipe != nil {
+		v.pipe.finish()
+	}
 	v.rep.Bytes = v.r.offset()
 	return v.rep, nil
 }
@@ -174,7 +197,9 @@ func (v *validator) inSet(seg *Segment, id []byte) {
 	v.position++
 	v.set.Segments++
 	v.checkSyntax(seg, id)
-	if v.opts.Sets != nil {
+	if v.pipe != nil {
+		v.pipe.segment(seg, v.position)
+	} else if v.opts.Sets != nil {
 		v.opts.Sets.Segment(seg, v.position, v.reportFn)
 	}
 }
@@ -491,6 +516,15 @@ func (v *validator) beginSet(seg *Segment) {
 	if v.set != nil {
 		v.closeSet(seg.Offset())
 	}
+	if !v.decided && v.opts.Sets != nil {
+		v.decided = true
+		if fork, n := v.usePipeline(); fork != nil {
+			v.pipe = newPipeline(v, fork, n)
+		}
+	}
+	if v.pipe != nil {
+		v.pipe.rotate(seg.Offset())
+	}
 	if v.grp == nil {
 		if v.ic == nil && v.r.supplied != nil && len(v.rep.Interchanges) == 0 {
 			v.rep.Fragment = true
@@ -512,12 +546,22 @@ func (v *validator) beginSet(seg *Segment) {
 	s.Offset, s.End, s.Segments = seg.Offset(), seg.Offset(), 1
 	s.ID, s.ControlNumber, s.ImplementationRef = seg.Element(1), seg.Element(2), seg.Element(3)
 	v.checkST(seg)
-	if v.opts.Sets != nil {
-		v.opts.Sets.BeginSet(SetHeader{ID: s.ID, ControlNumber: s.ControlNumber, ImplementationRef: s.ImplementationRef,
-			FunctionalID: v.grp.FunctionalID, GroupVersion: v.grp.Version, InterchangeVer: v.ic.Version,
-			Delimiters: seg.d, Offset: seg.Offset()}, v.reportFn)
-		v.opts.Sets.Segment(seg, 1, v.reportFn)
+	if v.opts.Sets == nil {
+		return
 	}
+	h := SetHeader{ID: s.ID, ControlNumber: s.ControlNumber, ImplementationRef: s.ImplementationRef,
+		FunctionalID: v.grp.FunctionalID, GroupVersion: v.grp.Version, InterchangeVer: v.ic.Version,
+		Delimiters: seg.d, Offset: seg.Offset()}
+	if v.pipe != nil {
+		info := setInfo{h: h}
+		if !v.opts.NoTree {
+			info.ic, info.grp, info.set = v.ic, v.grp, v.set
+		}
+		v.pipe.begin(seg, info)
+		return
+	}
+	v.opts.Sets.BeginSet(h, v.reportFn)
+	v.opts.Sets.Segment(seg, 1, v.reportFn)
 }
 
 func (v *validator) checkST(seg *Segment) {
@@ -555,7 +599,9 @@ func (v *validator) endSet(seg *Segment) {
 	v.position++
 	s.Segments++
 	s.End = seg.Offset()
-	if v.opts.Sets != nil {
+	if v.pipe != nil {
+		v.pipe.segment(seg, v.position)
+	} else if v.opts.Sets != nil {
 		v.opts.Sets.Segment(seg, v.position, v.reportFn)
 	}
 	if n, ok := atoi(seg.ElementBytes(1)); !ok || n != s.Segments {
@@ -566,10 +612,18 @@ func (v *validator) endSet(seg *Segment) {
 		v.file(Finding{Severity: Error, Code: CodeSEControl, Offset: seg.Offset(), SegmentID: "SE", Element: 2, Position: v.position, IK5: "3",
 			Value: clipValue(cn), Message: fmt.Sprintf("SE02 %q does not match ST02 %q", cn, s.ControlNumber)})
 	}
-	if v.opts.Sets != nil {
+	v.endSets()
+	v.set = nil
+}
+
+// endSets ends the current set for the SetValidator.
+func (v *validator) endSets() {
+	switch {
+	case v.pipe != nil:
+		v.pipe.end(v.seg.Offset(), v.seg.ID(), v.position)
+	case v.opts.Sets != nil:
 		v.opts.Sets.EndSet(v.reportFn)
 	}
-	v.set = nil
 }
 
 // closeSet ends a set that has no SE.
@@ -580,9 +634,7 @@ func (v *validator) closeSet(at int64) {
 	if at > s.End {
 		s.End = at - 1
 	}
-	if v.opts.Sets != nil {
-		v.opts.Sets.EndSet(v.reportFn)
-	}
+	v.endSets()
 	v.set = nil
 }
 
@@ -636,21 +688,33 @@ func (v *validator) file(f Finding) {
 	if f.Line == 0 && f.Offset >= 0 {
 		f.Line, f.Column = v.r.LineCol(f.Offset)
 	}
+	var dst *[]Finding
+	switch {
+	case v.opts.NoTree:
+	case v.ic == nil:
+		dst = &v.rep.Findings
+	case f.Level() == LevelInterchange || (v.grp == nil && v.set == nil):
+		dst = &v.ic.Findings
+	case f.Level() == LevelGroup || v.set == nil:
+		dst = &v.grp.Findings
+	default:
+		dst = &v.set.Findings
+	}
+	if v.pipe != nil {
+		// Behind findings of sets still being checked: it keeps its place.
+		v.pipe.finding(f, dst)
+		return
+	}
+	v.deliver(f, dst)
+}
+
+// deliver passes a finding to OnFinding and keeps it in dst (nil: none).
+func (v *validator) deliver(f Finding, dst *[]Finding) {
 	if v.opts.OnFinding != nil {
 		v.opts.OnFinding(f)
 	}
-	if v.opts.NoTree {
-		return
-	}
-	switch {
-	case v.ic == nil:
-		v.rep.keep(&v.rep.Findings, f)
-	case f.Level() == LevelInterchange || (v.grp == nil && v.set == nil):
-		v.rep.keep(&v.ic.Findings, f)
-	case f.Level() == LevelGroup || v.set == nil:
-		v.rep.keep(&v.grp.Findings, f)
-	default:
-		v.rep.keep(&v.set.Findings, f)
+	if dst != nil {
+		v.rep.keep(dst, f)
 	}
 }
 

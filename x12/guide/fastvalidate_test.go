@@ -3,7 +3,6 @@ package guide
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -74,26 +73,7 @@ func fastPathSamples(t testing.TB, items int) map[string][]byte {
 // delimiter, a control character, a blank, a letter or a digit.
 func TestFastPathAgrees(t *testing.T) {
 	t.Parallel()
-	dir := testenv.CorpusDir(t)
-	files := 0
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Ext(path) == ".tsv" || filepath.Ext(path) == ".md" {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		validateBoth(t, path, data, nil)
-		files++
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if files < 50 {
-		t.Fatalf("only %d corpus files", files)
-	}
+	eachCorpusFile(t, func(path string, data []byte) { validateBoth(t, path, data, nil) })
 	for name, data := range fastPathSamples(t, 12) {
 		if n := validateBoth(t, name, data, nil); n != 0 && name[:4] == "837P" {
 			t.Errorf("%s: %d findings on generated data", name, n)

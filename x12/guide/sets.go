@@ -38,6 +38,15 @@ func (s *SetValidator) WithGuide(g *Guide) *SetValidator {
 	return s
 }
 
+// Fork implements x12.ForkingSetValidator: a SetValidator with the same
+// options and guide choice and a Validator of its own, so that x12.Validate
+// can check sets on several goroutines.
+func (s *SetValidator) Fork() x12.SetValidator {
+	v := NewValidator(s.v.opts)
+	v.slowOnly = s.v.slowOnly
+	return &SetValidator{v: v, pick: s.pick}
+}
+
 // BeginSet implements x12.SetValidator.
 func (s *SetValidator) BeginSet(h x12.SetHeader, report func(x12.Finding)) {
 	s.active = false

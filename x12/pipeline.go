@@ -1,0 +1,585 @@
+package x12
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// ForkingSetValidator is a SetValidator that can hand out independent
+// copies of itself. Validate then checks transaction sets on other
+// goroutines while the calling one reads and checks the envelopes, and still
+// files every finding in the order, with the values, a sequential run gives.
+type ForkingSetValidator interface {
+	SetValidator
+	// Fork returns a SetValidator that checks sets as this one does and
+	// shares no mutable state with it (or with other forks).
+	Fork() SetValidator
+}
+
+// The pipeline: the calling goroutine (the reader) reads segments and checks
+// the envelopes as in a sequential run, but instead of calling the
+// SetValidator it records each set's segments and its own findings into
+// batches; workers replay the batches through forks of the SetValidator.
+//
+//   - Buffers. The reader's buffer is never overwritten while a worker may
+//     still read a segment in it: when the reader is done with a buffer
+//     (fill), the pipeline seals it as a chunk and hands the reader another,
+//     from a pool bounded in count and bytes, so memory stays flat whatever
+//     the input's size. Workers only read sealed chunks (or the last one,
+//     after the input ended), so nothing they read is being written.
+//   - Order. Sets are grouped into jobs of about one buffer of input each,
+//     taken by the workers in order; each job collects its findings, and the
+//     reader delivers them (OnFinding, the report tree) job by job, in input
+//     order. The reader's own findings travel in the batches as records,
+//     between the segments they were found at, so they keep their place.
+//   - Values. A finding's line and column are computed from the chunk its
+//     segment was read in, with the counts the reader had then, so they are
+//     those a sequential run computes (0, 0 included, for offsets the
+//     reader's buffer no longer held).
+type pipeline struct {
+	v    *validator
+	r    *Reader
+	fork ForkingSetValidator
+
+	work chan *job
+	wg   sync.WaitGroup
+	// wake is signalled by workers when a job finishes, findings arrive or a
+	// buffer is freed: the reader waits on it for any of them.
+	wake chan struct{}
+
+	mu        sync.Mutex // guards free, live, liveBytes and every job's out/done/panicked
+	free      [][]byte   // buffers back from the workers
+	live      int        // buffers allocated and not dropped
+	liveBytes int
+
+	queue    []*job // jobs not yet delivered, oldest first (reader only)
+	open     *job   // the job the reader is filling
+	openFrom int64  // input offset where open began
+	cur      *chunk // the reader's current buffer
+	b        *batch // open's batch for cur, nil until a record
+	// pend holds batches for cur of jobs closed since cur began: they are
+	// sent, and their jobs closed, when cur is sealed.
+	pend       []*batch
+	spare      chan *batch
+	maxJobs    int
+	maxLive    int
+	maxBytes   int
+	delivering bool
+	stopped    bool
+}
+
+// chunk is one reader buffer of input: base is the input offset of buf[0];
+// lines and lastLF the reader's line counts before it.
+type chunk struct {
+	buf                 []byte
+	base, lines, lastLF int64
+	refs                atomic.Int32 // the reader's (until sealed) and one per batch
+}
+
+// job is a run of consecutive sets checked by one worker.
+type job struct {
+	batches chan *batch
+	sent    bool // batches closed (reader only)
+	// Guarded by pipeline.mu.
+	out      []pending
+	done     bool
+	panicked any
+}
+
+// pending is a finding on its way to OnFinding and, unless NoTree, the
+// envelope record's list dst.
+type pending struct {
+	f   Finding
+	dst *[]Finding
+}
+
+// batch holds what one job needs of one chunk, in input order.
+type batch struct {
+	j    *job
+	c    *chunk
+	recs []rec
+	fs   []pending // the reader's findings (recFinding)
+	sets []setInfo // set headers (recBegin)
+	ids  []string  // ids of the segments that ended sets (recEnd)
+}
+
+// Record kinds.
+const (
+	recSegment = iota // a segment of a set: Segment(seg, pos)
+	recBegin          // a set's ST: BeginSet(sets[idx]), then Segment(ST, 1)
+	recFinding        // a finding of the reader's: fs[idx]
+	recEnd            // EndSet; off, pos and ids[idx] are the current segment's
+)
+
+// Record flags.
+const (
+	flagBreaks = 1 << iota
+	flagUnterminated
+)
+
+// rec is one event of a batch. A segment is described by where it lies in
+// its chunk: raw is chunk.buf[off-base:][:n], as the reader returned it.
+type rec struct {
+	off, end int64
+	n        int32
+	pos      int32
+	idx      int32
+	kind     uint8
+	flags    uint8
+	d        Delimiters
+}
+
+// setInfo is what a set's BeginSet receives and where its findings are
+// kept in the report tree (all nil with NoTree).
+type setInfo struct {
+	h   SetHeader
+	ic  *InterchangeReport
+	grp *GroupReport
+	set *SetReport
+}
+
+// dst is the list file would keep f in while this set is the current one.
+func (s *setInfo) dst(f *Finding) *[]Finding {
+	switch {
+	case s.set == nil:
+		return nil
+	case f.Level() == LevelInterchange:
+		return &s.ic.Findings
+	case f.Level() == LevelGroup:
+		return &s.grp.Findings
+	}
+	return &s.set.Findings
+}
+
+// usePipeline decides, at the first ST, whether sets are checked on other
+// goroutines: the SetValidator must fork, nothing may watch the segments as
+// they are read (OnSegment's calls would no longer interleave with
+// OnFinding's as before), and there must be a second core and more input
+// than the reader's first buffer held, unless Workers asks for the pipeline.
+func (v *validator) usePipeline() (ForkingSetValidator, int) {
+	fork, ok := v.opts.Sets.(ForkingSetValidator)
+	if !ok || v.opts.OnSegment != nil || v.opts.Workers == 1 || v.opts.Workers < 0 {
+		return nil, 0
+	}
+	n := v.opts.Workers
+	if n == 0 {
+		n = min(runtime.GOMAXPROCS(0), 4)
+		if n < 2 || v.r.eof {
+			return nil, 0
+		}
+	}
+	return fork, n
+}
+
+func newPipeline(v *validator, fork ForkingSetValidator, workers int) *pipeline {
+	const maxLive = 16
+	p := &pipeline{v: v, r: v.r, fork: fork, wake: make(chan struct{}, 1),
+		maxJobs: 2*workers + 2, maxLive: maxLive, maxBytes: 2 << 20,
+		spare: make(chan *batch, 2*maxLive)}
+	// Room for every job that may be queued: rotate waits at maxJobs unless
+	// the oldest is still being recorded, and a job spans a buffer of input,
+	// so only a few more can close within one chunk.
+	p.work = make(chan *job, p.maxJobs+16)
+	p.live, p.liveBytes = 1, len(v.r.buf)
+	p.cur = p.newChunk(v.r.buf, v.r.base)
+	for range workers {
+		w := &worker{p: p, sv: fork.Fork()}
+		w.seg.intern = &w.intern
+		w.reportFn = w.report
+		p.wg.Add(1)
+		go w.run(p.work)
+	}
+	v.r.pipe = p
+	return p
+}
+
+func (p *pipeline) newChunk(buf []byte, base int64) *chunk {
+	c := &chunk{buf: buf, base: base, lines: p.r.lines, lastLF: p.r.lastLF}
+	c.refs.Store(1)
+	return c
+}
+
+// signal wakes the reader if it waits.
+func (p *pipeline) signal() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// ---- the reader's side ----
+
+// batch returns the open job's batch for the current chunk.
+func (p *pipeline) batch() *batch {
+	if p.b != nil {
+		return p.b
+	}
+	var b *batch
+	select {
+	case b = <-p.spare:
+	default:
+		b = &batch{}
+	}
+	b.j, b.c = p.open, p.cur
+	p.cur.refs.Add(1)
+	p.b = b
+	return b
+}
+
+func (p *pipeline) record(seg *Segment, pos int, kind uint8, idx int) {
+	var fl uint8
+	if seg.breaks {
+		fl |= flagBreaks
+	}
+	if seg.unterminated {
+		fl |= flagUnterminated
+	}
+	b := p.batch()
+	b.recs = append(b.recs, rec{off: seg.offset, end: seg.end, n: int32(p.v.rawLen), pos: int32(pos), idx: int32(idx),
+		kind: kind, flags: fl, d: seg.d})
+}
+
+// segment records a segment of the current set (not its ST).
+func (p *pipeline) segment(seg *Segment, pos int) { p.record(seg, pos, recSegment, 0) }
+
+// begin records a set's start: st is its ST.
+func (p *pipeline) begin(st *Segment, info setInfo) {
+	b := p.batch()
+	b.sets = append(b.sets, info)
+	p.record(st, 1, recBegin, len(b.sets)-1)
+}
+
+// end records the end of the current set, with the segment the reader is at.
+func (p *pipeline) end(off int64, id string, pos int) {
+	b := p.batch()
+	b.ids = append(b.ids, id)
+	b.recs = append(b.recs, rec{off: off, pos: int32(pos), idx: int32(len(b.ids) - 1), kind: recEnd})
+}
+
+// finding records a finding of the reader's (line and column filled).
+func (p *pipeline) finding(f Finding, dst *[]Finding) {
+	b := p.batch()
+	b.fs = append(b.fs, pending{f, dst})
+	b.recs = append(b.recs, rec{idx: int32(len(b.fs) - 1), kind: recFinding})
+}
+
+// rotate starts a new job at a set's ST (offset off) once the open job
+// covers a buffer of input: jobs big enough that handing one over costs
+// little, small enough that both workers have work.
+func (p *pipeline) rotate(off int64) {
+	if p.open != nil && off-p.openFrom < int64(len(p.r.buf)) {
+		return
+	}
+	if old := p.open; old != nil {
+		if p.b != nil {
+			p.pend = append(p.pend, p.b)
+			p.b = nil
+		} else {
+			close(old.batches)
+			old.sent = true
+		}
+	}
+	// Bound the jobs in flight (and so the findings held for delivery);
+	// only a job whose batches are all sent can be waited for.
+	for len(p.queue) >= p.maxJobs && p.queue[0].sent {
+		if p.deliver(); len(p.queue) < p.maxJobs {
+			break
+		}
+		<-p.wake
+	}
+	j := &job{batches: make(chan *batch, p.maxLive+1)}
+	p.queue = append(p.queue, j)
+	p.open, p.openFrom = j, off
+	p.work <- j
+}
+
+// seal sends every batch of the current chunk, closing the jobs that ended
+// in it, and gives up the reader's reference.
+func (p *pipeline) seal() {
+	for _, b := range p.pend {
+		j := b.j // b is the worker's once sent
+		j.batches <- b
+		close(j.batches)
+		j.sent = true
+	}
+	clear(p.pend)
+	p.pend = p.pend[:0]
+	if p.b != nil {
+		p.open.batches <- p.b
+		p.b = nil
+	}
+	p.unref(p.cur)
+}
+
+// swap is the reader's fill when the pipeline runs: old holds the unread
+// bytes old[pos:end]; the chunk is sealed and the reader continues in
+// another buffer of the same size, holding them at its start.
+func (p *pipeline) swap(old []byte, pos, end int) []byte {
+	sealed := p.cur
+	sealed.refs.Add(1) // old is read below
+	p.seal()
+	nb := p.acquire(len(old))
+	copy(nb, old[pos:end])
+	p.unref(sealed)
+	p.cur = p.newChunk(nb, p.r.base+int64(pos))
+	return nb
+}
+
+// grow is the reader replacing its buffer by a larger one (a segment longer
+// than the buffer); nothing in old was handed out since the last swap.
+func (p *pipeline) grow(old, nb []byte) {
+	p.seal()
+	p.mu.Lock()
+	p.live++
+	p.liveBytes += len(nb)
+	p.mu.Unlock()
+	p.cur = p.newChunk(nb, p.r.base)
+}
+
+// acquire returns a buffer of n bytes, waiting for the workers to free one
+// when the pool is at its bound; while it waits it delivers findings.
+func (p *pipeline) acquire(n int) []byte {
+	for {
+		p.mu.Lock()
+		for len(p.free) > 0 {
+			b := p.free[len(p.free)-1]
+			p.free = p.free[:len(p.free)-1]
+			if cap(b) >= n {
+				p.mu.Unlock()
+				return b[:n]
+			}
+			p.live--
+			p.liveBytes -= cap(b)
+		}
+		if p.live <= 1 || (p.live < p.maxLive && p.liveBytes+n <= p.maxBytes) {
+			p.live++
+			p.liveBytes += n
+			p.mu.Unlock()
+			return make([]byte, n)
+		}
+		p.mu.Unlock()
+		p.deliver()
+		<-p.wake
+	}
+}
+
+// unref drops a reference to c; the last one returns its buffer to the pool.
+func (p *pipeline) unref(c *chunk) {
+	if c.refs.Add(-1) != 0 {
+		return
+	}
+	p.mu.Lock()
+	p.free = append(p.free, c.buf[:cap(c.buf)])
+	p.mu.Unlock()
+	p.signal()
+}
+
+// deliver files the findings of finished jobs, and those found so far by
+// the oldest unfinished one, in input order.
+func (p *pipeline) deliver() {
+	if p.delivering { // OnFinding cannot reach here, but be safe
+		return
+	}
+	p.delivering = true
+	defer func() { p.delivering = false }()
+	for len(p.queue) > 0 {
+		j := p.queue[0]
+		p.mu.Lock()
+		out, done, panicked := j.out, j.done, j.panicked
+		j.out = nil
+		p.mu.Unlock()
+		for i := range out {
+			p.v.deliver(out[i].f, out[i].dst)
+		}
+		if panicked != nil {
+			p.stop()
+			panic(panicked)
+		}
+		if !done {
+			return
+		}
+		p.queue[0] = nil
+		p.queue = p.queue[1:]
+	}
+}
+
+// finish ends the pipeline when the input ended (or failed): the last
+// batches go out, then the reader delivers until every job is done.
+func (p *pipeline) finish() {
+	p.stop()
+	for {
+		if p.deliver(); len(p.queue) == 0 {
+			break
+		}
+		<-p.wake
+	}
+	p.wg.Wait()
+	p.r.pipe = nil
+}
+
+// stop sends what is recorded and closes every job and the work queue.
+func (p *pipeline) stop() {
+	if p.stopped {
+		return
+	}
+	p.stopped = true
+	p.seal()
+	if p.open != nil && !p.open.sent {
+		close(p.open.batches)
+		p.open.sent = true
+	}
+	close(p.work)
+}
+
+// ---- the workers' side ----
+
+type worker struct {
+	p      *pipeline
+	sv     SetValidator
+	seg    Segment
+	intern internTable
+	c      *chunk  // chunk of the record being replayed
+	info   setInfo // the current set
+	pos    int     // position of the current segment
+	// ending is set during EndSet: the current segment is then the one
+	// the reader was at (endOff, endID), not the last of the set.
+	ending bool
+	endOff int64
+	endID  string
+	lc     lineCache
+	lcOf   *chunk
+	out    []pending
+	// reportFn is report, bound once: a method value made per call
+	// would be allocated per segment.
+	reportFn func(Finding)
+}
+
+func (w *worker) run(work <-chan *job) {
+	defer w.p.wg.Done()
+	for j := range work {
+		w.do(j)
+	}
+}
+
+// do checks a job's sets. A panic of the SetValidator is handed to the
+// reader, which raises it again when it reaches the job's findings.
+func (w *worker) do(j *job) {
+	var cur *batch
+	defer func() {
+		e := recover()
+		if e != nil {
+			if cur != nil {
+				w.p.recycle(cur)
+			}
+			for b := range j.batches {
+				w.p.recycle(b)
+			}
+		}
+		w.p.mu.Lock()
+		j.out = append(j.out, w.out...)
+		j.done, j.panicked = true, e
+		w.p.mu.Unlock()
+		clear(w.out)
+		w.out = w.out[:0]
+		w.p.signal()
+	}()
+	for b := range j.batches {
+		cur = b
+		w.replay(b)
+		cur = nil
+		w.p.recycle(b)
+		if len(w.out) > 0 {
+			w.p.mu.Lock()
+			j.out = append(j.out, w.out...)
+			w.p.mu.Unlock()
+			clear(w.out)
+			w.out = w.out[:0]
+			w.p.signal()
+		}
+	}
+}
+
+// recycle releases a batch's chunk and keeps the batch for reuse.
+func (p *pipeline) recycle(b *batch) {
+	p.unref(b.c)
+	clear(b.fs)
+	clear(b.sets)
+	clear(b.ids)
+	*b = batch{recs: b.recs[:0], fs: b.fs[:0], sets: b.sets[:0], ids: b.ids[:0]}
+	select {
+	case p.spare <- b:
+	default:
+	}
+}
+
+func (w *worker) replay(b *batch) {
+	c := b.c
+	w.c = c
+	for i := range b.recs {
+		r := &b.recs[i]
+		switch r.kind {
+		case recSegment:
+			w.load(c, r)
+			w.sv.Segment(&w.seg, w.pos, w.reportFn)
+		case recBegin:
+			w.info = b.sets[r.idx]
+			w.load(c, r)
+			w.sv.BeginSet(w.info.h, w.reportFn)
+			w.sv.Segment(&w.seg, 1, w.reportFn)
+		case recFinding:
+			w.out = append(w.out, b.fs[r.idx])
+		case recEnd:
+			w.ending, w.endOff, w.endID, w.pos = true, r.off, b.ids[r.idx], int(r.pos)
+			w.sv.EndSet(w.reportFn)
+			w.ending = false
+		}
+	}
+}
+
+// load makes w.seg the segment r describes, as the reader returned it.
+func (w *worker) load(c *chunk, r *rec) {
+	i := r.off - c.base
+	w.seg.reset(c.buf[i:i+int64(r.n)], r.off, r.end, r.d, r.flags&flagBreaks != 0)
+	w.seg.unterminated = r.flags&flagUnterminated != 0
+	w.pos = int(r.pos)
+}
+
+// report is the report func handed to the SetValidator: what the
+// validator's guideFinding and file do, from the worker's current segment
+// and chunk.
+func (w *worker) report(f Finding) {
+	off, pos := w.seg.offset, w.pos
+	if w.ending {
+		off = w.endOff
+	}
+	if f.Offset == 0 {
+		f.Offset = off
+	}
+	if f.SegmentID == "" {
+		if w.ending {
+			f.SegmentID = w.endID
+		} else {
+			f.SegmentID = w.seg.ID()
+		}
+	}
+	if f.Position == 0 {
+		f.Position = pos
+	}
+	if f.Line == 0 && f.Offset >= 0 {
+		f.Line, f.Column = w.lineCol(f.Offset)
+	}
+	w.out = append(w.out, pending{f, w.info.dst(&f)})
+}
+
+// lineCol is Reader.LineCol as it answered while the reader was in w.c.
+func (w *worker) lineCol(offset int64) (int, int) {
+	c := w.c
+	if offset < c.base || offset > c.base+int64(len(c.buf)) {
+		return 0, 0
+	}
+	if w.lcOf != c {
+		w.lc, w.lcOf = lineCache{}, c
+	}
+	return lineColIn(&w.lc, c.buf, c.base, c.lines, c.lastLF, offset)
+}
