@@ -39,8 +39,9 @@ func practiceWalk(t *testing.T, width int) {
 	}
 	console := watchConsole(t, ctx)
 	// The 835 comes 3 s after the 277CA (serve --mock-remit-delay), so
-	// the walk sees the claim accepted before it is paid.
-	srv := newEDIServerRemit(t, 3*time.Second)
+	// the walk sees the claim accepted before it is paid; an accepted
+	// claim's page asks again every second here (a minute by default).
+	srv := newEDIServerWith(t, serverOptions{RemitDelay: 3 * time.Second, DecisionPoll: time.Second})
 	key, _ := srv.claimsKey(t, "Sunrise Family Dental")
 	shots := artifactsDir(t)
 	shoot := func(name string) {
@@ -189,24 +190,36 @@ func practiceWalk(t *testing.T, width int) {
 	console.none(t)
 }
 
-// waitPaid waits until the 835 has paid the claim: an accepted claim's
-// page stops following it (payment takes a payer days), so, as an office
-// would, the walk opens it again.
+// waitPaid waits until the 835 has paid the claim (both walks' claims
+// are paid in part) on the page as it is: an accepted claim's page keeps
+// following it, gently, until the payer's decision shows, so nobody has
+// to open it again.
 func waitPaid(t *testing.T, ctx context.Context) {
 	t.Helper()
-	paid := `(document.querySelector("#claim-status")?.innerText || "") === "Paid" && !!document.querySelector("#claim-paid")`
+	paid := `(document.querySelector("#claim-status")?.innerText || "") === "Partly paid" && !!document.querySelector("#claim-paid")`
 	deadline := time.Now().Add(45 * time.Second)
 	for !eval[bool](t, ctx, paid) {
 		if time.Now().After(deadline) {
 			failureShot(t, ctx)
 			t.Fatal("the claim was not paid within 45 s")
 		}
-		time.Sleep(time.Second)
-		// While the page follows the claim itself (not yet accepted), a
-		// reload would cut its own request short: only a page that stopped
-		// following is opened again.
+		// Until it is paid the page follows the claim (never reloaded
+		// here): an accepted claim is not final.
 		if !eval[bool](t, ctx, `!!document.querySelector("#claim-view[hx-trigger]")`) {
-			step(t, ctx, "open the claim again", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#claim-status")))
+			failureShot(t, ctx)
+			t.Fatalf("the claim's page stopped following it before it was paid (it says %q)",
+				eval[string](t, ctx, `document.querySelector("#claim-status")?.innerText || ""`))
+		}
+		time.Sleep(time.Second)
+	}
+	// Paid: nothing more comes, and the page stops asking.
+	if eval[bool](t, ctx, `!!document.querySelector("#claim-view[hx-trigger]")`) {
+		t.Error("a paid claim's page still asks again")
+	}
+	// Plain words: no X12 element names in what happened.
+	for _, jargon := range []string{"CLP0", "IK5", "STC0", "SVC0", "CAS0"} {
+		if strings.Contains(text(t, ctx, "main"), jargon) {
+			t.Errorf("the paid claim's page says %q", jargon)
 		}
 	}
 }

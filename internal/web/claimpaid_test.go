@@ -22,7 +22,7 @@ func TestClaimPagePaid(t *testing.T) {
 	b.signIn(key)
 
 	partial := b.submitSample("partial", nil)
-	page := b.waitClaim(partial, "Paid", "What was paid")
+	page := b.waitClaim(partial, "Partly paid", "What was paid")
 	// Lines of $65 and $180: paid 80 % less the 10 % deductible: $45.50
 	// and $126; the patient owes $6.50 + $18 = $24.50.
 	wantContains(t, "partially paid claim", page, "What was paid", "Billed $245.00", "Paid by the payer $171.50", "Patient owes $24.50",
@@ -33,7 +33,7 @@ func TestClaimPagePaid(t *testing.T) {
 	}
 
 	reversed := b.submitSample("reversed", nil)
-	page = b.waitClaim(reversed, "Paid", "Payment history")
+	page = b.waitClaim(reversed, "Partly paid", "Payment history")
 	// Paid $245, reversed −$245, paid again at 80 %: $196 net.
 	wantContains(t, "reversed claim", page, "Paid by the payer $196.00 (net, after the reversal below)", "Payment reversed −$245.00",
 		"Paid $245.00 of $245.00", "Paid $196.00 of $245.00", "Net paid after the reversal: $196.00")
@@ -86,5 +86,5 @@ func TestFilePaymentsStayInTheirAccount(t *testing.T) {
 	if !strings.Contains(a.get(mine).Body, `href="`+claim+`" class="payment-claim"`) {
 		t.Errorf("the account's own 835 does not link its claim %s", claim)
 	}
-	wantContains(t, "claim paid by the uploaded 835", a.waitClaim(claim, "Paid", "What was paid"), "$450.00", "TRACE0001", "Electronic funds transfer (ACH)", "Deductible Amount", "reason code A2 (CO-A2)")
+	wantContains(t, "claim paid by the uploaded 835", a.waitClaim(claim, "Partly paid", "What was paid"), "$450.00", "TRACE0001", "Electronic funds transfer (ACH)", "Deductible Amount", "reason code A2 (CO-A2)")
 }

@@ -286,8 +286,12 @@ type claimsData struct {
 	Rows     []claimRowView
 	Next     string
 	Statuses []option
-	Live     bool
-	URL      string
+	// Live: some claim is not final, and the list asks again every Poll
+	// (2 s while a file moves, a minute while the payers decide).
+	Live    bool
+	Poll    string
+	waiting bool // every claim not final waits for its payer
+	URL     string
 }
 
 func claimStatusOptions() []option {
@@ -326,7 +330,9 @@ func (c *Console) claimsPage(w http.ResponseWriter, r *http.Request) {
 				c.fail(w, r, err)
 				return
 			}
-			data.Live = data.Live || !st.Final
+			if !st.Final && !(data.Live && !data.waiting) {
+				data.Live, data.Poll, data.waiting = true, st.Poll, st.Waiting
+			}
 			payer := row.PayerID
 			if p, ok := c.cfg.Payers.Lookup(row.PayerID); ok {
 				payer = payerLabel(p)
@@ -396,6 +402,25 @@ type answerView struct {
 	Label  string
 	Words  []string
 	File   string // the inbound file's name
+}
+
+// OutcomeLabel names what the answer did with the claim: a payment says
+// whether it paid all of the charge.
+func (a answerView) OutcomeLabel() string {
+	if a.Outcome == claimstatus.Paid {
+		label, _ := paidStatus(a.Detail)
+		return label
+	}
+	return outcomeLabel(a.Outcome)
+}
+
+// OutcomeClass is the outcome's badge colour.
+func (a answerView) OutcomeClass() string {
+	if a.Outcome == claimstatus.Paid {
+		_, class := paidStatus(a.Detail)
+		return class
+	}
+	return answerClass(a.Outcome)
 }
 
 // claimPage shows one claim and what happened to it; with htmx only its

@@ -120,8 +120,10 @@ func TestClaimPages(t *testing.T) {
 	if n := strings.Count(body, `class="answer-file"`); n != 2 || !strings.Contains(body, `id="claim-file"`) || !strings.Contains(body, `id="claim-transaction"`) {
 		t.Errorf("the claim links its 837D and %d answer files:\n%s", n, page)
 	}
-	if strings.Contains(body, "hx-trigger") {
-		t.Errorf("an accepted claim's page still polls")
+	// Accepted is not final: the page keeps asking for the payer's
+	// decision, gently.
+	if !strings.Contains(body, `hx-trigger="every 60s"`) || strings.Contains(body, `every 2s`) {
+		t.Errorf("an accepted claim's page does not follow it gently (every 60 s)")
 	}
 
 	// Paid: an 835 whose CLP01 is the claim's number arrives (uploaded,
@@ -132,8 +134,13 @@ func TestClaimPages(t *testing.T) {
 		Name: "remit.x12", Dirname: "test", Body: strings.NewReader(coretest.Gen835([]int{1}, 1, 0))}); err != nil {
 		t.Fatal(err)
 	}
-	page = b.waitClaim(paid, "Paid")
-	wantContains(t, "paid claim", page, "Payment (835): Paid", "paid $450.00 of $800.00 charged", "The patient owes $300.00")
+	page = b.waitClaim(paid, "Partly paid")
+	wantContains(t, "paid claim", page, "Payment (835): Partly paid", "paid $450.00 of $800.00 charged", "The patient owes $300.00")
+	for _, jargon := range []string{"CLP0", "IK5", "(CLP", "999 accepted", "(277CA) comes"} {
+		if strings.Contains(page, jargon) {
+			t.Errorf("the paid claim's page says %q", jargon)
+		}
+	}
 
 	// Rejected: the 277CA's reason in words.
 	rejected := b.submitSample("rejected", nil)

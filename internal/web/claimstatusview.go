@@ -4,6 +4,7 @@ import (
 	"context"
 	"html/template"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/claimstatus"
@@ -18,18 +19,76 @@ type claimStatusView struct {
 	// NextAttempt is when the next delivery attempt runs, while retrying.
 	NextAttempt time.Time
 	// Final: nothing more is expected without someone acting (the page
-	// stops following it). An accepted claim may still be paid, but that
-	// takes the payer days, not seconds.
+	// stops following it).
 	Final bool
+	// Waiting: the payer has the claim and its decision (payment or
+	// denial) takes days, not seconds: the page keeps following it, every
+	// Config.DecisionPoll instead of every 2 s (browsers slow it further
+	// in a hidden tab).
+	Waiting bool
+	// Poll is how often a page showing the claim asks again, as htmx
+	// reads it ("2s"); "" when final.
+	Poll string
 }
 
-// claimStatus works out a claim's status from its answer and its file.
+// paidStatus names what an 835 did with the claim, from its last payment:
+// paid in full, partly paid, or processed with nothing paid (all of it
+// left to the patient, say a deductible).
+func paidStatus(d claimstatus.Detail) (label, class string) {
+	paid, charge := claimstatus.Cents(d.Paid), claimstatus.Cents(d.Charge)
+	switch {
+	case d.Paid == "" || paid >= charge:
+		return "Paid", "ok"
+	case paid > 0:
+		return "Partly paid", "warn"
+	}
+	return "Processed, nothing paid", "warn"
+}
+
+// claimStatus works out a claim's status from its answer and its file,
+// and how often a page showing it asks again: briskly while the claim's
+// file moves, gently while the payer decides.
 func (c *Console) claimStatus(ctx context.Context, v *viewer, cl store.DentalClaim, fileStatus string) (claimStatusView, error) {
+	st, err := c.claimStatusOf(ctx, v, cl, fileStatus)
+	switch {
+	case st.Waiting:
+		st.Poll = htmxInterval(c.cfg.DecisionPoll)
+	case !st.Final:
+		st.Poll = "2s"
+	}
+	return st, err
+}
+
+// htmxInterval writes d as htmx reads an interval ("60s", "1500ms").
+func htmxInterval(d time.Duration) string {
+	if d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+	return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+}
+
+func (c *Console) claimStatusOf(ctx context.Context, v *viewer, cl store.DentalClaim, fileStatus string) (claimStatusView, error) {
 	switch cl.Answer {
 	case claimstatus.Accepted:
-		return claimStatusView{Label: "Accepted", Class: "ok", Final: true}, nil
+		return claimStatusView{Label: "Accepted", Class: "ok", Waiting: true,
+			Reason: "The payer accepted the claim. Its payment or denial usually takes days; this page shows it when it comes."}, nil
 	case claimstatus.Paid:
-		return claimStatusView{Label: "Paid", Class: "ok", Final: true}, nil
+		st := claimStatusView{Label: "Paid", Class: "ok", Final: true}
+		answers, err := c.tenant(v).ClaimAnswers(ctx, cl.ID)
+		if err != nil {
+			return st, err
+		}
+		for i := len(answers) - 1; i >= 0; i-- {
+			if answers[i].Outcome == claimstatus.Paid {
+				d := claimstatus.ParseDetail(answers[i].Detail)
+				st.Label, st.Class = paidStatus(d)
+				if st.Class != "ok" {
+					st.Reason = paidWords(d)
+				}
+				break
+			}
+		}
+		return st, nil
 	case claimstatus.Denied:
 		return claimStatusView{Label: "Denied", Class: "bad", Final: true}, nil
 	case claimstatus.Reversed:
@@ -50,7 +109,7 @@ func (c *Console) claimStatus(ctx context.Context, v *viewer, cl store.DentalCla
 	switch fileStatus {
 	case store.ExecutionDelivered:
 		if cl.Answer == claimstatus.Acknowledged {
-			return claimStatusView{Label: "Delivered", Class: "ok", Reason: "The payer's 999 accepted the file; its claim acknowledgment (277CA) comes next."}, nil
+			return claimStatusView{Label: "Delivered", Class: "ok", Reason: "The payer received the file and it passed their checks; their answer about the claim itself comes next."}, nil
 		}
 		return claimStatusView{Label: "Delivered", Class: "ok", Reason: "Waiting for the payer's acknowledgment."}, nil
 	case store.ExecutionFailed:
@@ -77,7 +136,7 @@ func rejectionReason(d claimstatus.Detail) string {
 		}
 	}
 	if d.AckStatus != "" {
-		return "The payer's 999 rejected the claim's file (IK5 " + d.AckStatus + "): the file did not pass the payer's checks."
+		return "The payer rejected the file the claim was in: the file did not pass the payer's checks."
 	}
 	if len(d.Statuses) > 0 {
 		return d.Statuses[0].Sentence()
@@ -103,23 +162,27 @@ func answerWords(outcome string, d claimstatus.Detail) []string {
 	var out []string
 	switch {
 	case d.AckStatus != "":
-		if outcome == claimstatus.Rejected {
-			out = append(out, "The payer rejected the file the claim was in (IK5 "+d.AckStatus+").")
-		} else {
-			out = append(out, "The payer received the file and it passed their checks (IK5 "+d.AckStatus+").")
+		switch {
+		case outcome == claimstatus.Rejected:
+			out = append(out, "The payer rejected the file the claim was in: it did not pass their checks.")
+		case d.AckStatus == "E":
+			out = append(out, "The payer received the file and it passed their checks, with warnings.")
+		case d.AckStatus == "P":
+			out = append(out, "The payer received the file and took part of it.")
+		default:
+			out = append(out, "The payer received the file and it passed their checks.")
 		}
 	case d.ClaimStatus != "":
 		switch outcome {
 		case claimstatus.Denied:
-			out = append(out, "The payer denied the claim (CLP02 4).")
+			out = append(out, "The payer denied the claim.")
+			if claimstatus.Cents(d.PatientShare) != 0 {
+				out = append(out, "The patient owes $"+formatCents(claimstatus.Cents(d.PatientShare))+".")
+			}
 		case claimstatus.Reversed:
-			out = append(out, "The payer reversed an earlier payment (CLP02 22).")
+			out = append(out, "The payer took back an earlier payment.")
 		default:
-			out = append(out, "The payer processed the claim and paid $"+formatCents(claimstatus.Cents(d.Paid))+" of $"+
-				formatCents(claimstatus.Cents(d.Charge))+" charged (CLP02 "+d.ClaimStatus+").")
-		}
-		if d.PatientShare != "" && d.PatientShare != "0" {
-			out = append(out, "The patient owes $"+formatCents(claimstatus.Cents(d.PatientShare))+".")
+			out = append(out, paidWords(d))
 		}
 	}
 	for _, s := range d.Statuses {
@@ -129,6 +192,29 @@ func answerWords(outcome string, d claimstatus.Detail) []string {
 		out = append(out, "The payer's claim number is "+d.PayerClaimNumber+".")
 	}
 	return out
+}
+
+// paidWords says what a payment did with the claim, in words: how much of
+// the charge was paid, in which role the payer processed it (a secondary
+// payer pays after the primary), and what the patient owes.
+func paidWords(d claimstatus.Detail) string {
+	s := "The payer processed the claim" + payerRole[d.ClaimStatus] + " and paid $" + formatCents(claimstatus.Cents(d.Paid)) +
+		" of $" + formatCents(claimstatus.Cents(d.Charge)) + " charged."
+	if d.PatientShare != "" && claimstatus.Cents(d.PatientShare) != 0 {
+		s += " The patient owes $" + formatCents(claimstatus.Cents(d.PatientShare)) + "."
+	}
+	return s
+}
+
+// payerRole words the claim status codes of a payment (X12 code list
+// 1025's processed-as values); the common primary case says nothing.
+var payerRole = map[string]string{
+	"2":  " as the secondary payer",
+	"3":  " as the tertiary payer",
+	"19": " and sent it on to the next payer",
+	"20": " as the secondary payer and sent it on to the next payer",
+	"21": " as the tertiary payer and sent it on to the next payer",
+	"23": ", said it is not theirs, and sent it on to another payer",
 }
 
 // claimPages and claimFuncs are the claims pages and their template
@@ -151,17 +237,22 @@ var (
 			}
 			return p
 		},
-		"answerClass": func(outcome string) string {
-			switch outcome {
-			case claimstatus.Rejected, claimstatus.Denied:
-				return "bad"
-			case claimstatus.Reversed:
-				return "warn"
-			}
-			return "ok"
-		},
+		"answerClass": answerClass,
+		// clause is a sentence to go on inside another ("…: it came; …").
+		"clause": func(s string) string { return strings.TrimSuffix(s, ".") },
 	}
 )
+
+// answerClass is an answer outcome's badge colour.
+func answerClass(outcome string) string {
+	switch outcome {
+	case claimstatus.Rejected, claimstatus.Denied:
+		return "bad"
+	case claimstatus.Reversed:
+		return "warn"
+	}
+	return "ok"
+}
 
 // outcomeLabel names an answer's outcome.
 func outcomeLabel(outcome string) string {

@@ -34,7 +34,14 @@ func newEDIServer(t testing.TB) *ediServer {
 // its 277CA.
 func newEDIServerRemit(t testing.TB, remitDelay time.Duration) *ediServer {
 	t.Helper()
-	s, svc := newServerRemit(t, true, remitDelay)
+	return newEDIServerWith(t, serverOptions{RemitDelay: remitDelay})
+}
+
+// newEDIServerWith is newEDIServer with options (EDI is implied).
+func newEDIServerWith(t testing.TB, o serverOptions) *ediServer {
+	t.Helper()
+	o.EDI = true
+	s, svc := newServerWith(t, o)
 	return &ediServer{testServer: s, Core: svc.Core, Webhooks: svc.Webhooks}
 }
 

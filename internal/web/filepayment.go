@@ -65,7 +65,7 @@ func (r remitClaimRow) outcome() (label, class string) {
 	case r.PaidCents >= r.ChargeCents:
 		return "Paid", "ok"
 	}
-	return "Paid in part", "warn"
+	return "Partly paid", "warn"
 }
 
 // filePayments reads an inbound file's 835 payments; nil when it holds none.

@@ -56,12 +56,23 @@ func newServer(t testing.TB, edi bool) (*testServer, *services.Set) {
 // after the 277CA (services' default when 0), as serve --mock-remit-delay.
 func newServerRemit(t testing.TB, edi bool, remitDelay time.Duration) (*testServer, *services.Set) {
 	t.Helper()
-	return newServerWith(t, edi, remitDelay, nil)
+	return newServerWith(t, serverOptions{EDI: edi, RemitDelay: remitDelay})
 }
 
-// newServerWith is newServerRemit over the payer directory (serve's
-// --payer-directory and --payers joined; the shipped one when nil).
-func newServerWith(t testing.TB, edi bool, remitDelay time.Duration, directory *payers.Directory) (*testServer, *services.Set) {
+// serverOptions shape a test server: EDI and RemitDelay as newServerRemit,
+// Payers the payer directory (serve's --payer-directory and --payers
+// joined; the shipped one when nil), DecisionPoll the console's
+// Config.DecisionPoll (its default when 0).
+type serverOptions struct {
+	EDI          bool
+	RemitDelay   time.Duration
+	Payers       *payers.Directory
+	DecisionPoll time.Duration
+}
+
+// newServerWith is newServer with options.
+func newServerWith(t testing.TB, o serverOptions) (*testServer, *services.Set) {
+	edi, remitDelay := o.EDI, o.RemitDelay
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -81,7 +92,7 @@ func newServerWith(t testing.TB, edi bool, remitDelay time.Duration, directory *
 	svc, err := services.New(services.Config{Store: st, Blob: blobs, Secrets: box, Logger: logger,
 		Jobs: jobs.Options{PollInterval: 20 * time.Millisecond, Concurrency: 4},
 		Webhooks: webhooks.Config{Guard: netguard.New(netguard.Options{AllowPrivate: true}),
-			Schedule: []time.Duration{0, time.Hour}, Jitter: -1}, MockRemitDelay: remitDelay, Payers: directory})
+			Schedule: []time.Duration{0, time.Hour}, Jitter: -1}, MockRemitDelay: remitDelay, Payers: o.Payers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +103,7 @@ func newServerWith(t testing.TB, edi bool, remitDelay time.Duration, directory *
 		MockClaims: MockClaims{RejectMemberID: mockpayer.ClaimRejectMemberID, UnreachablePayerID: mockpayer.UnreachablePayerID,
 			UnreachablePayerName: services.UnreachablePayerName, PartialMemberID: mockpayer.RemitMember(mockpayer.RemitPartial),
 			DeniedMemberID: mockpayer.RemitMember(mockpayer.RemitDenied), ReversalMemberID: mockpayer.RemitMember(mockpayer.RemitReverse)},
-		Secret: secret, Clock: fake, Logger: logger}
+		Secret: secret, Clock: fake, Logger: logger, DecisionPoll: o.DecisionPoll}
 	if edi {
 		cfg.Core, cfg.Webhooks, cfg.Claims = svc.Core, svc.Webhooks, svc.Claims
 	}

@@ -83,7 +83,7 @@ func TestMedicalFormsSend(t *testing.T) {
 			t.Fatalf("%s sample: %d\n%s", kind, resp.StatusCode, summaryOf(resp.Body))
 		}
 		form := map[string]string{kindProfessional: "837P", kindInstitutional: "837I"}[kind]
-		text := b.waitClaim(resp.Header.Get("Location"), "Paid", "What was paid")
+		text := b.waitClaim(resp.Header.Get("Location"), "Partly paid", "What was paid")
 		wantContains(t, kind+" claim", text, "went out as an "+form, "Claim acknowledgment (277CA): Accepted", "UnitedHealthcare (87726)",
 			"What was billed", "Patient owes")
 		if kind == kindProfessional {

@@ -51,7 +51,7 @@ func TestPayerSurfacesAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, _ := newServerWith(t, false, 0, dir)
+	srv, _ := newServerWith(t, serverOptions{Payers: dir})
 	key, rec := srv.key(t, "Acme Dental", "test")
 	api := func(path string) response {
 		t.Helper()

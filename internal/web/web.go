@@ -59,6 +59,11 @@ type Config struct {
 	SessionTTL time.Duration
 	// Clock dates sessions (default the system clock).
 	Clock clock.Clock
+	// DecisionPoll is how often a claim's page, or the claims list, asks
+	// again while the payer decides an accepted claim (default a minute:
+	// a payment shows within a minute of arriving, and a page left open
+	// for the days a payer takes costs one small request a minute).
+	DecisionPoll time.Duration
 	// Logger receives operational events, never PHI (default slog.Default()).
 	Logger *slog.Logger
 	// Core, when set, opens the files and transactions pages (edi.go).
@@ -99,6 +104,9 @@ func New(cfg Config) (*Console, error) {
 	}
 	if cfg.SessionTTL <= 0 {
 		cfg.SessionTTL = DefaultSessionTTL
+	}
+	if cfg.DecisionPoll <= 0 {
+		cfg.DecisionPoll = time.Minute
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = clock.System{}
