@@ -168,6 +168,24 @@ func (v *validator) fileReaderFindings() {
 }
 
 func (v *validator) segment(seg *Segment) {
+	// Nearly every segment is inside a set, with an id of two or three
+	// letters or digits followed by the element separator, not an envelope
+	// segment's: then its id is raw[:2] or raw[:3] (what IDBytes returns),
+	// valid, and the segment not empty, so only the trailing-separator test
+	// of checkSyntax is left to make.
+	if raw, e := seg.raw, seg.d.Element; v.set != nil && len(raw) >= 3 &&
+		idChars[raw[0]] && idChars[raw[1]] && raw[0] != e && raw[1] != e {
+		switch {
+		case raw[2] == e:
+			if c, d := raw[0], raw[1]; !(c == 'S' && (d == 'T' || d == 'E') || c == 'G' && (d == 'S' || d == 'E')) {
+				v.inSetValid(seg, 2)
+				return
+			}
+		case len(raw) >= 4 && raw[3] == e && idChars[raw[2]] && raw[2] != ' ' && raw[0] != 'I':
+			v.inSetValid(seg, 3)
+			return
+		}
+	}
 	id := seg.IDBytes()
 	switch string(id) {
 	case "ISA":
@@ -197,6 +215,22 @@ func (v *validator) inSet(seg *Segment, id []byte) {
 	v.position++
 	v.set.Segments++
 	v.checkSyntax(seg, id)
+	v.toSets(seg)
+}
+
+// inSetValid is inSet for a segment whose id (its first n bytes) segment
+// found valid.
+func (v *validator) inSetValid(seg *Segment, n int) {
+	v.position++
+	v.set.Segments++
+	if raw := seg.raw; raw[len(raw)-1] == seg.d.Element {
+		v.checkSyntax(seg, raw[:n])
+	}
+	v.toSets(seg)
+}
+
+// toSets passes a segment of the current set on to the SetValidator.
+func (v *validator) toSets(seg *Segment) {
 	if v.pipe != nil {
 		v.pipe.segment(seg, v.position)
 	} else if v.opts.Sets != nil {
