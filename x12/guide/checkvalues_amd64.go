@@ -15,4 +15,4 @@ package guide
 // integer), length and code with one probe.
 //
 //go:noescape
-func checkValues(buf []byte, span *[maxFields + 1]uint32, n int, qs *qcheck, csep byte, special, rep uint64) (present uint64, ok bool)
+func checkValues(buf []byte, span *[maxFields + 1 + 16]uint32, n int, qs *qcheck, csep byte, special, rep uint64) (present uint64, ok bool)

@@ -12,6 +12,7 @@
 #define Q_CODES 32
 #define Q_COMPS 40
 #define Q_NCOMPS 48
+#define Q_MAXLEFT 52
 #define Q_SIZE_SHIFT 6
 
 // quick values (fastcheck.go).
@@ -35,6 +36,10 @@ TEXT ·checkValues(SB), NOSPLIT, $0-81
 	XORQ R11, R11
 	MOVQ $1, R9
 
+	// Positions past 62 share bit 63 of present: valuesOK reads them.
+	CMPQ n+32(FP), $62
+	JGT fail
+
 element:
 	CMPQ R9, n+32(FP)
 	JGT done
@@ -47,26 +52,20 @@ element:
 	JHI fail
 	CMPQ R12, DX
 	JHI fail
-	MOVQ R9, CX
-	CMPQ CX, $63
-	JLE bit
-	MOVQ $63, CX
-
-bit:
-	BTSQ CX, R11
+	BTSQ R9, R11
 	MOVQ special+56(FP), AX
-	BTQ CX, AX
+	BTQ R9, AX
 	JCC values
 	// Components or repetitions: a composite's components only.
 	MOVQ rep+64(FP), AX
-	BTQ CX, AX
+	BTQ R9, AX
 	JCS fail
 	CMPB Q_OP(R8), $QUICK_COMPOSITE
 	JNE fail
 
 values:
 	MOVQ Q_COMPS(R8), R10
-	MOVQ Q_NCOMPS(R8), R15
+	MOVLQSX Q_NCOMPS(R8), R15
 
 value:
 	// The value ends at the next component separator of a composite,
@@ -172,8 +171,7 @@ length:
 	MOVQ (SI)(BX*1), R14
 	MOVL CX, BX
 	SHLL $3, CX
-	NEGL CX
-	ADDL $64, CX
+	NEGL CX // shifts count mod 64: 64 - 8 * length
 	SHLQ CX, R14
 	SHRQ CX, R14
 	SHLQ $56, BX
@@ -194,11 +192,9 @@ checked:
 
 last:
 	// No required component after the last one sent.
-	MOVQ Q_NCOMPS(R8), AX
-	SUBQ R15, AX
-	MOVLQSX Q_LASTREQ(R8), CX
-	CMPQ AX, CX
-	JLT fail
+	MOVLQSX Q_MAXLEFT(R8), AX
+	CMPQ R15, AX
+	JGT fail
 
 next:
 	INCQ R9

@@ -1,6 +1,7 @@
 package guide
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/clearhouse/clearhouse/x12"
@@ -295,7 +296,7 @@ func validDate(val []byte) bool {
 	var y, m, d int
 	switch len(val) {
 	case 8:
-		y, m, d = digits(val[0:4]), digits(val[4:6]), digits(val[6:8])
+		return date8(binary.LittleEndian.Uint64(val))
 	case 6:
 		y, m, d = 2000+digits(val[0:2]), digits(val[2:4]), digits(val[4:6])
 	default:
@@ -305,6 +306,23 @@ func validDate(val []byte) bool {
 		return false
 	}
 	return d <= daysIn(y, m)
+}
+
+// date8 is validDate of a CCYYMMDD value read as a little-endian word:
+// the digits checked and read together, without a loop.
+func date8(w uint64) bool {
+	// Byte by byte: t = b - '0', which sets the top bit of a byte below
+	// '0' (and borrows only from bytes after one that fails), and t + 118
+	// sets it for one above '9'. Exactly the words of 8 digits pass.
+	const ones = 0x0101010101010101
+	t := w - '0'*ones
+	if (t|(t+118*ones))&(0x80*ones) != 0 {
+		return false
+	}
+	y := int(t&0xff)*1000 + int(t>>8&0xff)*100 + int(t>>16&0xff)*10 + int(t>>24&0xff)
+	m := int(t>>32&0xff)*10 + int(t>>40&0xff)
+	d := int(t>>48&0xff)*10 + int(t>>56)
+	return m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, m)
 }
 
 func daysIn(y, m int) int {
@@ -378,7 +396,7 @@ func datePairOK(q, val []byte) bool {
 	}
 	// The common case without a string switch.
 	if len(q) == 2 && q[0] == 'D' && q[1] == '8' {
-		return len(val) == 8 && validDate(val)
+		return len(val) == 8 && date8(binary.LittleEndian.Uint64(val))
 	}
 	switch string(q) {
 	case "D8":

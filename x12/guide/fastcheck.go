@@ -90,8 +90,11 @@ type qcheck struct {
 	// comps are the checks of the element's values: a composite's
 	// components (ncomps of them), or the element's own check alone.
 	comps  *qcheck
-	ncomps int
-	el     *Element // the element (its components, for a composite)
+	ncomps int32
+	// maxLeft is the most of comps a value may leave unused: those after
+	// the last required component (ncomps - lastReq).
+	maxLeft int32
+	el      *Element // the element (its components, for a composite)
 }
 
 // qcheckOf compiles e's quick check (qchecks sets comps).
@@ -130,11 +133,12 @@ func qchecks(elements []Element) []qcheck {
 		*q = qcheckOf(&elements[i])
 		if q.op == quickComposite {
 			if cs := elements[i].qs; len(cs) > 0 {
-				q.comps, q.ncomps = &cs[0], len(cs)
+				q.comps, q.ncomps = &cs[0], int32(len(cs))
 			}
 		} else {
 			q.comps, q.ncomps = q, 1
 		}
+		q.maxLeft = q.ncomps - q.lastReq
 	}
 	return qs
 }

@@ -1,6 +1,7 @@
 package guide
 
 import (
+	"math/rand/v2"
 	"testing"
 	"unsafe"
 
@@ -72,6 +73,7 @@ func TestQcheckLayout(t *testing.T) {
 		{"codes", unsafe.Offsetof(q.codes), 32},
 		{"comps", unsafe.Offsetof(q.comps), 40},
 		{"ncomps", unsafe.Offsetof(q.ncomps), 48},
+		{"maxLeft", unsafe.Offsetof(q.maxLeft), 52},
 		{"size", unsafe.Sizeof(q), 64},
 	} {
 		if c.got != c.want {
@@ -80,5 +82,38 @@ func TestQcheckLayout(t *testing.T) {
 	}
 	if quickText != 1 || quickDecimal != 2 || quickInteger != 3 || quickComposite != 6 {
 		t.Error("checkvalues_amd64.s has other numbers for the quick ops")
+	}
+}
+
+// TestDate8Agrees: date8 reads every 8-byte value of digits and of bytes
+// around them as the digit by digit reading did.
+func TestDate8Agrees(t *testing.T) {
+	reference := func(v []byte) bool {
+		y, m, d := digits(v[0:4]), digits(v[4:6]), digits(v[6:8])
+		if y < 0 || m < 1 || m > 12 || d < 1 {
+			return false
+		}
+		return d <= daysIn(y, m)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	alphabet := []byte("0123456789/:-. \x00\xff\xb0\x80")
+	check := func(v []byte) {
+		if got, want := validDate(v), reference(v); got != want {
+			t.Fatalf("validDate(%q) = %v, want %v", v, got, want)
+		}
+	}
+	for _, s := range []string{"20240229", "20230229", "19000229", "20000229", "20241231", "20241301", "20240100", "20240431", "00000101", "99991231"} {
+		check([]byte(s))
+	}
+	v := make([]byte, 8)
+	for range 500000 {
+		for i := range v {
+			if rng.IntN(8) == 0 {
+				v[i] = alphabet[rng.IntN(len(alphabet))]
+			} else {
+				v[i] = '0' + byte(rng.IntN(10))
+			}
+		}
+		check(v)
 	}
 }

@@ -24,8 +24,9 @@ type fields struct {
 	compEl, repEl uint64
 	// span[k] is where element k (0 is the id) lies in raw: it is
 	// raw[span[k]&0xffff : span[k]>>16]. Segments scan reads are shorter
-	// than 64 KiB.
-	span [maxFields + 1]uint32
+	// than 64 KiB. scanSSE may write 16 entries past the last element it
+	// allows before it gives up (it counts once a block).
+	span [maxFields + 1 + 16]uint32
 	// tbl holds scan's byte classes for element separator tblE and set
 	// delimiters tblD.
 	tbl   [256]uint8
@@ -33,6 +34,15 @@ type fields struct {
 	tblD  x12.Delimiters
 	tblOK bool
 	tmp   []byte // a copy of a segment at the end of its buffer, for scan
+	// vec holds scanSSE's constants for element separator vecE and set
+	// delimiters vecD: each of the element, component and repetition
+	// separators, 0x1f and 0x7f, 16 times; vecSSE is false for delimiters
+	// scanSSE does not read (see scan).
+	vec    [5][16]byte
+	vecE   byte
+	vecD   x12.Delimiters
+	vecSet bool
+	vecSSE bool
 }
 
 // maxFields is the most elements a segment read by scan may have (X12

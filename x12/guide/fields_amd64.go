@@ -5,7 +5,7 @@ import "github.com/clearhouse/clearhouse/x12"
 // scanSSE is in fields_amd64.s.
 //
 //go:noescape
-func scanSSE(raw []byte, e, c, r byte, span *[maxFields + 1]uint32) (k int, comp, rep uint64, ok bool)
+func scanSSE(raw []byte, vec *[5][16]byte, span *[maxFields + 1 + 16]uint32) (k int, comp, rep uint64, ok bool)
 
 // scan reads seg's bytes into f, marking the elements that hold d's
 // component or repetition separator (d are the set's delimiters, which the
@@ -14,15 +14,15 @@ func scanSSE(raw []byte, e, c, r byte, span *[maxFields + 1]uint32) (k int, comp
 // with SSE2 (scanSSE): the byte at a time scanBytes cost as much as the
 // rest of a segment's element checks.
 func (f *fields) scan(seg *x12.Segment, d x12.Delimiters) bool {
-	e, c, r := seg.Delimiters().Element, d.Component, d.Repetition
-	if odd(e) || odd(c) || odd(r) || c == e || r == e || c == r || c == 0 || r == 0 {
+	sd := seg.Delimiters()
+	if !f.vecSet || f.vecE != sd.Element || f.vecD != d {
+		f.setVec(sd.Element, d)
+	}
+	if !f.vecSSE {
 		return f.scanBytes(seg, d) // the table sorts out unusual delimiters
 	}
-	f.use(seg)
+	f.seg, f.csep = seg, sd.Component
 	raw := seg.Unsplit()
-	if len(raw) >= 1<<16 {
-		return false
-	}
 	if cap(raw)-len(raw) < 16 {
 		// The last bytes of the reader's buffer, or a segment built
 		// alone: scanSSE reads whole blocks, and elementsOK reads short
@@ -30,8 +30,29 @@ func (f *fields) scan(seg *x12.Segment, d x12.Delimiters) bool {
 		f.tmp = append(append(f.tmp[:0], raw...), make([]byte, 16)...)
 		raw = f.tmp[:len(raw)]
 	}
-	k, comp, rep, ok := scanSSE(raw, e, c, r, &f.span)
-	return ok && f.done(raw, k, comp, rep)
+	if len(raw) < 1<<16 {
+		k, comp, rep, ok := scanSSE(raw, &f.vec, &f.span)
+		// A blank-padded id, which x12.Segment trims, goes the slow way.
+		if id := f.span[0] >> 16; ok && (id == 0 || raw[id-1] != ' ') {
+			f.raw, f.n, f.compEl, f.repEl, f.fast = raw, k, comp, rep, true
+			return true
+		}
+	}
+	f.fast, f.n = false, -1
+	return false
+}
+
+// setVec makes f.vec scanSSE's constants for element separator e and set
+// delimiters d, or sets vecSSE false for delimiters it does not read.
+func (f *fields) setVec(e byte, d x12.Delimiters) {
+	c, r := d.Component, d.Repetition
+	f.vecSet, f.vecE, f.vecD = true, e, d
+	f.vecSSE = !(odd(e) || odd(c) || odd(r) || c == e || r == e || c == r || c == 0 || r == 0)
+	for i, b := range [5]byte{e, c, r, 0x1f, 0x7f} {
+		for j := range f.vec[i] {
+			f.vec[i][j] = b
+		}
+	}
 }
 
 // odd reports whether a delimiter is a line break, which x12.Segment

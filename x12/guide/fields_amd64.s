@@ -1,34 +1,26 @@
 #include "textflag.h"
 
-// func scanSSE(raw []byte, e, c, r byte, span *[128]uint32) (k int, comp, rep uint64, ok bool)
+// func scanSSE(raw []byte, vec *[5][16]byte, span *[144]uint32) (k int, comp, rep uint64, ok bool)
 //
 // fields.scan's loop with SSE2, 16 bytes a round (the 16-byte blocks
 // covering raw must be readable): bytes equal to e end an element (its
 // span goes to span[k]); bytes equal to c or r mark the element they are
 // in (comp, rep: bit min(k, 63)); any other byte below 0x20 (PMINUB with
 // 0x1f leaves it unchanged) or 0x7f, or a 128th separator, stops the scan
-// with ok false.
+// with ok false. vec holds e, c, r, 0x1f and 0x7f, 16 times each
+// (fields.setVec). The separator count is checked once a block, so span
+// must have 16 entries past the 128th.
 TEXT ·scanSSE(SB), NOSPLIT, $0-65
 	MOVQ raw_base+0(FP), SI
 	MOVQ raw_len+8(FP), DX
-	MOVBLZX e+24(FP), AX
-	IMULL $0x01010101, AX
-	MOVQ AX, X1
-	PSHUFL $0, X1, X1
-	MOVBLZX c+25(FP), AX
-	IMULL $0x01010101, AX
-	MOVQ AX, X2
-	PSHUFL $0, X2, X2
-	MOVBLZX r+26(FP), AX
-	IMULL $0x01010101, AX
-	MOVQ AX, X3
-	PSHUFL $0, X3, X3
-	MOVL $0x1f1f1f1f, AX
-	MOVQ AX, X4
-	PSHUFL $0, X4, X4
-	MOVL $0x7f7f7f7f, AX
-	MOVQ AX, X5
-	PSHUFL $0, X5, X5
+	MOVQ vec+24(FP), AX
+	MOVOU 0(AX), X1
+	MOVOU 16(AX), X2
+	MOVOU 32(AX), X3
+	MOVOU 48(AX), X4
+	MOVOU 64(AX), X5
+	MOVBLZX 16(AX), R14 // c
+	MOVBLZX 32(AX), R15 // r
 	MOVQ span+32(FP), DI
 	XORQ R10, R10 // k: elements ended so far
 	XORQ R11, R11 // start of the current element
@@ -80,8 +72,6 @@ bits:
 	LEAQ (BX)(CX*1), R9 // offset of the byte
 	BTL CX, AX
 	JCC special
-	CMPQ R10, $127
-	JGE fail
 	MOVQ R9, CX
 	SHLQ $16, CX
 	ORQ R11, CX
@@ -98,13 +88,13 @@ special:
 	MOVQ $63, CX
 
 marked:
-	CMPB R9, c+25(FP)
+	CMPB R9, R14
 	JNE notcomp
 	BTSQ CX, R12
 	JMP clear
 
 notcomp:
-	CMPB R9, r+26(FP)
+	CMPB R9, R15
 	JNE fail
 	BTSQ CX, R13
 
@@ -114,6 +104,8 @@ clear:
 	JMP bits
 
 next:
+	CMPQ R10, $127 // a 128th separator
+	JGT fail
 	ADDQ $16, BX
 	JMP block
 

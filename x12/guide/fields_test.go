@@ -3,6 +3,7 @@ package guide
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/clearhouse/clearhouse/x12"
@@ -27,6 +28,14 @@ func TestScanAgrees(t *testing.T) {
 		for len(buf) < n {
 			buf = append(buf, alphabet[rng.IntN(len(alphabet))])
 		}
+		if i%50 == 0 {
+			// About 127 separators, the most scan reads, in blocks of
+			// any alignment (scanSSE counts them once a block).
+			buf = append(append(buf[:0], "SV"...), bytes.Repeat([]byte("*A"), 120+rng.IntN(16))...)
+			for range rng.IntN(4) {
+				buf = append(buf, "**"[:1+rng.IntN(2)]...)
+			}
+		}
 		var seg *x12.Segment
 		if i%3 == 0 {
 			// Built alone: often nothing readable after its bytes.
@@ -41,7 +50,7 @@ func TestScanAgrees(t *testing.T) {
 		if !okA {
 			continue
 		}
-		if a.n != b.n || a.compEl != b.compEl || a.repEl != b.repEl || a.span != b.span {
+		if a.n != b.n || a.compEl != b.compEl || a.repEl != b.repEl || !slices.Equal(a.span[:a.n+1], b.span[:b.n+1]) {
 			t.Fatalf("%q: scan n %d comp %b rep %b, scanBytes n %d comp %b rep %b", buf, a.n, a.compEl, a.repEl, b.n, b.compEl, b.repEl)
 		}
 		for k := 0; k <= a.n+1; k++ {
