@@ -5,10 +5,10 @@ GO          ?= go
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $(HOME)/go/bin/staticcheck)
 # The machine has 2 cores and CI 90 minutes: the whole suite runs once
-# without the race detector, and the two packages built on concurrency run
+# without the race detector, and the packages built on concurrency run
 # again with it (`make race RACE_PKGS=./...` races everything: 3.5 min in
 # November 2026).
-RACE_PKGS   ?= ./internal/store/... ./internal/jobs/...
+RACE_PKGS   ?= ./internal/store/... ./internal/jobs/... ./x12
 # CI sets TESTFLAGS=-count=1: a cached pass says nothing about whether
 # PostgreSQL is reachable now.
 TESTFLAGS   ?=

@@ -61,7 +61,6 @@ type pipeline struct {
 	// pend holds batches for cur of jobs closed since cur began: they are
 	// sent, and their jobs closed, when cur is sealed.
 	pend       []*batch
-	spare      chan *batch
 	maxJobs    int
 	maxLive    int
 	maxBytes   int
@@ -121,13 +120,14 @@ const (
 // rec is one event of a batch. A segment is described by where it lies in
 // its chunk: raw is chunk.buf[off-base:][:n], as the reader returned it.
 type rec struct {
-	off, end int64
-	n        int32
-	pos      int32
-	idx      int32
-	kind     uint8
-	flags    uint8
-	d        Delimiters
+	off   int64
+	n     int32 // length of raw
+	end   int32 // End() - off
+	pos   int32
+	idx   int32
+	kind  uint8
+	flags uint8
+	d     Delimiters
 }
 
 // setInfo is what a set's BeginSet receives and where its findings are
@@ -175,8 +175,7 @@ func (v *validator) usePipeline() (ForkingSetValidator, int) {
 func newPipeline(v *validator, fork ForkingSetValidator, workers int) *pipeline {
 	const maxLive = 16
 	p := &pipeline{v: v, r: v.r, fork: fork, wake: make(chan struct{}, 1),
-		maxJobs: 2*workers + 2, maxLive: maxLive, maxBytes: 2 << 20,
-		spare: make(chan *batch, 2*maxLive)}
+		maxJobs: 2*workers + 2, maxLive: maxLive, maxBytes: 2 << 20}
 	// Room for every job that may be queued: rotate waits at maxJobs unless
 	// the oldest is still being recorded, and a job spans a buffer of input,
 	// so only a few more can close within one chunk.
@@ -215,12 +214,7 @@ func (p *pipeline) batch() *batch {
 	if p.b != nil {
 		return p.b
 	}
-	var b *batch
-	select {
-	case b = <-p.spare:
-	default:
-		b = &batch{}
-	}
+	b := batchPool.Get().(*batch)
 	b.j, b.c = p.open, p.cur
 	p.cur.refs.Add(1)
 	p.b = b
@@ -228,20 +222,33 @@ func (p *pipeline) batch() *batch {
 }
 
 func (p *pipeline) record(seg *Segment, pos int, kind uint8, idx int) {
+	b := p.batch()
+	b.recs = append(b.recs, rec{})
+	p.fill(&b.recs[len(b.recs)-1], seg, pos, kind, idx)
+}
+
+func (p *pipeline) fill(r *rec, seg *Segment, pos int, kind uint8, idx int) {
 	var fl uint8
 	if seg.breaks {
-		fl |= flagBreaks
+		fl = flagBreaks
 	}
 	if seg.unterminated {
 		fl |= flagUnterminated
 	}
-	b := p.batch()
-	b.recs = append(b.recs, rec{off: seg.offset, end: seg.end, n: int32(p.v.rawLen), pos: int32(pos), idx: int32(idx),
-		kind: kind, flags: fl, d: seg.d})
+	*r = rec{off: seg.offset, end: int32(seg.end - seg.offset), n: int32(p.v.rawLen), pos: int32(pos), idx: int32(idx),
+		kind: kind, flags: fl, d: seg.d}
 }
 
-// segment records a segment of the current set (not its ST).
-func (p *pipeline) segment(seg *Segment, pos int) { p.record(seg, pos, recSegment, 0) }
+// segment records a segment of the current set (not its ST); the common
+// case, room in the current batch, without record's calls.
+func (p *pipeline) segment(seg *Segment, pos int) {
+	if b := p.b; b != nil && len(b.recs) < cap(b.recs) {
+		b.recs = b.recs[:len(b.recs)+1]
+		p.fill(&b.recs[len(b.recs)-1], seg, pos, recSegment, 0)
+		return
+	}
+	p.record(seg, pos, recSegment, 0)
+}
 
 // begin records a set's start: st is its ST.
 func (p *pipeline) begin(st *Segment, info setInfo) {
@@ -356,6 +363,9 @@ func (p *pipeline) acquire(n int) []byte {
 			p.live++
 			p.liveBytes += n
 			p.mu.Unlock()
+			if n == bufSize {
+				return *bufPool.Get().(*[]byte)
+			}
 			return make([]byte, n)
 		}
 		p.mu.Unlock()
@@ -416,7 +426,20 @@ func (p *pipeline) finish() {
 	}
 	p.wg.Wait()
 	p.r.pipe = nil
+	// Every chunk is back (the workers are gone, findings hold copies):
+	// keep the buffers of the usual size for the next Validate.
+	for _, b := range p.free {
+		if len(b) == bufSize {
+			bufPool.Put(&b)
+		}
+	}
+	p.free = nil
 }
+
+// bufSize is the reader's default buffer size, the size bufPool keeps.
+const bufSize = 64 << 10
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, bufSize); return &b }}
 
 // stop sends what is recorded and closes every job and the work queue.
 func (p *pipeline) stop() {
@@ -507,11 +530,12 @@ func (p *pipeline) recycle(b *batch) {
 	clear(b.sets)
 	clear(b.ids)
 	*b = batch{recs: b.recs[:0], fs: b.fs[:0], sets: b.sets[:0], ids: b.ids[:0]}
-	select {
-	case p.spare <- b:
-	default:
-	}
+	batchPool.Put(b)
 }
+
+// batchPool keeps batches, whose record lists grow to a buffer's segments,
+// from one Validate to the next.
+var batchPool = sync.Pool{New: func() any { return new(batch) }}
 
 func (w *worker) replay(b *batch) {
 	c := b.c
@@ -540,7 +564,7 @@ func (w *worker) replay(b *batch) {
 // load makes w.seg the segment r describes, as the reader returned it.
 func (w *worker) load(c *chunk, r *rec) {
 	i := r.off - c.base
-	w.seg.reset(c.buf[i:i+int64(r.n)], r.off, r.end, r.d, r.flags&flagBreaks != 0)
+	w.seg.reset(c.buf[i:i+int64(r.n)], r.off, r.off+int64(r.end), r.d, r.flags&flagBreaks != 0)
 	w.seg.unterminated = r.flags&flagUnterminated != 0
 	w.pos = int(r.pos)
 }
