@@ -157,7 +157,27 @@ func (w *walker) locate(seg *x12.Segment) (depth int, child *candidate, outOfOrd
 	if row := f.loop.slots[num]; row != 0 {
 		kids := f.loop.index.kids[row-1]
 		for i := range kids {
-			if c := &kids[i]; c.child != 0 && c.child >= f.idx && w.matches(&c.match) {
+			c := &kids[i]
+			if c.child == 0 || c.child < f.idx {
+				continue
+			}
+			// matches, inline for its two common cases: no qualifier, and
+			// one code compared as one word with the scanned element.
+			m := &c.match
+			if m.pos == 0 {
+				return w.depth - 1, c, false
+			}
+			if m.one != 0 && m.comp == 0 && m.pos <= w.f.n {
+				p := w.f.span[m.pos&maxFields]
+				lo, n := int(p&0xffff), int(p>>16)-int(p&0xffff)
+				if uint(n-1) < 7 && cap(w.f.raw)-lo >= 8 {
+					if binary.LittleEndian.Uint64(w.f.raw[lo:lo+8])&lowBytes[n&7]|uint64(n)<<56 == m.one {
+						return w.depth - 1, c, false
+					}
+					continue
+				}
+			}
+			if w.matches(m) {
 				return w.depth - 1, c, false
 			}
 		}
