@@ -46,7 +46,7 @@ func newValueSink(ctx context.Context, st store.Store, replace bool) *valueSink 
 	}
 	v.cur = <-v.free
 	v.wg.Add(1)
-	go v.run()
+	go v.run(v.ch) // its own copy: close clears v.ch
 	return v
 }
 
@@ -87,10 +87,10 @@ func (v *valueSink) close() error {
 	return v.error()
 }
 
-func (v *valueSink) run() {
+func (v *valueSink) run(ch <-chan []pendingValue) {
 	defer v.wg.Done()
 	var ids []store.BusinessIdentifier
-	for batch := range v.ch {
+	for batch := range ch {
 		if v.error() == nil {
 			// One database transaction per batch (sets of 1,000 claims
 			// share one), each transaction's identifiers in one call.
