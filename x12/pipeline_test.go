@@ -2,6 +2,7 @@ package x12_test
 
 import (
 	"bytes"
+	"errors"
 	"reflect"
 	"testing"
 
@@ -48,4 +49,74 @@ func TestPipelineConcurrency(t *testing.T) {
 			}
 		}
 	}
+}
+
+// failingReader returns its data and then an error that is not io.EOF.
+type failingReader struct{ data []byte }
+
+var errBroken = errors.New("connection reset")
+
+func (r *failingReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, errBroken
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	return n, nil
+}
+
+// TestPipelineReadError: input that fails to read part way gives, with
+// sets checked on other goroutines, the findings of the segments read
+// before the failure and the error, as a sequential run does.
+func TestPipelineReadError(t *testing.T) {
+	var buf bytes.Buffer
+	if _, err := x12gen.Generate(&buf, x12gen.Options{Kind: x12gen.Claims837P, Items: 60, PerSet: 5, Seed: 2}); err != nil {
+		t.Fatal(err)
+	}
+	data := bytes.ReplaceAll(buf.Bytes(), []byte("~SE*"), []byte("~SE*9"))
+	for _, n := range []int{3000, len(data) / 2, len(data) - 10} {
+		run := func(workers int) ([]x12.Finding, error) {
+			var out []x12.Finding
+			_, err := x12.Validate(&failingReader{data: data[:n]}, x12.ValidateOptions{Workers: workers,
+				Reader: []x12.ReaderOption{x12.WithBufferSize(1024)}, Sets: guide.NewSetValidator(guide.Options{}),
+				OnFinding: func(f x12.Finding) { out = append(out, f) }})
+			return out, err
+		}
+		want, wantErr := run(1)
+		got, err := run(2)
+		if !errors.Is(err, errBroken) || !errors.Is(wantErr, errBroken) {
+			t.Fatalf("%d bytes: errors %v and %v, want %v", n, err, wantErr, errBroken)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%d bytes: %d findings, sequentially %d", n, len(got), len(want))
+		}
+	}
+}
+
+// panicky is a SetValidator that fails on a set's fifth segment.
+type panicky struct{}
+
+func (panicky) BeginSet(x12.SetHeader, func(x12.Finding)) {}
+func (panicky) Segment(_ *x12.Segment, pos int, _ func(x12.Finding)) {
+	if pos == 5 {
+		panic("set validator bug")
+	}
+}
+func (panicky) EndSet(func(x12.Finding)) {}
+func (panicky) Fork() x12.SetValidator   { return panicky{} }
+
+// TestPipelinePanic: a SetValidator's panic on another goroutine reaches
+// the caller of Validate, as it would on the calling goroutine.
+func TestPipelinePanic(t *testing.T) {
+	var buf bytes.Buffer
+	if _, err := x12gen.Generate(&buf, x12gen.Options{Kind: x12gen.Claims837P, Items: 20, PerSet: 5, Seed: 2}); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if e := recover(); e != "set validator bug" {
+			t.Fatalf("recovered %v", e)
+		}
+	}()
+	_, _ = x12.Validate(bytes.NewReader(buf.Bytes()), x12.ValidateOptions{Workers: 2, Sets: panicky{}})
+	t.Fatal("no panic")
 }
