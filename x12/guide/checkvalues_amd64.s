@@ -26,8 +26,8 @@
 // Registers: SI buf, DX len(buf), DI span, R8 the element's check, R9 its
 // position i (1..n), R11 present; per element R12 its end (hi), R10 the
 // check of the value at hand (a component's or the element's own), R15
-// the checks left, BX and R13 the value's start and end; AX, CX, R14
-// scratch.
+// the components' checks left (-1 for a simple element), BX and R13 the
+// value's start and end; AX, CX, R14 scratch.
 TEXT ·checkValues(SB), NOSPLIT, $0-81
 	MOVQ buf_base+0(FP), SI
 	MOVQ buf_len+8(FP), DX
@@ -53,26 +53,30 @@ element:
 	CMPQ R12, DX
 	JHI fail
 	BTSQ R9, R11
+	CMPB Q_OP(R8), $QUICK_COMPOSITE
+	JEQ composite
+	// A simple element: one value, without separators, checked by its
+	// own check; R15 < 0 says so to checked.
 	MOVQ special+56(FP), AX
 	BTQ R9, AX
-	JCC values
-	// Components or repetitions: a composite's components only.
+	JCS fail
+	MOVQ R8, R10
+	MOVL R12, R13
+	MOVQ $-1, R15
+	JMP check
+
+composite:
+	// Its components, split at component separators; no repetitions.
 	MOVQ rep+64(FP), AX
 	BTQ R9, AX
 	JCS fail
-	CMPB Q_OP(R8), $QUICK_COMPOSITE
-	JNE fail
-
-values:
 	MOVQ Q_COMPS(R8), R10
 	MOVLQSX Q_NCOMPS(R8), R15
 
 value:
-	// The value ends at the next component separator of a composite,
-	// else at the element's end.
+	// A component ends at the next component separator, or with the
+	// element.
 	MOVL R12, R13
-	CMPB Q_OP(R8), $QUICK_COMPOSITE
-	JNE take
 	MOVL BX, AX
 
 find:
@@ -184,6 +188,8 @@ length:
 	JNE fail
 
 checked:
+	TESTQ R15, R15
+	JS next // a simple element's value
 	ADDQ $(1<<Q_SIZE_SHIFT), R10
 	CMPL R13, R12
 	JEQ last

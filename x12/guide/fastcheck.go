@@ -87,8 +87,7 @@ type qcheck struct {
 	perfect *uint64
 	mul     uint64
 	codes   *codeSet // the guide's codes or the external list's
-	// comps are the checks of the element's values: a composite's
-	// components (ncomps of them), or the element's own check alone.
+	// comps are the checks of a composite's components, ncomps of them.
 	comps  *qcheck
 	ncomps int32
 	// maxLeft is the most of comps a value may leave unused: those after
@@ -124,19 +123,15 @@ func qcheckOf(e *Element) qcheck {
 }
 
 // qchecks compiles the quick checks of elements (which must not move
-// afterwards: each check points at its element, and at itself or its
+// afterwards: each check points at its element, and a composite's at its
 // components' checks).
 func qchecks(elements []Element) []qcheck {
 	qs := make([]qcheck, len(elements))
 	for i := range elements {
 		q := &qs[i]
 		*q = qcheckOf(&elements[i])
-		if q.op == quickComposite {
-			if cs := elements[i].qs; len(cs) > 0 {
-				q.comps, q.ncomps = &cs[0], int32(len(cs))
-			}
-		} else {
-			q.comps, q.ncomps = q, 1
+		if cs := elements[i].qs; q.op == quickComposite && len(cs) > 0 {
+			q.comps, q.ncomps = &cs[0], int32(len(cs))
 		}
 		q.maxLeft = q.ncomps - q.lastReq
 	}

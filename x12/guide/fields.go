@@ -34,15 +34,13 @@ type fields struct {
 	tblD  x12.Delimiters
 	tblOK bool
 	tmp   []byte // a copy of a segment at the end of its buffer, for scan
-	// vec holds scanSSE's constants for element separator vecE and set
-	// delimiters vecD: each of the element, component and repetition
-	// separators, 0x1f and 0x7f, 16 times; vecSSE is false for delimiters
-	// scanSSE does not read (see scan).
-	vec    [5][16]byte
-	vecE   byte
-	vecD   x12.Delimiters
-	vecSet bool
-	vecSSE bool
+	// vec holds scanSSE's constants for the element separator vecE and
+	// the set's component and repetition separators vecC and vecR, 16
+	// times each, then 0x1f and 0x7f; vecSSE is false for delimiters
+	// scanSSE does not read (see scan), as the zero ones.
+	vec              [5][16]byte
+	vecE, vecC, vecR byte
+	vecSSE           bool
 }
 
 // maxFields is the most elements a segment read by scan may have (X12

@@ -15,8 +15,8 @@ func scanSSE(raw []byte, vec *[5][16]byte, span *[maxFields + 1 + 16]uint32) (k 
 // rest of a segment's element checks.
 func (f *fields) scan(seg *x12.Segment, d x12.Delimiters) bool {
 	sd := seg.Delimiters()
-	if !f.vecSet || f.vecE != sd.Element || f.vecD != d {
-		f.setVec(sd.Element, d)
+	if sd.Element != f.vecE || d.Component != f.vecC || d.Repetition != f.vecR {
+		f.setVec(sd.Element, d.Component, d.Repetition)
 	}
 	if !f.vecSSE {
 		return f.scanBytes(seg, d) // the table sorts out unusual delimiters
@@ -30,23 +30,19 @@ func (f *fields) scan(seg *x12.Segment, d x12.Delimiters) bool {
 		f.tmp = append(append(f.tmp[:0], raw...), make([]byte, 16)...)
 		raw = f.tmp[:len(raw)]
 	}
-	if len(raw) < 1<<16 {
-		k, comp, rep, ok := scanSSE(raw, &f.vec, &f.span)
-		// A blank-padded id, which x12.Segment trims, goes the slow way.
-		if id := f.span[0] >> 16; ok && (id == 0 || raw[id-1] != ' ') {
-			f.raw, f.n, f.compEl, f.repEl, f.fast = raw, k, comp, rep, true
-			return true
-		}
+	if k, comp, rep, ok := scanSSE(raw, &f.vec, &f.span); ok {
+		f.raw, f.n, f.compEl, f.repEl, f.fast = raw, k, comp, rep, true
+		return true
 	}
 	f.fast, f.n = false, -1
 	return false
 }
 
-// setVec makes f.vec scanSSE's constants for element separator e and set
-// delimiters d, or sets vecSSE false for delimiters it does not read.
-func (f *fields) setVec(e byte, d x12.Delimiters) {
-	c, r := d.Component, d.Repetition
-	f.vecSet, f.vecE, f.vecD = true, e, d
+// setVec makes f.vec scanSSE's constants for element separator e and
+// the set's component and repetition separators c and r, or sets vecSSE
+// false for delimiters it does not read.
+func (f *fields) setVec(e, c, r byte) {
+	f.vecE, f.vecC, f.vecR = e, c, r
 	f.vecSSE = !(odd(e) || odd(c) || odd(r) || c == e || r == e || c == r || c == 0 || r == 0)
 	for i, b := range [5]byte{e, c, r, 0x1f, 0x7f} {
 		for j := range f.vec[i] {

@@ -7,12 +7,15 @@
 // span goes to span[k]); bytes equal to c or r mark the element they are
 // in (comp, rep: bit min(k, 63)); any other byte below 0x20 (PMINUB with
 // 0x1f leaves it unchanged) or 0x7f, or a 128th separator, stops the scan
-// with ok false. vec holds e, c, r, 0x1f and 0x7f, 16 times each
+// with ok false, as does a raw of 64 KiB or more, or an id padded with
+// a blank (x12.Segment trims it). vec holds e, c, r, 0x1f and 0x7f, 16 times each
 // (fields.setVec). The separator count is checked once a block, so span
 // must have 16 entries past the 128th.
 TEXT ·scanSSE(SB), NOSPLIT, $0-65
 	MOVQ raw_base+0(FP), SI
 	MOVQ raw_len+8(FP), DX
+	CMPQ DX, $0xffff
+	JHI fail // spans hold 16-bit offsets
 	MOVQ vec+24(FP), AX
 	MOVOU 0(AX), X1
 	MOVOU 16(AX), X2
@@ -114,6 +117,13 @@ done:
 	SHLQ $16, CX
 	ORQ R11, CX
 	MOVL CX, (DI)(R10*4)
+	MOVWLZX 2(DI), AX // the id's end
+	TESTL AX, AX
+	JEQ idok
+	CMPB -1(SI)(AX*1), $0x20
+	JEQ fail
+
+idok:
 	MOVQ R10, k+40(FP)
 	MOVQ R12, comp+48(FP)
 	MOVQ R13, rep+56(FP)

@@ -553,33 +553,43 @@ func (v *Validator) closeSum(f *frame, lr *loopRule) {
 			formatAmount(ss.total), formatAmount(ss.sum))})
 }
 
-// amount parses an X12 decimal into millionths, without floating point.
+// amount parses an X12 decimal into millionths, without floating point:
+// the digits before the point in one loop, at most six after it in
+// another (later ones are dropped, as long as they are digits).
 func amount(b []byte) (int64, bool) {
 	if len(b) == 0 {
 		return 0, false
 	}
-	neg := false
-	if b[0] == '-' {
-		neg, b = true, b[1:]
+	neg := b[0] == '-'
+	if neg {
+		b = b[1:]
 	}
 	var n int64
-	frac := -1
-	for _, c := range b {
-		if d := c - '0'; d <= 9 {
-			if frac < 6 {
-				n = n*10 + int64(d)
-				if frac >= 0 {
-					frac++
-				}
-			}
-			continue
+	i := 0
+	for ; i < len(b); i++ {
+		d := b[i] - '0'
+		if d > 9 {
+			break
 		}
-		if c != '.' || frac >= 0 {
+		n = n*10 + int64(d)
+	}
+	frac := 0
+	if i < len(b) {
+		if b[i] != '.' {
 			return 0, false
 		}
-		frac = 0
+		for _, c := range b[i+1:] {
+			d := c - '0'
+			if d > 9 {
+				return 0, false
+			}
+			if frac < 6 {
+				n = n*10 + int64(d)
+				frac++
+			}
+		}
 	}
-	n *= pow10[6-max(frac, 0)]
+	n *= pow10[6-frac]
 	if neg {
 		n = -n
 	}
