@@ -215,6 +215,11 @@ func (p *pipeline) batch() *batch {
 		return p.b
 	}
 	b := batchPool.Get().(*batch)
+	if cap(b.recs) == 0 {
+		// Room for a buffer of short segments at once, rather than
+		// append's doublings.
+		b.recs = make([]rec, 0, len(p.cur.buf)/32)
+	}
 	b.j, b.c = p.open, p.cur
 	p.cur.refs.Add(1)
 	p.b = b
