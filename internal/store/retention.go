@@ -111,10 +111,23 @@ func (q *queries) PurgeExpired(ctx context.Context, accountID string, c PurgeCut
 		db = q.r
 	}
 	if !c.Eligibility.IsZero() {
-		ids, err := q.ids(ctx, db, `SELECT id FROM eligibility_checks WHERE account_id = $1 AND created_at < $2 ORDER BY created_at`+lim,
-			accountID, toUS(c.Eligibility))
-		if err != nil {
-			return r, err
+		// One mode at a time: the checks' only time index leads with
+		// (account_id, mode), and the schema allows these two modes only.
+		var ids []string
+		for _, mode := range []string{ModeTest, ModeProduction} {
+			modeLim := lim
+			if limit > 0 {
+				if len(ids) >= limit {
+					break
+				}
+				modeLim = " LIMIT " + strconv.Itoa(limit-len(ids))
+			}
+			some, err := q.ids(ctx, db, `SELECT id FROM eligibility_checks WHERE account_id = $1 AND mode = $2 AND created_at < $3
+				ORDER BY created_at`+modeLim, accountID, mode, toUS(c.Eligibility))
+			if err != nil {
+				return r, err
+			}
+			ids = append(ids, some...)
 		}
 		r.Checks = len(ids)
 		if err := q.deleteIn(ctx, dryRun, `DELETE FROM eligibility_checks WHERE account_id = $1 AND id IN `, accountID, ids); err != nil {

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,5 +122,41 @@ func testRetentionPurge(t *testing.T, s store.Store) {
 	must(t, s.SetRetentionPolicy(ctx, store.RetentionPolicy{AccountID: a.ID, EligibilityDays: 31, FileDays: 90, EventDays: 7, UpdatedAt: now}))
 	if ps, err := s.ListRetentionPolicies(ctx); err != nil || len(ps) != 1 || ps[0].EligibilityDays != 31 {
 		t.Fatalf("policies %+v %v", ps, err)
+	}
+}
+
+// testRetentionPurgeBothModes: the purge finds expired checks of both modes
+// (it looks them up one mode at a time), oldest first within a mode, and
+// removes no more than its limit.
+func testRetentionPurgeBothModes(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	a, kt := Seed(t, s, store.ModeTest)
+	kp := store.APIKey{ID: store.NewID(), AccountID: a.ID, Mode: store.ModeProduction, Name: "prod",
+		Hash: strings.Repeat("1", 64), CreatedAt: kt.CreatedAt}
+	must(t, s.CreateAPIKey(ctx, kp))
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	old, recent := now.Add(-40*24*time.Hour), now.Add(-time.Hour)
+	for _, c := range []store.EligibilityCheck{newCheck(a, kt, old), newCheck(a, kp, old), newCheck(a, kp, old.Add(time.Second)),
+		newCheck(a, kt, recent), newCheck(a, kp, recent)} {
+		must(t, s.InsertEligibilityCheck(ctx, c))
+	}
+	cut := store.PurgeCutoffs{Eligibility: now.Add(-30 * 24 * time.Hour)}
+	for _, step := range []struct{ limit, want int }{{2, 2}, {2, 1}, {2, 0}} {
+		var r store.PurgeResult
+		must(t, s.InTx(ctx, func(tx store.Queries) error {
+			var err error
+			r, err = tx.PurgeExpired(ctx, a.ID, cut, step.limit, false)
+			return err
+		}))
+		if r.Checks != step.want {
+			t.Fatalf("purge with limit %d removed %d checks, want %d", step.limit, r.Checks, step.want)
+		}
+	}
+	for _, mode := range []string{store.ModeTest, store.ModeProduction} {
+		list, _, err := s.ListEligibilityChecks(ctx, a.ID, store.EligibilityFilter{Mode: mode})
+		must(t, err)
+		if len(list) != 1 || !list[0].CreatedAt.Equal(recent) {
+			t.Errorf("%s: %d checks left, want the recent one", mode, len(list))
+		}
 	}
 }

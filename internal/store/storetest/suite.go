@@ -44,6 +44,7 @@ func Run(t *testing.T, open Opener) {
 		{"EventsInTx", testEventsInTx},
 		{"AuditChains", testAuditChains},
 		{"RetentionPurge", testRetentionPurge},
+		{"RetentionPurgeBothModes", testRetentionPurgeBothModes},
 		{"PartnersRoundTrip", testPartnersRoundTrip},
 		{"PartnersReferences", testPartnersReferences},
 		{"PartnersIsolation", testPartnersIsolation},
