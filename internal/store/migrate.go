@@ -22,9 +22,22 @@ var migrations embed.FS
 // migrate applies pending migrations. On PostgreSQL a session advisory lock
 // keeps replicas starting together from migrating at the same time.
 func migrate(ctx context.Context, engine string, db *sql.DB) error {
-	fsys, err := fs.Sub(migrations, "migrations")
+	p, err := migrator(ctx, engine, db)
 	if err != nil {
 		return err
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("store: migrate %s: %w", engine, err)
+	}
+	return nil
+}
+
+// migrator is the goose provider of db's migrations: migrations/*.sql and
+// the engine's goMigrations.
+func migrator(ctx context.Context, engine string, db *sql.DB) (*goose.Provider, error) {
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return nil, err
 	}
 	dialect := goose.DialectSQLite3
 	// Each engineer owns a range of migration numbers, so a database that
@@ -37,7 +50,7 @@ func migrate(ctx context.Context, engine string, db *sql.DB) error {
 		// turns, while test runs in their own schemas never wait on each other.
 		var where string
 		if err := db.QueryRowContext(ctx, "SELECT current_database() || '.' || COALESCE(current_schema(), '')").Scan(&where); err != nil {
-			return fmt.Errorf("store: migrate: %w", err)
+			return nil, fmt.Errorf("store: migrate: %w", err)
 		}
 		h := fnv.New64a()
 		h.Write([]byte("clearhouse-migrate:" + where))
@@ -46,7 +59,7 @@ func migrate(ctx context.Context, engine string, db *sql.DB) error {
 			lock.WithLockTimeout(1, 600), // retry every second for 10 minutes
 		)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		opts = append(opts, goose.WithSessionLocker(locker))
 	}
@@ -54,13 +67,10 @@ func migrate(ctx context.Context, engine string, db *sql.DB) error {
 	// later build may lack a lower-numbered migration that landed after
 	// it: apply such migrations instead of refusing to start (each one
 	// depends only on the tables of lower numbers).
-	opts = append(opts, goose.WithAllowOutofOrder(true))
+	opts = append(opts, goose.WithAllowOutofOrder(true), goose.WithGoMigrations(goMigrations(engine)...))
 	p, err := goose.NewProvider(dialect, db, fsys, opts...)
 	if err != nil {
-		return fmt.Errorf("store: migrations: %w", err)
+		return nil, fmt.Errorf("store: migrations: %w", err)
 	}
-	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("store: migrate %s: %w", engine, err)
-	}
-	return nil
+	return p, nil
 }
