@@ -11,25 +11,31 @@ import (
 	"unsafe"
 )
 
+// eligibilityColumns are read back: request_json, x12_response and
+// response_json hold the rows stored before payload (pack.go), which new
+// rows hold instead (leaving those three empty).
 const eligibilityColumns = `id, account_id, key_id, mode, trading_partner_service_id, payer_name,
 	control_number, status, request_json, x12_request, x12_response, response_json,
 	http_status, created_at, duration_us, cost_micros,
-	patient_name, member_id, patient_birth_date, service_date, submitter_control_number, route`
+	patient_name, member_id, patient_birth_date, service_date, submitter_control_number, route, payload`
 
-const insertEligibilitySQL = `INSERT INTO eligibility_checks (` + eligibilityColumns + `)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`
+const insertEligibilitySQL = `INSERT INTO eligibility_checks (id, account_id, key_id, mode, trading_partner_service_id,
+	payer_name, control_number, status, x12_request, http_status, created_at, duration_us, cost_micros,
+	patient_name, member_id, patient_birth_date, service_date, submitter_control_number, route, payload)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`
 
 func (q *queries) InsertEligibilityCheck(ctx context.Context, c EligibilityCheck) error {
 	if c.Mode != ModeProduction {
 		c.CostMicros = 0 // test checks are free
 	}
 	return q.atomic(ctx, func(q *queries) error {
+		payload, buf := packCheck(&c)
 		_, err := q.w.exec(ctx, insertEligibilitySQL,
 			c.ID, c.AccountID, c.KeyID, c.Mode, c.TradingPartnerServiceID, c.PayerName,
-			c.ControlNumber, c.Status, text(c.RequestJSON), text(c.X12Request), text(c.X12Response),
-			text(c.ResponseJSON), c.HTTPStatus, toUS(c.CreatedAt), c.DurationMicros, c.CostMicros,
+			c.ControlNumber, c.Status, text(c.X12Request), c.HTTPStatus, toUS(c.CreatedAt), c.DurationMicros, c.CostMicros,
 			strings.ToUpper(c.PatientName), strings.ToUpper(c.MemberID), c.PatientBirthDate, c.ServiceDate,
-			c.SubmitterControlNumber, c.Route)
+			c.SubmitterControlNumber, c.Route, payload)
+		putPacked(buf)
 		if err != nil {
 			return mapErr(err)
 		}
@@ -162,15 +168,22 @@ func decodeCursor(s string) (int64, string, error) {
 func scanEligibility(row scanner) (EligibilityCheck, error) {
 	var c EligibilityCheck
 	var req, x12req, x12resp, resp string
+	var payload []byte
 	var created int64
 	err := row.Scan(&c.ID, &c.AccountID, &c.KeyID, &c.Mode, &c.TradingPartnerServiceID, &c.PayerName,
 		&c.ControlNumber, &c.Status, &req, &x12req, &x12resp, &resp,
 		&c.HTTPStatus, &created, &c.DurationMicros, &c.CostMicros,
-		&c.PatientName, &c.MemberID, &c.PatientBirthDate, &c.ServiceDate, &c.SubmitterControlNumber, &c.Route)
+		&c.PatientName, &c.MemberID, &c.PatientBirthDate, &c.ServiceDate, &c.SubmitterControlNumber, &c.Route, &payload)
 	if err != nil {
 		return EligibilityCheck{}, mapErr(err)
 	}
-	c.RequestJSON, c.X12Request, c.X12Response, c.ResponseJSON = bytesOrNil(req), bytesOrNil(x12req), bytesOrNil(x12resp), bytesOrNil(resp)
+	c.X12Request = bytesOrNil(x12req)
+	if payload == nil {
+		// Stored before the payload column.
+		c.RequestJSON, c.X12Response, c.ResponseJSON = bytesOrNil(req), bytesOrNil(x12resp), bytesOrNil(resp)
+	} else if err := unpackCheck(payload, &c); err != nil {
+		return EligibilityCheck{}, fmt.Errorf("%w (check %s)", err, c.ID)
+	}
 	c.CreatedAt = fromUS(created)
 	return c, nil
 }

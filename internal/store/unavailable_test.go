@@ -2,9 +2,10 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -28,8 +29,12 @@ func TestSQLiteFullDiskIsUnavailable(t *testing.T) {
 	if _, err := s.writer.ExecContext(ctx, fmt.Sprintf("PRAGMA max_page_count = %d", pages)); err != nil {
 		t.Fatal(err)
 	}
+	// Random text: the check's payload is compressed, and repeated text
+	// would fit the pages that are left.
+	noise := make([]byte, 32<<10)
+	rand.Read(noise)
 	c := EligibilityCheck{ID: NewID(), AccountID: "a", KeyID: "k", Mode: ModeTest, Status: "active",
-		RequestJSON: []byte(strings.Repeat("x", 64<<10)), HTTPStatus: 200, CreatedAt: time.Now()}
+		RequestJSON: []byte(base64.StdEncoding.EncodeToString(noise)), HTTPStatus: 200, CreatedAt: time.Now()}
 	err := s.InsertEligibilityCheck(ctx, c)
 	if err == nil || !IsUnavailable(err) {
 		t.Fatalf("insert on a full database: err %v, want an IsUnavailable error", err)

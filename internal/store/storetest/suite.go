@@ -24,6 +24,7 @@ func Run(t *testing.T, open Opener) {
 		{"EligibilityListFiltersAndPages", testEligibilityList},
 		{"EligibilityListByMode", testEligibilityListByMode},
 		{"EligibilitySearch", testEligibilitySearch},
+		{"EligibilityPayload", testEligibilityPayload},
 		{"EligibilityConcurrentInserts", testEligibilityConcurrentInserts},
 		{"UsageMetering", testUsage},
 		{"TxRollback", testTxRollback},
