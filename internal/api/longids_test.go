@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -19,13 +20,7 @@ import (
 // two ids are both echoed); now a message is at most 2 KiB.
 func TestLongIDsAreEchoedBriefly(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	st := storetest.SQLite(t)
-	key, _, err := auth.CreateKey(ctx, st, "Acme", auth.ModeTest, "", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := apptest.New(t, apptest.Options{Store: st, Secrets: true}).API
+	srv, key := testKeyAPI(t)
 	long := strings.Repeat("é", 150_000) // 300 KB, cut inside a character
 	for _, path := range []string{
 		"/2023-08-01/events/" + long,
@@ -57,4 +52,15 @@ func TestLongIDsAreEchoedBriefly(t *testing.T) {
 			t.Errorf("%.60s: answer of %d bytes", path, rec.Body.Len())
 		}
 	}
+}
+
+// testKeyAPI is the API on SQLite and a test key of a new account.
+func testKeyAPI(t *testing.T) (http.Handler, string) {
+	t.Helper()
+	st := storetest.SQLite(t)
+	key, _, err := auth.CreateKey(context.Background(), st, "Acme", auth.ModeTest, "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return apptest.New(t, apptest.Options{Store: st, Secrets: true}).API, key
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"net/http"
+	"reflect"
 	"regexp"
 	"strings"
 
@@ -81,7 +82,7 @@ func (h mockScenarioHandlers) put(w http.ResponseWriter, r *http.Request) {
 	set, err := h.files(r).Put(r.Context(), body)
 	var se *scenario.Error
 	if errors.As(err, &se) {
-		WriteError(w, r, scenarioProblem(se))
+		WriteError(w, r, scenarioProblem(se, unknownScenarioField(body, se)))
 		return
 	}
 	if err != nil {
@@ -117,11 +118,31 @@ func (h mockScenarioHandlers) delete(w http.ResponseWriter, r *http.Request) {
 
 var scenarioIndex = regexp.MustCompile(`\[(\d+)\]`)
 
+// unknownScenarioField is the JSON Pointer of the field an unknown-field
+// error is about, "" when it is not one or cannot be found (a YAML file).
+// encoding/json names the field alone ("delay"), which is not where it is
+// (/scenarios/0/eligibility/delay).
+func unknownScenarioField(body []byte, e *scenario.Error) string {
+	if e.Field == "" || !strings.HasPrefix(e.Message, "is not a known field") {
+		return ""
+	}
+	for _, u := range unknownFields(body, reflect.TypeFor[scenario.File]()) {
+		if u.More == 0 && strings.EqualFold(u.Pointer[strings.LastIndexByte(u.Pointer, '/')+1:], e.Field) {
+			return u.Pointer
+		}
+	}
+	return ""
+}
+
 // scenarioProblem is a scenario file error in the contract's format: the
-// field as a JSON Pointer, the line in the message.
-func scenarioProblem(e *scenario.Error) *Error {
+// field as a JSON Pointer (pointer, when known, else from the error), the
+// line in the message.
+func scenarioProblem(e *scenario.Error, pointer string) *Error {
 	path := "/"
-	if e.Field != "" {
+	switch {
+	case pointer != "":
+		path = pointer
+	case e.Field != "":
 		path = "/" + strings.ReplaceAll(scenarioIndex.ReplaceAllString(e.Field, ".$1"), ".", "/")
 	}
 	msg := e.Message
