@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -209,6 +210,14 @@ func describe(err error, timeout time.Duration) string {
 		return "blocked by the SSRF guard (" + msg + "); private addresses need --webhooks-allow-private"
 	case errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "Client.Timeout"):
 		return fmt.Sprintf("no answer within %s", timeout)
+	}
+	// A lookup's error names the server's own resolver ("lookup x on
+	// 10.0.0.53:53"), which is no business of the webhook's owner.
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		named := *dns
+		named.Server = ""
+		return "dial tcp: " + named.Error()
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
