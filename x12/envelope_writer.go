@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 )
@@ -195,37 +194,60 @@ func (iw *InterchangeWriter) BeginInterchange(h InterchangeHeader) error {
 	if date.IsZero() {
 		date = time.Now().UTC()
 	}
-	fields := []struct {
+	// The date, time and control number are formatted into one string,
+	// not one each (a real-time exchange writes two ISAs).
+	var digits [19]byte
+	dt := date.AppendFormat(digits[:0], "0601021504")
+	dt = appendZeroPadded(dt, n, 9)
+	ds := string(dt)
+	control := ds[10:19]
+	fields := [16]struct {
 		v     string
 		width int
 	}{
+		{}, // ISA00: fields are numbered from 1
 		{def(h.AuthQualifier, "00"), 2}, {h.AuthInfo, 10},
 		{def(h.SecurityQualifier, "00"), 2}, {h.SecurityInfo, 10},
 		{def(h.SenderQualifier, "ZZ"), 2}, {h.SenderID, 15},
 		{def(h.ReceiverQualifier, "ZZ"), 2}, {h.ReceiverID, 15},
-		{date.Format("060102"), 6}, {date.Format("1504"), 4},
-		{rep, 1}, {version, 5}, {fmt.Sprintf("%09d", n), 9},
+		{ds[0:6], 6}, {ds[6:10], 4},
+		{rep, 1}, {version, 5}, {control, 9},
 		{ack, 1}, {def(h.Usage, "P"), 1},
 	}
-	b := []byte("ISA")
-	for i, f := range fields {
+	b := make([]byte, 0, isaLength+2)
+	b = append(b, "ISA"...)
+	for i := 1; i < len(fields); i++ {
+		f := fields[i]
 		if len(f.v) > f.width {
-			return fmt.Errorf("x12: ISA%02d %q is longer than %d characters", i+1, f.v, f.width)
+			return fmt.Errorf("x12: ISA%02d %q is longer than %d characters", i, f.v, f.width)
 		}
-		if c, bad := iw.badChar(f.v); bad && !(i == 10 && f.v == rep) {
-			return &DataError{Segment: "ISA", Element: i + 1, Char: c}
+		if c, bad := iw.badChar(f.v); bad && !(i == 11 && f.v == rep) {
+			return &DataError{Segment: "ISA", Element: i, Char: c}
 		}
 		b = append(b, d.Element)
 		b = append(b, f.v...)
-		b = append(b, strings.Repeat(" ", f.width-len(f.v))...)
+		for k := len(f.v); k < f.width; k++ {
+			b = append(b, ' ')
+		}
 	}
 	b = append(b, d.Element, d.Component)
 	if err := iw.WriteRaw(b); err != nil {
 		return err
 	}
-	iw.controls = Controls{Interchange: fmt.Sprintf("%09d", n)}
+	iw.controls = Controls{Interchange: control}
 	iw.inISA, iw.groups, iw.isaHeader = true, 0, h
 	return nil
+}
+
+// appendZeroPadded appends n (not negative) in decimal, zero-padded to
+// width digits.
+func appendZeroPadded(b []byte, n int64, width int) []byte {
+	var tmp [20]byte
+	v := strconv.AppendInt(tmp[:0], n, 10)
+	for k := len(v); k < width; k++ {
+		b = append(b, '0')
+	}
+	return append(b, v...)
 }
 
 // BeginGroup writes a GS.
