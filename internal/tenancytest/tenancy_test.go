@@ -3,6 +3,7 @@ package tenancytest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"os"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/core/coretest"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/store/storetest"
+	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
 
 // probe is one request an intruder makes at the owner's resource: it must
@@ -205,6 +207,18 @@ func (s *server) createEverything() []resource {
 		{method: "GET", path: wh + "/deliveries", want: 404},
 		{method: "POST", path: wh + "/test", want: 404},
 		{method: "GET", path: "/2023-08-01/webhooks", want: 200},
+	}})
+
+	// The owner's test mode at its limit of webhooks: the limit is the
+	// owner's test mode's, not the account's nor the server's.
+	var hooks struct{ Items []struct{ ID string } }
+	s.owned("GET", "/2023-08-01/webhooks", "", &hooks, 200)
+	for i := len(hooks.Items); i < webhooks.MaxWebhooks; i++ {
+		s.owned("POST", "/2023-08-01/webhooks", fmt.Sprintf(`{"url":"https://receiver.example/%d","status":"DISABLED"}`, i), nil, 201)
+	}
+	s.owned("POST", "/2023-08-01/webhooks", `{"url":"https://receiver.example/full","status":"DISABLED"}`, nil, 400)
+	add(resource{name: "webhook quota", probes: []probe{
+		{method: "POST", path: "/2023-08-01/webhooks", body: `{"url":"https://receiver.example/mine","status":"DISABLED"}`, want: 201},
 	}})
 
 	// A file, its transactions and its events.

@@ -96,12 +96,14 @@ func (s *Service) Create(ctx context.Context, c Caller, in Input) (store.Webhook
 		return store.Webhook{}, "", err
 	}
 	err = s.store.InTx(ctx, func(tx store.Queries) error {
-		existing, err := tx.ListWebhooks(ctx, c.AccountID, "")
+		// Counted in the caller's mode: test keys are handed out freely,
+		// and a test key's webhooks must not use up production's.
+		existing, err := tx.ListWebhooks(ctx, c.AccountID, c.Mode)
 		if err != nil {
 			return err
 		}
 		if len(existing) >= MaxWebhooks {
-			return invalid([]FieldError{{Path: "/", Message: fmt.Sprintf("an account has at most %d webhooks; delete one first", MaxWebhooks)}}, 0)
+			return invalid([]FieldError{{Path: "/", Message: fmt.Sprintf("an account has at most %d %s-mode webhooks; delete one first", MaxWebhooks, c.Mode)}}, 0)
 		}
 		return tx.CreateWebhook(ctx, w)
 	})

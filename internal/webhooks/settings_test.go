@@ -2,6 +2,7 @@ package webhooks_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -144,5 +145,27 @@ func TestParseSchedule(t *testing.T) {
 		if _, err := webhooks.ParseSchedule(bad); err == nil {
 			t.Errorf("ParseSchedule(%q) accepted", bad)
 		}
+	}
+}
+
+// TestWebhookQuotaIsPerMode: the limit of webhooks counts the caller's
+// mode. Before, it counted both: a test key (handed out freely) that made
+// 50 test webhooks left production unable to make one.
+func TestWebhookQuotaIsPerMode(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{noRun: true})
+	ctx := context.Background()
+	off := "DISABLED"
+	for i := range webhooks.MaxWebhooks {
+		if _, _, err := e.svc.Create(ctx, e.caller, webhooks.Input{URL: ptr(fmt.Sprintf("https://example.com/%d", i)), Status: &off}); err != nil {
+			t.Fatalf("test webhook %d: %v", i, err)
+		}
+	}
+	if _, _, err := e.svc.Create(ctx, e.caller, webhooks.Input{URL: ptr("https://example.com/one-more"), Status: &off}); err == nil {
+		t.Error("a test webhook past the limit was made")
+	}
+	prod := webhooks.Caller{AccountID: e.caller.AccountID, Mode: store.ModeProduction}
+	if _, _, err := e.svc.Create(ctx, prod, webhooks.Input{URL: ptr("https://example.com/prod"), Status: &off}); err != nil {
+		t.Errorf("production webhook after 50 test ones: %v", err)
 	}
 }

@@ -69,7 +69,7 @@ const (
 	DefaultSecretGrace = 24 * time.Hour
 	// DefaultJitter: each retry delay moves by up to ±10 %.
 	DefaultJitter = 0.1
-	// MaxWebhooks per account (both modes).
+	// MaxWebhooks per account and mode.
 	MaxWebhooks = 50
 	// DefaultConcurrency and MaxConcurrency bound the attempts in flight to
 	// one webhook, across replicas.
