@@ -84,4 +84,3 @@ func plain8(x uint64) bool {
 	backslash := x ^ (ones * '\\')
 	return (x|below|((quote-ones)&^quote)|((backslash-ones)&^backslash))&highs == 0
 }
-
