@@ -101,8 +101,9 @@ func (h lifecycleHandlers) get(w http.ResponseWriter, r *http.Request) {
 }
 
 // timeline is GET /2025-03-07/claims/{id}/timeline. A claim's timeline is
-// bounded (one submission, its delivery attempts, at most 200 answers), so
-// it is built whole and a page is a slice of it; the token is its offset.
+// bounded (one submission, its delivery attempts, at most 200 answers, the
+// newest store.MaxClaimStatusInquiries real-time answers), so it is built
+// whole and a page is a slice of it; the token is its offset.
 func (h lifecycleHandlers) timeline(w http.ResponseWriter, r *http.Request) {
 	l := parseListQuery(r)
 	offset := pageOffset(l, "t")
@@ -131,7 +132,12 @@ func (h lifecycleHandlers) timeline(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 		return
 	}
-	entries := claimstatus.Timeline(c, attempts, answers, routes)
+	inquiries, err := t.ClaimStatusInquiries(r.Context(), c.ID)
+	if err != nil {
+		WriteError(w, r, err)
+		return
+	}
+	entries := claimstatus.Timeline(c, attempts, answers, routes, inquiries)
 	size := l.PageSize
 	if size == 0 {
 		size = 100

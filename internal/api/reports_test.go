@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/auth"
+	"github.com/clearhouse/clearhouse/internal/claims/claimstest"
 	"github.com/clearhouse/clearhouse/internal/core/coretest"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -246,7 +247,32 @@ func TestClaimStatusOfAPaidTestClaim(t *testing.T) {
 		t.Errorf("claim status %+v (x12 %s)", cs, answer.X12)
 	}
 
-	// Another account's key asks about the same number: not found.
+	// The answer is on the claim's timeline (claimStatusInquiry, ours).
+	rows, _, err := f.store.ListDentalClaims(context.Background(), account, store.DentalClaimFilter{Mode: store.ModeTest})
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("claims: %v %v", rows, err)
+	}
+	timeline := "/2025-03-07/claims/" + rows[0].ID + "/timeline"
+	inquiries := func() []map[string]any {
+		t.Helper()
+		var tl struct{ Items []map[string]map[string]any }
+		f.json("GET", timeline, "", 200, &tl)
+		var out []map[string]any
+		for _, e := range tl.Items {
+			if q, ok := e["claimStatusInquiry"]; ok {
+				out = append(out, q)
+			}
+		}
+		return out
+	}
+	if got := inquiries(); len(got) != 1 || got[0]["statusCategoryCode"] != "F1" || got[0]["statusCode"] != "65" ||
+		got[0]["amountPaid"] != "832" || got[0]["payerId"] != "52133" || got[0]["tradingPartnerClaimNumber"] == "" || got[0]["processedAt"] == "" {
+		t.Errorf("the timeline's real-time answers: %v", got)
+	}
+
+	// Another account's key asks about the same number: not found, and
+	// nothing of it reaches the first account's claim; the other account
+	// cannot read that claim's timeline either.
 	otherTest, _, err := auth.CreateKey(context.Background(), f.store, "Another clinic", auth.ModeTest, "", time.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -254,6 +280,38 @@ func TestClaimStatusOfAPaidTestClaim(t *testing.T) {
 	resp, body := f.post("/2024-04-01/change/medicalnetwork/claimstatus/v2", otherTest, ask)
 	if resp.StatusCode != 200 || !strings.Contains(string(body), `"statusCategoryCode":"D0"`) || strings.Contains(string(body), `"amountPaid"`) {
 		t.Errorf("another account: %d %s", resp.StatusCode, body)
+	}
+	if got := inquiries(); len(got) != 1 {
+		t.Errorf("another account's question reached the claim's timeline: %v", got)
+	}
+	if resp, body := f.call("GET", timeline, otherTest, "", false); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("another account reads the claim's timeline: %d %s", resp.StatusCode, body)
+	}
+	// The other account sends a claim of its own with the same number and
+	// asks again: the answer goes on its claim, never on the first one.
+	otherKey, err := f.store.GetAPIKey(context.Background(), strings.Split(otherTest, "_")[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := claimstest.SetupMockPartners(context.Background(), f.store, otherKey.AccountID, store.ModeTest, "52133", "MOCKDOWN"); err != nil {
+		t.Fatal(err)
+	}
+	if resp, body := f.post(claimPath, otherTest, exampleClaim(t, nil)); resp.StatusCode != 200 {
+		t.Fatalf("the other account's claim: %d %s", resp.StatusCode, body)
+	}
+	theirs, _, err := f.store.ListDentalClaims(context.Background(), otherKey.AccountID, store.DentalClaimFilter{Mode: store.ModeTest})
+	if err != nil || len(theirs) != 1 {
+		t.Fatalf("the other account's claims: %v %v", theirs, err)
+	}
+	if resp, body := f.post("/2024-04-01/change/medicalnetwork/claimstatus/v2", otherTest, ask); resp.StatusCode != 200 {
+		t.Errorf("the other account asks about its own claim: %d %s", resp.StatusCode, body)
+	}
+	if got := inquiries(); len(got) != 1 {
+		t.Errorf("the other account's answer reached the first account's claim: %v", got)
+	}
+	if resp, body := f.call("GET", "/2025-03-07/claims/"+theirs[0].ID+"/timeline", otherTest, "", false); resp.StatusCode != 200 ||
+		strings.Count(string(body), `"claimStatusInquiry"`) != 1 {
+		t.Errorf("the other account's own claim's timeline: %d %s", resp.StatusCode, body)
 	}
 
 	// Every problem of a bad request at once; a raw 276 that breaks the

@@ -102,7 +102,7 @@ func TestTimeline(t *testing.T) {
 	if Route(routes) != "up-c" || Route(routes[:1]) != "" {
 		t.Errorf("Route: %q, %q", Route(routes), Route(routes[:1]))
 	}
-	for _, e := range Timeline(c, attempts, answers, routes) {
+	for _, e := range Timeline(c, attempts, answers, routes, nil) {
 		b, _ := json.Marshal(e)
 		var m map[string]map[string]any
 		if err := json.Unmarshal(b, &m); err != nil || len(m) != 1 {

@@ -14,9 +14,10 @@ import (
 // API's submission (dentalClaimSubmission, professionalClaimSubmission,
 // institutionalClaimSubmission), claimAcknowledgment (a 277CA) and
 // claimPaymentInformation (an 835's claim payment), and ours where it has
-// none: deliveryAttempt (each attempt to send the claim's file) and
-// fileAcknowledgment (the payer's 999 of that file). docs/decisions.md
-// describes the extensions.
+// none: deliveryAttempt (each attempt to send the claim's file),
+// fileAcknowledgment (the payer's 999 of that file), upstreamSubmission
+// and claimStatusInquiry (a payer's real-time 277 about the claim, asked
+// with a 276). docs/decisions.md describes the extensions.
 
 // Entry is one timeline entry.
 type Entry struct {
@@ -28,6 +29,7 @@ type Entry struct {
 	DeliveryAttempt              *DeliveryAttempt `json:"deliveryAttempt,omitempty"`
 	FileAcknowledgment           *FileAck         `json:"fileAcknowledgment,omitempty"`
 	UpstreamSubmission           *UpstreamRoute   `json:"upstreamSubmission,omitempty"`
+	ClaimStatusInquiry           *StatusInquiry   `json:"claimStatusInquiry,omitempty"`
 
 	at  time.Time
 	seq int // the order of entries of one instant: the life's order
@@ -99,6 +101,25 @@ type UpstreamRoute struct {
 	ProcessedAt  string `json:"processedAt"`
 }
 
+// StatusInquiry is a payer's real-time answer (a 277 to a 276 sent with
+// POST /2024-04-01/change/medicalnetwork/claimstatus/v2 or its raw-x12
+// twin) about the claim (ours): its first status as the claim status
+// answer's claimStatus names it, and what it says of the payment.
+type StatusInquiry struct {
+	ID                        string `json:"id"`
+	PayerID                   string `json:"payerId"`
+	StatusCategoryCode        string `json:"statusCategoryCode,omitempty"`
+	StatusCode                string `json:"statusCode,omitempty"`
+	EntityCode                string `json:"entityCode,omitempty"`
+	EffectiveDate             string `json:"effectiveDate,omitempty"`
+	SubmittedAmount           string `json:"submittedAmount,omitempty"`
+	AmountPaid                string `json:"amountPaid,omitempty"`
+	PaidDate                  string `json:"paidDate,omitempty"`
+	CheckNumber               string `json:"checkNumber,omitempty"`
+	TradingPartnerClaimNumber string `json:"tradingPartnerClaimNumber,omitempty"`
+	ProcessedAt               string `json:"processedAt"`
+}
+
 // Route is the upstream connection that accepted the claim's file, "" when
 // none has (yet) or the file went another way.
 func Route(routes []store.UpstreamSubmission) string {
@@ -111,9 +132,11 @@ func Route(routes []store.UpstreamSubmission) string {
 }
 
 // Timeline is a claim's entries, newest first: its submission, each
-// delivery attempt of its file, each upstream route it was offered to, and
-// its answers (oldest first as stored).
-func Timeline(c store.DentalClaim, attempts []store.JobAttempt, answers []store.ClaimAnswer, routes []store.UpstreamSubmission) []Entry {
+// delivery attempt of its file, each upstream route it was offered to, its
+// answers (oldest first as stored) and the payers' real-time answers about
+// it.
+func Timeline(c store.DentalClaim, attempts []store.JobAttempt, answers []store.ClaimAnswer, routes []store.UpstreamSubmission,
+	inquiries []store.ClaimStatusInquiry) []Entry {
 	r := NewRecord(c)
 	sub := &Submission{ID: c.TransactionID, StediPayerID: r.StediPayerID, PatientControlNumber: r.PatientControlNumber,
 		PatientName: r.PatientName, TotalClaimChargeAmount: r.TotalClaimChargeAmount, DatesOfService: r.DatesOfService,
@@ -151,6 +174,12 @@ func Timeline(c store.DentalClaim, attempts []store.JobAttempt, answers []store.
 	}
 	for _, a := range answers {
 		out = append(out, answerEntries(a)...)
+	}
+	for _, q := range inquiries {
+		out = append(out, Entry{ClaimStatusInquiry: &StatusInquiry{ID: q.ID, PayerID: q.PayerID, StatusCategoryCode: q.CategoryCode,
+			StatusCode: q.StatusCode, EntityCode: q.EntityCode, EffectiveDate: q.EffectiveDate, SubmittedAmount: q.SubmittedAmount,
+			AmountPaid: q.AmountPaid, PaidDate: q.PaidDate, CheckNumber: q.CheckNumber, TradingPartnerClaimNumber: q.PayerClaimNumber,
+			ProcessedAt: timestamp(q.CreatedAt)}, at: q.CreatedAt})
 	}
 	for i := range out {
 		out[i].seq = i

@@ -250,7 +250,8 @@ func New(cfg Config) (*Set, error) {
 
 	if s.StatusInquiry, err = statusinquiry.New(statusinquiry.Config{Router: router,
 		Numbers:  eligibility.StoreControlNumbers(s.Store, eligibility.DefaultSenderID, 0),
-		SenderID: eligibility.DefaultSenderID, Now: s.Clock.Now, Logger: s.Logger}); err != nil {
+		SenderID: eligibility.DefaultSenderID, Now: s.Clock.Now, Logger: s.Logger,
+		Record: recordStatusInquiries(s.Store, s.Payers, s.Clock.Now)}); err != nil {
 		return nil, err
 	}
 

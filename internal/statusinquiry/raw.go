@@ -59,9 +59,25 @@ func (s *Service) CheckRaw(ctx context.Context, caller payers.Caller, raw string
 			Message: fmt.Sprintf("Payer %s answered the 276 with something that is not a 277.", route.Payer.ID)}
 	}
 	resp.TradingPartnerServiceID = payerID
+	s.record(ctx, caller, route, rawPCN(raw), resp.Claims)
 	resp.Meta.ApplicationMode = string(caller.Mode)
 	resp.X12 = string(answer)
 	return resp, nil
+}
+
+// rawPCN is the patient control number (REF*EJ) the first claim of a raw
+// 276 asks about, "" when it names none.
+func rawPCN(raw string) string {
+	r := x12.NewReader(bytes.NewReader([]byte(raw)))
+	for {
+		s, err := r.Next()
+		if err != nil {
+			return ""
+		}
+		if s.Is("REF") && s.Element(1) == "EJ" {
+			return s.Element(2)
+		}
+	}
 }
 
 // rawPayer reads the first set's id and its payer (2100A NM1*PR NM109).

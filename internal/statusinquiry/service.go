@@ -29,6 +29,11 @@ type Config struct {
 	Now      func() time.Time
 	Timeout  time.Duration
 	Logger   *slog.Logger
+	// Record, when set, keeps a 277's claims as timeline entries of the
+	// caller's own claims they name (package services); pcn is the
+	// patient control number the request named, for a 277 that does not
+	// echo it. A failure to record is logged; the answer is still given.
+	Record func(ctx context.Context, caller payers.Caller, payerID, pcn string, claims []Claim) error
 }
 
 // Service answers claim status requests.
@@ -114,11 +119,27 @@ func (s *Service) Check(ctx context.Context, caller payers.Caller, req *Request)
 		resp.Dependent = &Person{FirstName: d.FirstName, LastName: d.LastName, Suffix: d.Suffix}
 	}
 	resp.TradingPartnerServiceID = req.TradingPartnerServiceID
+	pcn := ""
+	if req.Encounter != nil {
+		pcn = req.Encounter.PatientAccountNumber
+	}
+	s.record(ctx, caller, route, pcn, resp.Claims)
 	resp.Meta.ApplicationMode = string(caller.Mode)
 	resp.Meta.TraceID = trace
 	resp.Meta.SenderID = s.cfg.SenderID
 	resp.X12 = string(answer)
 	return resp, nil
+}
+
+// record keeps the answer on the caller's claims it is about.
+func (s *Service) record(ctx context.Context, caller payers.Caller, route payers.Route, pcn string, claims []Claim) {
+	if s.cfg.Record == nil || len(claims) == 0 {
+		return
+	}
+	if err := s.cfg.Record(ctx, caller, route.Payer.ID, pcn, claims); err != nil {
+		s.cfg.Logger.Warn("statusinquiry: the answer could not be kept on the claim's timeline", "payer", route.Payer.ID,
+			"account", caller.AccountID, logsafe.Error(err))
+	}
 }
 
 // route finds the payer's connection for a 276, or the contract's error.

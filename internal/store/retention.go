@@ -216,6 +216,7 @@ func (q *queries) purgeFiles(ctx context.Context, db conn, accountID string, bef
 		{`DELETE FROM claim_answers WHERE account_id = $1 AND claim_id IN `, claims},
 		{`DELETE FROM claim_answers WHERE account_id = $1 AND transaction_id IN `, txs},
 		{`DELETE FROM unmatched_claim_reports WHERE account_id = $1 AND transaction_id IN `, txs},
+		{`DELETE FROM claim_status_inquiries WHERE account_id = $1 AND claim_id IN `, claims},
 		{`DELETE FROM claim_resends WHERE account_id = $1 AND claim_id IN `, claims},
 		{`DELETE FROM claim_resends WHERE account_id = $1 AND previous_claim_id IN `, claims},
 		{`DELETE FROM dental_claims WHERE account_id = $1 AND id IN `, claims},

@@ -130,6 +130,7 @@ type Queries interface {
 	UpstreamCursors
 	ClaimResends
 	UpstreamSubmissions
+	ClaimStatusInquiries
 }
 
 // Store is an open database.

@@ -74,6 +74,7 @@ func Run(t *testing.T, open Opener) {
 		{"UpstreamCursors", testUpstreamCursors},
 		{"ClaimResends", testClaimResends},
 		{"UpstreamSubmissions", testUpstreamSubmissions},
+		{"ClaimStatusInquiries", testClaimStatusInquiries},
 		{"InlineBlobs", testInlineBlobs},
 	}
 	for _, tc := range tests {
