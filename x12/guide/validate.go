@@ -32,8 +32,10 @@ type Validator struct {
 	d      x12.Delimiters
 	cls    classTable
 	seg    *x12.Segment // segment being checked
-	loopID string       // loop of the segment being checked
-	errors int          // findings that reject the set
+	// loop is the loop of the segment being checked, nil or the root for
+	// the header and trailer (loopID names it, for findings only).
+	loop   *Loop
+	errors int // findings that reject the set
 	// slowOnly makes step read every segment through its accessors and
 	// check it with checkElements: the reference the tests hold the fast
 	// path (fields.scan, elementsOK) to.
@@ -58,7 +60,7 @@ func (v *Validator) Begin(g *Guide, st *x12.Segment, report func(x12.Finding)) {
 	v.pos = 1
 	v.f.use(st)
 	f := v.push(g.root, st.Offset())
-	v.seg, v.loopID = st, ""
+	v.seg, v.loop = st, nil
 	if !v.opts.SkipElements {
 		v.checkElements(st, g.root.Children[0].Segment)
 	}
@@ -106,10 +108,7 @@ func (v *Validator) place(seg *x12.Segment) *Step {
 		return st
 	}
 	f := v.top()
-	v.loopID = f.loop.ID
-	if f.loop == v.g.root {
-		v.loopID = ""
-	}
+	v.loop = f.loop
 	if st.OutOfOrder {
 		v.segmentFinding(CodeOutOfOrder, "7", x12.Error, st.Segment,
 			fmt.Sprintf("%s is out of order in loop %s (expected earlier)", st.Segment.ID, v.loopName()))
@@ -151,11 +150,20 @@ func (v *Validator) End() int {
 	return v.errors
 }
 
-func (v *Validator) loopName() string {
-	if v.loopID == "" {
-		return "header/trailer"
+// loopID is the LoopID of the current segment's findings: "" in the
+// header and trailer.
+func (v *Validator) loopID() string {
+	if v.loop == nil || v.loop == v.g.root {
+		return ""
 	}
-	return v.loopID
+	return v.loop.ID
+}
+
+func (v *Validator) loopName() string {
+	if id := v.loopID(); id != "" {
+		return id
+	}
+	return "header/trailer"
 }
 
 // emit files a finding, filling what every finding of the current segment shares.
@@ -175,7 +183,7 @@ func (v *Validator) segmentFinding(code x12.Code, ik3 string, sev x12.Severity, 
 		id = s.ID
 	}
 	v.emit(x12.Finding{Severity: sev, Code: code, Message: msg, Offset: v.seg.Offset(), SegmentID: id,
-		Position: v.pos, LoopID: v.loopID, IK3: ik3})
+		Position: v.pos, LoopID: v.loopID(), IK3: ik3})
 }
 
 // unknown reports a segment that fits nowhere in the guide.
@@ -190,10 +198,7 @@ func (v *Validator) unknown(seg *x12.Segment) {
 	case !v.g.segIDs[id]:
 		code, ik3, why = CodeUnrecognized, "1", "is not a segment this guide knows"
 	}
-	v.loopID = v.top().loop.ID
-	if v.top().loop == v.g.root {
-		v.loopID = ""
-	}
+	v.loop = v.top().loop
 	v.segmentFinding(code, ik3, x12.Error, nil, fmt.Sprintf("segment %q %s (in loop %s)", clip(id), why, v.loopName()))
 }
 
@@ -278,7 +283,7 @@ func (v *Validator) elementFinding(code x12.Code, ik4 string, elem, comp, rep in
 
 func (v *Validator) elementFindingSev(sev x12.Severity, code x12.Code, ik4 string, elem, comp, rep int, de string, value []byte, msg string) {
 	f := x12.Finding{Severity: sev, Code: code, Message: msg, Offset: v.seg.Offset(), SegmentID: v.seg.ID(),
-		Position: v.pos, LoopID: v.loopID, Element: elem, Component: comp, Repetition: rep, ElementRef: de,
+		Position: v.pos, LoopID: v.loopID(), Element: elem, Component: comp, Repetition: rep, ElementRef: de,
 		Value: clip(string(value))}
 	if sev >= x12.Error {
 		f.IK4 = ik4
