@@ -66,24 +66,28 @@ whole:
 	MOVL AX, R9
 	NOTL R9
 	ANDL R9, R8 // a separator is a separator, whatever else it is
-	ORL AX, R8
+	ORL AX, R8 // (sets ZF when no byte of the block is either)
+	JZ next
 
 bits:
-	TESTL R8, R8
-	JZ next
+	// R8 has a bit set: the next separator, or special byte.
 	BSFL R8, CX
-	LEAQ (BX)(CX*1), R9 // offset of the byte
 	BTL CX, AX
 	JCC special
-	MOVQ R9, CX
-	SHLQ $16, CX
-	ORQ R11, CX
-	MOVL CX, (DI)(R10*4)
+	LEAQ (BX)(CX*1), R9 // offset of the separator
+	MOVW R11, (DI)(R10*4) // the element's span: start,
+	MOVW R9, 2(DI)(R10*4) // end
 	INCQ R10
 	LEAQ 1(R9), R11
-	JMP clear
+
+clear:
+	LEAL -1(R8), R9
+	ANDL R9, R8
+	JNZ bits
+	JMP next
 
 special:
+	LEAQ (BX)(CX*1), R9
 	MOVBLZX (SI)(R9*1), R9
 	MOVQ R10, CX
 	CMPQ CX, $63
@@ -100,11 +104,7 @@ notcomp:
 	CMPB R9, R15
 	JNE fail
 	BTSQ CX, R13
-
-clear:
-	LEAL -1(R8), R9
-	ANDL R9, R8
-	JMP bits
+	JMP clear
 
 next:
 	CMPQ R10, $127 // a 128th separator
@@ -113,10 +113,8 @@ next:
 	JMP block
 
 done:
-	MOVQ DX, CX
-	SHLQ $16, CX
-	ORQ R11, CX
-	MOVL CX, (DI)(R10*4)
+	MOVW R11, (DI)(R10*4)
+	MOVW DX, 2(DI)(R10*4)
 	MOVWLZX 2(DI), AX // the id's end
 	TESTL AX, AX
 	JEQ idok
