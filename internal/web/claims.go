@@ -18,6 +18,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/delivery"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/practice"
+	"github.com/clearhouse/clearhouse/internal/reports"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -378,6 +379,44 @@ type claimData struct {
 	// claims sent in its place (correct-and-resend, replace, void).
 	Resent   *resendView
 	ResentAs []resendView
+	// Inquiries are the payers' real-time answers about the claim (a
+	// claim status request sent from the API), oldest first.
+	Inquiries []inquiryView
+}
+
+// inquiryView is a payer's real-time answer about the claim, in words.
+type inquiryView struct {
+	At    time.Time
+	Words []string
+}
+
+// inquiryWords says what a payer answered when asked about the claim: its
+// status in the words of the claim status code lists (codes beside them,
+// for a call to the payer), and what it says of the payment.
+func inquiryWords(q store.ClaimStatusInquiry) []string {
+	var out []string
+	status := reports.StatusCategory(q.CategoryCode)
+	if detail := reports.StatusCode(q.StatusCode); detail != "" {
+		status = strings.TrimSuffix(status, ".") + ": " + detail
+	}
+	if status == "" {
+		status = "The payer answered with a status this service has no words for"
+	}
+	out = append(out, strings.TrimSuffix(status, ".")+" ("+strings.Trim(q.CategoryCode+":"+q.StatusCode, ":")+").")
+	if q.AmountPaid != "" {
+		s := "The payer says it paid $" + formatCents(claimstatus.Cents(q.AmountPaid))
+		if q.PaidDate != "" {
+			s += " on " + q.PaidDate
+		}
+		if q.CheckNumber != "" {
+			s += ", check or payment number " + q.CheckNumber
+		}
+		out = append(out, s+".")
+	}
+	if q.PayerClaimNumber != "" {
+		out = append(out, "The payer's claim number is "+q.PayerClaimNumber+".")
+	}
+	return out
 }
 
 // resendView is the other claim of a resend link, as the timeline says it.
@@ -475,6 +514,14 @@ func (c *Console) claimPage(w http.ResponseWriter, r *http.Request) {
 	if data.Paid, err = c.claimPaid(ctx, c.tenant(v), cl, answers, data.Lines); err != nil {
 		c.fail(w, r, err)
 		return
+	}
+	inquiries, err := c.tenant(v).ClaimStatusInquiries(ctx, cl.ID)
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	for _, q := range inquiries {
+		data.Inquiries = append(data.Inquiries, inquiryView{At: q.CreatedAt, Words: inquiryWords(q)})
 	}
 	var ok bool
 	if data.SimulatedBy, ok = c.simulatedBy(w, r, store.ClaimSubject(cl.ExecutionID, cl.PatientControlNumber)); !ok {

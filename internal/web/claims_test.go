@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -12,6 +13,8 @@ import (
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/core/coretest"
 	"github.com/clearhouse/clearhouse/internal/mockpayer"
+	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/statusinquiry"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -140,6 +143,24 @@ func TestClaimPages(t *testing.T) {
 		if strings.Contains(page, jargon) {
 			t.Errorf("the paid claim's page says %q", jargon)
 		}
+	}
+
+	// A real-time claim status request about it (from the API): the
+	// payer's answer is in what happened.
+	var ask statusinquiry.Request
+	if err := json.Unmarshal([]byte(`{"tradingPartnerServiceId": "52133",
+	  "providers": [{"providerType": "BillingProvider", "organizationName": "ABA Inc", "npi": "1999999992"}],
+	  "subscriber": {"memberId": "W000000001", "firstName": "John", "lastName": "Doe"},
+	  "encounter": {"patientAccountNumber": "PCN1-00000", "beginningDateOfService": "20230428"}}`), &ask); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.StatusInquiry.Check(context.Background(), payers.Caller{AccountID: acct.AccountID, Mode: payers.ModeTest}, &ask); err != nil {
+		t.Fatal(err)
+	}
+	page = b.waitClaim(paid, "Partly paid", "Asked the payer about the claim")
+	wantContains(t, "paid claim's status answer", page, "Asked the payer about the claim", "Finalized/Payment", "(F1:65)")
+	if m := x12Element.FindString(page); m != "" {
+		t.Errorf("the paid claim's page names the X12 element %s", m)
 	}
 
 	// Rejected: the 277CA's reason in words.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/clearhouse/clearhouse/internal/core"
 	"github.com/clearhouse/clearhouse/internal/core/coretest"
+	"github.com/clearhouse/clearhouse/internal/statusinquiry"
 	"github.com/clearhouse/clearhouse/internal/store"
 	"github.com/clearhouse/clearhouse/internal/webhooks"
 )
@@ -20,14 +21,14 @@ import (
 // job queue running.
 type ediServer struct {
 	*testServer
-	Core     *core.Service
-	Webhooks *webhooks.Service
+	Core          *core.Service
+	Webhooks      *webhooks.Service
+	StatusInquiry *statusinquiry.Service
 }
 
 func newEDIServer(t testing.TB) *ediServer {
 	t.Helper()
-	s, svc := newServer(t, true)
-	return &ediServer{testServer: s, Core: svc.Core, Webhooks: svc.Webhooks}
+	return newEDIServerWith(t, serverOptions{})
 }
 
 // newEDIServerRemit is newEDIServer whose mock payer pays remitDelay after
@@ -42,7 +43,7 @@ func newEDIServerWith(t testing.TB, o serverOptions) *ediServer {
 	t.Helper()
 	o.EDI = true
 	s, svc := newServerWith(t, o)
-	return &ediServer{testServer: s, Core: svc.Core, Webhooks: svc.Webhooks}
+	return &ediServer{testServer: s, Core: svc.Core, Webhooks: svc.Webhooks, StatusInquiry: svc.StatusInquiry}
 }
 
 // partneredKey issues a test key whose account has the coretest trading
