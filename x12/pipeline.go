@@ -152,24 +152,30 @@ func (s *setInfo) dst(f *Finding) *[]Finding {
 	return &s.set.Findings
 }
 
-// usePipeline decides, at the first ST, whether sets are checked on other
-// goroutines: the SetValidator must fork, nothing may watch the segments as
-// they are read (OnSegment's calls would no longer interleave with
-// OnFinding's as before), and there must be a second core and more input
-// than the reader's first buffer held, unless Workers asks for the pipeline.
-func (v *validator) usePipeline() (ForkingSetValidator, int) {
+// usePipeline says, at an ST with no set open, whether sets are checked on
+// other goroutines from there on. never is set when they never will be: the
+// SetValidator does not fork, something watches the segments as they are
+// read (OnSegment's calls would no longer interleave with OnFinding's as
+// before), Workers says 1, or there is no second core. Otherwise, unless
+// Workers asks for the pipeline, it waits for more input than a claim or an
+// inquiry: a reader buffer filled (64 KiB), so that small inputs, most of
+// them, do not pay for the goroutines and the handover.
+func (v *validator) usePipeline() (fork ForkingSetValidator, workers int, never bool) {
 	fork, ok := v.opts.Sets.(ForkingSetValidator)
 	if !ok || v.opts.OnSegment != nil || v.opts.Workers == 1 || v.opts.Workers < 0 {
-		return nil, 0
+		return nil, 0, true
 	}
-	n := v.opts.Workers
-	if n == 0 {
-		n = min(runtime.GOMAXPROCS(0), 4)
-		if n < 2 || v.r.eof {
-			return nil, 0
-		}
+	if v.opts.Workers > 1 {
+		return fork, v.opts.Workers, false
 	}
-	return fork, n
+	n := min(runtime.GOMAXPROCS(0), 4)
+	if n < 2 {
+		return nil, 0, true
+	}
+	if r := v.r; r.base == 0 && r.end < len(r.buf) {
+		return nil, 0, false // everything read so far fits one buffer
+	}
+	return fork, n, false
 }
 
 func newPipeline(v *validator, fork ForkingSetValidator, workers int) *pipeline {

@@ -3,6 +3,7 @@ package x12_test
 import (
 	"bytes"
 	"errors"
+	"io"
 	"reflect"
 	"testing"
 
@@ -34,6 +35,16 @@ func TestPipelineConcurrency(t *testing.T) {
 		}
 		return out, rep
 	}
+	// Workers 0 with a source that returns a little at a time: the first
+	// sets are checked on the calling goroutine, the pipeline starts at the
+	// first ST once a buffer has filled.
+	want, wantRep := run(1)
+	var out []x12.Finding
+	rep, err := x12.Validate(&trickle{data: data}, x12.ValidateOptions{Sets: guide.NewSetValidator(guide.Options{}),
+		OnFinding: func(f x12.Finding) { out = append(out, f) }})
+	if err != nil || !reflect.DeepEqual(out, want) || !reflect.DeepEqual(rep, wantRep) {
+		t.Fatalf("read a little at a time: error %v, %d findings, sequentially %d, reports equal %v", err, len(out), len(want), reflect.DeepEqual(rep, wantRep))
+	}
 	for _, ro := range [][]x12.ReaderOption{nil, {x12.WithBufferSize(512)}} {
 		want, wantRep := run(1, ro...)
 		if len(want) < 40 {
@@ -49,6 +60,18 @@ func TestPipelineConcurrency(t *testing.T) {
 			}
 		}
 	}
+}
+
+// trickle returns at most 1,000 bytes a Read.
+type trickle struct{ data []byte }
+
+func (r *trickle) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), 1000)], r.data)
+	r.data = r.data[n:]
+	return n, nil
 }
 
 // failingReader returns its data and then an error that is not io.EOF.

@@ -53,9 +53,9 @@ type ValidateOptions struct {
 	// Workers is how many goroutines check transaction sets (Sets) beside
 	// the one reading the input and checking the envelopes. 0 chooses: as
 	// many as GOMAXPROCS (at most 4) when Sets is a ForkingSetValidator,
-	// OnSegment is nil, GOMAXPROCS is above 1 and the input is longer than
-	// the reader's first buffer; otherwise, or with 1 (or less), everything
-	// runs on the calling goroutine. The findings, their order and the
+	// OnSegment is nil and GOMAXPROCS is above 1, from the first ST after
+	// the input has filled the reader's buffer; otherwise, or with 1 (or
+	// less), everything runs on the calling goroutine. The findings, their order and the
 	// report are the same either way; OnFinding is always called on the
 	// calling goroutine.
 	Workers int
@@ -100,9 +100,9 @@ type validator struct {
 	reportFn func(Finding)
 
 	// pipe is set once sets are checked on other goroutines (pipeline.go);
-	// decided once the first ST has said whether they will be.
-	pipe    *pipeline
-	decided bool
+	// noPipe once they never will be.
+	pipe   *pipeline
+	noPipe bool
 	// rawLen is the length of seg's bytes as read: splitting a segment
 	// with line breaks in it replaces them by a copy without.
 	rawLen int
@@ -550,9 +550,10 @@ func (v *validator) beginSet(seg *Segment) {
 	if v.set != nil {
 		v.closeSet(seg.Offset())
 	}
-	if !v.decided && v.opts.Sets != nil {
-		v.decided = true
-		if fork, n := v.usePipeline(); fork != nil {
+	if v.pipe == nil && !v.noPipe && v.opts.Sets != nil {
+		fork, n, never := v.usePipeline()
+		v.noPipe = never
+		if fork != nil {
 			v.pipe = newPipeline(v, fork, n)
 		}
 	}
