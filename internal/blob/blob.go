@@ -224,6 +224,12 @@ type fileWriter struct {
 	// written and flushed: bytes written, and how many of them were handed
 	// to the disk early (startWriteback).
 	written, flushed int64
+	// direct is the aligned buffer of a blob written past the page cache
+	// (direct.go), dn bytes of it not yet written; noDirect: the file
+	// system refused; wroteDirect: a direct write succeeded.
+	direct                *[]byte
+	dn                    int
+	noDirect, wroteDirect bool
 }
 
 func createFile(target string) (Writer, error) {
@@ -242,6 +248,31 @@ func createFile(target string) (Writer, error) {
 const writebackChunk = 8 << 20
 
 func (w *fileWriter) Write(p []byte) (int, error) {
+	if w.direct != nil {
+		return w.writeDirect(p)
+	}
+	if !w.noDirect && w.written+int64(len(p)) > directAfter {
+		// Up to an aligned offset through the page cache, the rest direct.
+		pad := int((directAlign - w.written%directAlign) % directAlign)
+		if pad <= len(p) {
+			n, err := w.writeBuffered(p[:pad])
+			if err != nil {
+				return n, err
+			}
+			var m int
+			if w.startDirect() {
+				m, err = w.writeDirect(p[pad:])
+			} else {
+				m, err = w.writeBuffered(p[pad:])
+			}
+			return n + m, err
+		}
+	}
+	return w.writeBuffered(p)
+}
+
+// writeBuffered writes p through the page cache.
+func (w *fileWriter) writeBuffered(p []byte) (int, error) {
 	n, err := w.f.Write(p)
 	w.written += int64(n)
 	if w.written-w.flushed >= writebackChunk {
@@ -261,9 +292,15 @@ func (w *fileWriter) Commit() error {
 		return fmt.Errorf("blob: put %s: already finished", w.target)
 	}
 	w.done = true
+	var err error
+	if w.direct != nil {
+		err = w.flushDirect(true)
+	}
 	// The bytes reach the disk before the rename names them, and the
 	// rename before Commit returns (see sync.go).
-	err := w.f.Sync()
+	if err == nil {
+		err = w.f.Sync()
+	}
 	if cerr := w.f.Close(); err == nil {
 		err = cerr
 	}
@@ -286,6 +323,7 @@ func (w *fileWriter) Abort() {
 		return
 	}
 	w.done = true
+	w.releaseDirect()
 	w.f.Close()
 	os.Remove(w.f.Name())
 }
