@@ -25,8 +25,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !validRequestID.MatchString(id) {
 		id = store.NewID()
 	}
-	w.Header().Set("X-Request-Id", id)
-	setSecurityHeaders(w.Header())
+	setSecurityHeaders(w.Header(), id) // and X-Request-Id
 	info := &httpkit.Info{ID: id, Base: s.svc.Logger}
 	r = r.WithContext(httpkit.WithInfo(r.Context(), info))
 	rec := &statusWriter{ResponseWriter: w}

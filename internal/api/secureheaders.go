@@ -12,13 +12,18 @@ const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'none'; sa
 // in a sandbox (an opaque origin, no scripts) with nothing loaded.
 const documentContentSecurityPolicy = "sandbox; default-src 'none'"
 
-// setSecurityHeaders sets the headers every response carries, before any
-// handler runs; a handler (the console) may replace them.
-func setSecurityHeaders(h http.Header) {
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Security-Policy", apiContentSecurityPolicy)
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "no-referrer")
+// setSecurityHeaders sets the headers every response carries, and the
+// request's id, before any handler runs; a handler (the console) may
+// replace them. Their values share one array (Header.Set allocates a
+// slice for each, on every request); each header's slice ends where its
+// value does, so an Add to one never writes into the next.
+func setSecurityHeaders(h http.Header, requestID string) {
+	v := []string{requestID, "nosniff", apiContentSecurityPolicy, "DENY", "no-referrer"}
+	h["X-Request-Id"] = v[0:1:1]
+	h["X-Content-Type-Options"] = v[1:2:2]
+	h["Content-Security-Policy"] = v[2:3:3]
+	h["X-Frame-Options"] = v[3:4:4]
+	h["Referrer-Policy"] = v[4:5:5]
 }
 
 // inertDocument sets the headers of a stored document (a file's contents,
