@@ -45,11 +45,11 @@ func TestBrowserClaims(t *testing.T) {
 
 	// The claim form, filled with the accepted test claim.
 	step(t, ctx, "open the claim form", chromedp.Navigate(srv.URL+"/claims/new"), chromedp.WaitVisible(chromedp.CSS("#sample")),
-		chromedp.Poll[chromedp.Void](`window.htmx !== undefined && document.readyState === "complete"`))
+		poll(`window.htmx !== undefined && document.readyState === "complete"`))
 	step(t, ctx, "pick the accepted test claim",
 		chromedp.SetValue(chromedp.CSS("#sample"), "accepted"),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector("#sample").dispatchEvent(new Event("change", {bubbles: true}))`),
-		chromedp.Poll[chromedp.Void](`document.querySelector("#c-sub_member_id")?.value === "123412345"`, chromedp.WithPollingTimeout(10*time.Second)),
+		poll(`document.querySelector("#c-sub_member_id")?.value === "123412345"`, chromedp.WithPollingTimeout(10*time.Second)),
 		settled)
 	wantContains(t, "claim form", text(t, ctx, "#claim-form"), "Insured person", "Practice", "Procedure 1", "Tooth", "Surfaces", "Total charge: $245.00")
 	if got := eval[string](t, ctx, `document.querySelector("#c-payer").value + "|" + document.querySelector("#c-line2_surfaces").value`); got != "UnitedHealthcare Dental (52133)|MO" {
@@ -63,7 +63,7 @@ func TestBrowserClaims(t *testing.T) {
 	step(t, ctx, "mark the page", chromedp.Evaluate[chromedp.Void](`window.sameDocument = true`))
 	// Accepted by the 277CA; the mock payer's 835 follows some seconds
 	// later, so the page may already say Paid.
-	step(t, ctx, "wait for Accepted or Paid in #claim-status", chromedp.Poll[chromedp.Void](
+	step(t, ctx, "wait for Accepted or Paid in #claim-status", poll(
 		`/Accepted|Paid/.test(document.querySelector("#claim-status")?.innerText || "")`, chromedp.WithPollingTimeout(15*time.Second)))
 	if !eval[bool](t, ctx, `window.sameDocument === true`) {
 		t.Errorf("the claim page reloaded instead of updating in place")
@@ -78,7 +78,7 @@ func TestBrowserClaims(t *testing.T) {
 	follow(t, ctx, "open the 277CA file", chromedp.Click(chromedp.CSS(".answer-277CA .answer-file")))
 	waitText(t, ctx, ".file-title", "277CA-")
 	follow(t, ctx, "open the events tab", chromedp.Click(chromedp.CSS("#tab-events")))
-	step(t, ctx, "deliveries done", chromedp.Poll[chromedp.Void](
+	step(t, ctx, "deliveries done", poll(
 		`document.querySelectorAll(".event").length >= 2 && document.querySelectorAll(".event .attempt").length === document.querySelectorAll(".event").length`,
 		chromedp.WithPollingTimeout(15*time.Second)), settled)
 	wantContains(t, "277CA events", text(t, ctx, ".tab-panel"), "Transaction processed", "File processed", "answered 200")

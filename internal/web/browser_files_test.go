@@ -29,7 +29,7 @@ func uploadInBrowser(t *testing.T, ctx context.Context, base, name, content stri
 // waitText waits until the element's text contains want.
 func waitText(t *testing.T, ctx context.Context, sel, want string) {
 	t.Helper()
-	step(t, ctx, "wait for "+want+" in "+sel, chromedp.Poll[chromedp.Void](
+	step(t, ctx, "wait for "+want+" in "+sel, poll(
 		`(document.querySelector(`+jsString(sel)+`)?.innerText || "").includes(`+jsString(want)+`)`,
 		chromedp.WithPollingTimeout(15*time.Second)))
 }
@@ -106,14 +106,14 @@ func TestBrowserFiles(t *testing.T) {
 
 	// Events tab: each event with its delivery; Retry adds an attempt.
 	follow(t, ctx, "open the events tab", chromedp.Click(chromedp.CSS("#tab-events")))
-	step(t, ctx, "deliveries done", chromedp.Poll[chromedp.Void](
+	step(t, ctx, "deliveries done", poll(
 		`document.querySelectorAll(".event").length === 3 && document.querySelectorAll(".event .attempt").length === 3`,
 		chromedp.WithPollingTimeout(15*time.Second)))
 	wantContains(t, "events", text(t, ctx, ".tab-panel"), "File processed", "Transaction processed", "Delivered", "answered 200")
 	screenshot(t, ctx, shots, "file-events.png")
 	checkA11y(t, ctx, "events tab")
 	step(t, ctx, "retry the first event",
-		chromedp.Poll[chromedp.Void](`window.htmx !== undefined && document.readyState === "complete"`),
+		poll(`window.htmx !== undefined && document.readyState === "complete"`),
 		chromedp.Click(chromedp.CSS(".event button.retry")))
 	waitText(t, ctx, "#retry-notice", "is being sent again to 1 webhook")
 	waitText(t, ctx, ".event", "Attempt 2 (retry): answered 200")

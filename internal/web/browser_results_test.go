@@ -140,7 +140,7 @@ func TestBrowserPayerPicker(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("#f-payer")),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector("#f-payer").value = ""`),
 		chromedp.SendKeys(chromedp.CSS("#f-payer"), "UnitedHealth"),
-		chromedp.Poll[chromedp.Void](`[...document.querySelectorAll("#payer-options option")].some(o => o.value === "UnitedHealthcare (87726)")`,
+		poll(`[...document.querySelectorAll("#payer-options option")].some(o => o.value === "UnitedHealthcare (87726)")`,
 			chromedp.WithPollingTimeout(5*1e9)),
 	)
 	options := eval[[]string](t, ctx, `[...document.querySelectorAll("#payer-options option")].map(o => o.value)`)

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto"
 	"github.com/chromedp/chromedp"
 
 	"github.com/clearhouse/clearhouse/internal/testenv"
@@ -134,11 +136,57 @@ func eval[T any](t *testing.T, ctx context.Context, js string) T {
 	t.Helper()
 	sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	v, err := chromedp.Run(sctx, chromedp.Evaluate[T](js))
+	v, err := chromedp.Run(sctx, survivesNavigation(chromedp.Evaluate[T](js)))
 	if err != nil {
 		t.Fatalf("evaluate %s: %v", js, err)
 	}
 	return v
+}
+
+// poll waits until the expression is true, like chromedp.Poll, on the page
+// shown when it becomes true: a navigation meanwhile (a form's redirect, an
+// htmx HX-Redirect, a reload) does not fail it.
+func poll(expr string, opts ...chromedp.PollOption) chromedp.Action[chromedp.Void] {
+	return survivesNavigation(chromedp.Poll[chromedp.Void](expr, opts...))
+}
+
+// survivesNavigation runs again an action that only reads the page (an
+// evaluation, a poll) when a navigation replaced the page's JavaScript
+// context under it. chromedp runs a poll in the context it last saw: if the
+// page navigates meanwhile, the call fails with "Execution context was
+// destroyed", or with "Cannot find context with specified id" when the old
+// context was gone before the call reached the browser. The page that
+// replaced it gets the action again, until ctx ends (the step's deadline).
+func survivesNavigation[T any](a chromedp.Action[T]) chromedp.Action[T] {
+	return func(ctx context.Context, tg *chromedp.Target) (T, error) {
+		for {
+			v, err := a(ctx, tg)
+			if err == nil || !contextReplaced(err) {
+				return v, err
+			}
+			select {
+			case <-ctx.Done():
+				return v, err
+			case <-time.After(50 * time.Millisecond): // for chromedp to see the new page's context
+			}
+		}
+	}
+}
+
+// contextReplaced reports whether err is the browser's answer to a call
+// into a JavaScript context that a navigation has destroyed.
+func contextReplaced(err error) bool {
+	var e *cdproto.Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	for _, msg := range []string{"Cannot find context with specified id", "Execution context was destroyed",
+		"Cannot find default execution context", "Inspected target navigated or closed"} {
+		if strings.Contains(e.Message, msg) {
+			return true
+		}
+	}
+	return false
 }
 
 // screenshot saves a full-page PNG into the artifacts directory.
@@ -196,7 +244,7 @@ func noSidewaysScroll(t *testing.T, ctx context.Context, page string, width int)
 
 // settled waits until htmx has finished swapping: new content is wired
 // (hx-post and friends) and focused only after its settle step.
-var settled = chromedp.Poll[chromedp.Void](`!document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")`,
+var settled = poll(`!document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")`,
 	chromedp.WithPollingTimeout(10*time.Second))
 
 // runMock fills the form with a mock request through the picker, runs the
@@ -207,12 +255,12 @@ func runMock(t *testing.T, ctx context.Context, base, name, memberID string) str
 	// could still reach the previous page or submit without htmx.
 	step(t, ctx, "open the new check page", chromedp.Navigate(base+"/checks/new"),
 		chromedp.WaitVisible(chromedp.CSS("#result .placeholder")),
-		chromedp.Poll[chromedp.Void](`window.htmx !== undefined && document.readyState === "complete"`))
+		poll(`window.htmx !== undefined && document.readyState === "complete"`))
 	// Picking a mock fills the form at once (no button to press).
 	step(t, ctx, "fill with mock "+name,
 		chromedp.SetValue(chromedp.CSS("#mock"), name),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector("#mock").dispatchEvent(new Event("change", {bubbles: true}))`),
-		chromedp.Poll[chromedp.Void](`document.querySelector("#f-sub_member_id").value === "`+memberID+`"`, chromedp.WithPollingTimeout(10*time.Second)),
+		poll(`document.querySelector("#f-sub_member_id").value === "`+memberID+`"`, chromedp.WithPollingTimeout(10*time.Second)),
 		settled,
 	)
 	step(t, ctx, "run the check "+name,
@@ -247,7 +295,7 @@ func TestBrowserConsole(t *testing.T) {
 	// The payer picker narrows its list by name as one types.
 	step(t, ctx, "search payers by name",
 		chromedp.SendKeys(chromedp.CSS("#f-payer"), "aetna"),
-		chromedp.Poll[chromedp.Void](`(() => {
+		poll(`(() => {
 			const o = [...document.querySelectorAll("#payer-options option")];
 			return o.length > 0 && o.length < 5 && o[0].value === "Aetna (60054)";
 		})()`, chromedp.WithPollingTimeout(5*time.Second)),
