@@ -52,7 +52,9 @@ type Options struct {
 	// Metrics, when set, receives the queue's Prometheus collectors.
 	Metrics prometheus.Registerer
 	// Lease is how long a claim holds a job without news from its worker
-	// (default 30s). A running job's lease is renewed every Lease/3, so a
+	// (default 30s). A running job's lease is renewed once a third of it
+	// has passed (counted from when the claim or the last renewal set it,
+	// so a claim slow to commit does not eat into it), so a
 	// long job (a 1 GB inbound file) stays with its worker for as long as
 	// the worker lives, up to its kind's Timeout, while a job whose process
 	// died is claimed again within one Lease.

@@ -37,9 +37,13 @@ func (q *Queue) claim(ctx context.Context, c store.ClaimParams) ([]store.Job, er
 	if len(c.Kinds) == 0 {
 		return nil, nil
 	}
-	c.Worker, c.Now, c.Lease = q.opts.Worker, q.opts.Clock.Now(), q.opts.Lease
+	c.Worker, c.Lease = q.opts.Worker, q.opts.Lease
 	var claimed []store.Job
 	err := q.grouped(ctx, func(tx store.Jobs) (err error) {
+		// The lease starts when the claim runs, not when it was asked
+		// for: the wait for SQLite's writer (a group round) or a
+		// PostgreSQL connection would otherwise come off the lease.
+		c.Now = q.opts.Clock.Now()
 		claimed, err = tx.ClaimJobs(ctx, c)
 		return err
 	})
@@ -131,25 +135,36 @@ func (q *Queue) call(ctx context.Context, k kind, j store.Job) (err error) {
 }
 
 // renewLease keeps the worker's lease on j alive while its handler runs:
-// every Lease/3 it moves the lease to now+Lease, but never past until (the
-// kind's Timeout plus grace), so a stuck handler cannot hold a job forever.
-// If another worker has taken the job (this worker stalled past its lease),
-// the handler's context is cancelled: its work would be dropped anyway.
-// The returned function stops the renewals and waits for the last one.
+// a third of a lease after the lease was last set it moves it to
+// now+Lease, but never past until (the kind's Timeout plus grace), so a
+// stuck handler cannot hold a job forever. If another worker has taken the
+// job (this worker stalled past its lease), the handler's context is
+// cancelled: its work would be dropped anyway. The returned function stops
+// the renewals and waits for the last one.
 func (q *Queue) renewLease(ctx context.Context, cancel context.CancelFunc, j store.Job, until time.Time, log *slog.Logger) (stop func()) {
 	done := make(chan struct{})
 	stopped := make(chan struct{})
+	// The first renewal is due a third of a lease after the claim set the
+	// lease (j.LockedUntil), not after the handler started: a claim slow to
+	// return (a starved writer, a slow fsync) would otherwise hand the
+	// handler a lease that ends before its first renewal, and another
+	// worker would run the job again. It is timed here, before the handler
+	// starts, not whenever the goroutine below first runs.
+	expires := j.LockedUntil
+	if expires.IsZero() {
+		expires = q.opts.Clock.Now().Add(q.opts.Lease)
+	}
+	timer := time.NewTimer(q.renewIn(expires))
 	go func() {
 		defer close(stopped)
-		tick := time.NewTicker(max(q.opts.Lease/3, time.Millisecond))
-		defer tick.Stop()
+		defer timer.Stop()
 		for {
 			select {
 			case <-done:
 				return
 			case <-ctx.Done():
 				return
-			case <-tick.C:
+			case <-timer.C:
 			}
 			now := q.opts.Clock.Now()
 			next := now.Add(q.opts.Lease)
@@ -160,15 +175,39 @@ func (q *Queue) renewLease(ctx context.Context, cancel context.CancelFunc, j sto
 				return // past the kind's Timeout: let the lease lapse
 			}
 			err := q.store.ExtendJobLease(ctx, j.ID, q.opts.Worker, j.Attempt, next)
-			if errors.Is(err, store.ErrLeaseLost) {
+			switch {
+			case errors.Is(err, store.ErrLeaseLost):
 				log.Warn("job lease lost to another worker; stopping the handler")
 				cancel()
 				return
-			}
-			if err != nil && ctx.Err() == nil {
-				log.Warn("job lease not renewed", "error", err.Error())
+			case err != nil:
+				if ctx.Err() == nil {
+					log.Warn("job lease not renewed", "error", err.Error())
+				}
+				// Try again soon, while the lease lasts, not a third of
+				// a lease later.
+				timer.Reset(retryRenewal(q.opts.Lease))
+			default:
+				if !next.Before(until) {
+					return // the lease ends at until: no renewal moves it further
+				}
+				expires = next
+				timer.Reset(q.renewIn(expires))
 			}
 		}
 	}()
 	return func() { close(done); <-stopped }
 }
+
+// renewIn is how long after now a lease ending at expires is renewed: once
+// a third of it has passed (at once if more has), and never later than a
+// third of a lease from now (a clock set back).
+func (q *Queue) renewIn(expires time.Time) time.Duration {
+	third := max(q.opts.Lease/3, time.Millisecond)
+	due := expires.Add(-(q.opts.Lease - third))
+	return min(max(due.Sub(q.opts.Clock.Now()), 0), third)
+}
+
+// retryRenewal is how soon a renewal that failed (not lost: the store
+// could not take it) is tried again.
+func retryRenewal(lease time.Duration) time.Duration { return max(lease/10, time.Millisecond) }
