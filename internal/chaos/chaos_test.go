@@ -147,6 +147,12 @@ func run(t *testing.T, cfg settings, bin string, db *sql.DB, storeFlags, keyFlag
 		for _, r := range rs {
 			r.stop()
 			r.log.Close()
+			if t.Failed() {
+				// The logs go with the temporary directory: a failed run
+				// keeps their ends (warnings and errors only: --log-level warn).
+				out, _ := os.ReadFile(r.log.Name())
+				t.Logf("%s's log ends:\n%s", r.name, tail(out, 3000))
+			}
 		}
 	})
 	for _, r := range rs {
