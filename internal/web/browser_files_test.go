@@ -29,9 +29,9 @@ func uploadInBrowser(t *testing.T, ctx context.Context, base, name, content stri
 // waitText waits until the element's text contains want.
 func waitText(t *testing.T, ctx context.Context, sel, want string) {
 	t.Helper()
-	step(t, ctx, "wait for "+want+" in "+sel, poll(
+	stepWithin(t, ctx, pipelineWait, "wait for "+want+" in "+sel, poll(
 		`(document.querySelector(`+jsString(sel)+`)?.innerText || "").includes(`+jsString(want)+`)`,
-		chromedp.WithPollingTimeout(15*time.Second)))
+		chromedp.WithPollingTimeout(pipelineWait)))
 }
 
 func jsString(s string) string {

@@ -120,8 +120,8 @@ func practiceWalk(t *testing.T, width int) {
 	// 10 % a deductible), so the payment has something to explain.
 	step(t, ctx, "type the right member ID", chromedp.SetValue(chromedp.CSS("#c-sub_member_id"), mockpayer.RemitMember(mockpayer.RemitPartial)))
 	follow(t, ctx, "resend", chromedp.Click(chromedp.CSS("#send-claim")))
-	step(t, ctx, "wait for Accepted", poll(
-		`/Accepted|Paid/.test(document.querySelector("#claim-status")?.innerText || "")`, chromedp.WithPollingTimeout(20*time.Second)))
+	stepWithin(t, ctx, pipelineWait, "wait for Accepted", poll(
+		`/Accepted|Paid/.test(document.querySelector("#claim-status")?.innerText || "")`, chromedp.WithPollingTimeout(pipelineWait)))
 	wantContains(t, "resent claim", text(t, ctx, "main"), "Claim acknowledgment (277CA): Accepted", "Replace this claim", "Void this claim")
 	shoot("accepted")
 	checkA11y(t, ctx, "accepted claim")
@@ -198,11 +198,11 @@ func practiceWalk(t *testing.T, width int) {
 func waitPaid(t *testing.T, ctx context.Context) {
 	t.Helper()
 	paid := `(document.querySelector("#claim-status")?.innerText || "") === "Partly paid" && !!document.querySelector("#claim-paid")`
-	deadline := time.Now().Add(45 * time.Second)
+	deadline := time.Now().Add(pipelineWait)
 	for !eval[bool](t, ctx, paid) {
 		if time.Now().After(deadline) {
 			failureShot(t, ctx)
-			t.Fatal("the claim was not paid within 45 s")
+			t.Fatalf("the claim was not paid within %s", pipelineWait)
 		}
 		// Until it is paid the page follows the claim (never reloaded
 		// here): an accepted claim is not final.

@@ -83,7 +83,18 @@ func newBrowser(t *testing.T) context.Context {
 // step runs actions with a deadline, failing the test with what was going on.
 func step(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	stepWithin(t, ctx, 20*time.Second, what, actions...)
+}
+
+// pipelineWait bounds a wait for what the job queue does after a request (a
+// claim's 999 and 277CA, a file processed): at load 40 on two cores a
+// claim's 277CA took longer than 20 s to show.
+const pipelineWait = time.Minute
+
+// stepWithin is step with its own deadline.
+func stepWithin(t *testing.T, ctx context.Context, within time.Duration, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	sctx, cancel := context.WithTimeout(ctx, within)
 	defer cancel()
 	if err := chromedp.Do(sctx, actions...); err != nil {
 		failureShot(t, ctx)
