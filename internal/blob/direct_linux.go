@@ -21,3 +21,11 @@ func setDirect(f *os.File, on bool) error {
 	_, err = unix.FcntlInt(fd, unix.F_SETFL, fl)
 	return err
 }
+
+// newDirectBuf maps an anonymous buffer of directSize bytes: page-aligned,
+// as O_DIRECT needs, and outside the Go heap.
+func newDirectBuf() ([]byte, error) {
+	return unix.Mmap(-1, 0, directSize, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
+}
+
+func freeDirectBuf(b []byte) { _ = unix.Munmap(b) }
