@@ -27,7 +27,7 @@ func (f *laneFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.outboundWorkers, "outbound-workers", defaultOutboundWorkers,
 		"outbound calls (webhook attempts, deliveries of outbound files) run at once by this process, apart from --workers (0: the default)")
 	fs.IntVar(&f.outboundPerAccount, "outbound-per-account", defaultOutboundPerAccount,
-		"outbound calls one account may have running at once in this process; its others wait, holding no worker; 0: no cap")
+		"outbound calls one account may have running at once in each mode (test, production) in this process; its others of that mode wait, holding no worker; 0: no cap")
 	fs.IntVar(&f.workersPerAccount, "workers-per-account", 0,
 		"files and claims jobs one account may have running at once of --workers (e.g. --workers minus 1, so another account's file never waits for a free worker); 0: no cap")
 }

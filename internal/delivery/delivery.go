@@ -157,7 +157,7 @@ func (s *Service) Enqueue(ctx context.Context, tx store.Queries, e store.Executi
 // enqueues runs once New has registered Kind on q.
 func EnqueueOn(q *jobs.Queue) core.OutboundHook {
 	return func(ctx context.Context, tx store.Queries, e store.Execution) error {
-		_, err := q.Enqueue(ctx, tx, Kind, payload{ExecutionID: e.ID, AccountID: e.AccountID}, jobs.ForAccount(e.AccountID),
+		_, err := q.Enqueue(ctx, tx, Kind, payload{ExecutionID: e.ID, AccountID: e.AccountID}, jobs.ForTenant(e.AccountID, e.Mode),
 			jobs.WithID(JobID(e.ID)))
 		return err
 	}

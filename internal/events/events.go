@@ -132,7 +132,7 @@ func (em *Emitter) Emit(ctx context.Context, tx store.Queries, e Event) (Envelop
 		return Envelope{}, fmt.Errorf("events: store %s: %w", e.DetailType, err)
 	}
 	payload, _ := json.Marshal(DispatchPayload{EventID: env.ID, AccountID: e.AccountID})
-	if _, err := tx.EnqueueJob(ctx, store.NewJob{Kind: DispatchKind, AccountID: e.AccountID, Payload: payload,
+	if _, err := tx.EnqueueJob(ctx, store.NewJob{Kind: DispatchKind, AccountID: e.AccountID, Mode: e.Mode, Payload: payload,
 		MaxAttempts: DispatchMaxAttempts, CreatedAt: at}); err != nil {
 		return Envelope{}, fmt.Errorf("events: enqueue dispatch of %s: %w", e.DetailType, err)
 	}

@@ -12,8 +12,8 @@
 //
 // Each kind runs in a lane (Policy.Lane), a pool of workers of its own:
 // calls to other systems (LaneOutbound) never take the workers of files
-// and claims, and one account may hold only its share of a lane
-// (Lane.PerAccount); its other jobs wait in the table, unclaimed.
+// and claims, and one account in one mode may hold only its share of a
+// lane (Lane.PerAccount); its other jobs wait in the table, unclaimed.
 package jobs
 
 import (
@@ -150,6 +150,13 @@ func WithID(id string) EnqueueOption { return func(n *store.NewJob) { n.ID = id 
 // ForAccount records the account the job works for.
 func ForAccount(accountID string) EnqueueOption {
 	return func(n *store.NewJob) { n.AccountID = accountID }
+}
+
+// ForTenant records the account and mode the job works for: a lane caps
+// each account and mode on its own (Lane.PerAccount), so a test key's work
+// never waits on, nor holds up, the same account's production work.
+func ForTenant(accountID, mode string) EnqueueOption {
+	return func(n *store.NewJob) { n.AccountID, n.Mode = accountID, mode }
 }
 
 // Enqueue adds a job of a registered kind through tx, which should be the

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"sync"
@@ -27,11 +28,13 @@ type Lane struct {
 	// Concurrency is how many of the lane's jobs run at once in this
 	// process (default Options.Concurrency).
 	Concurrency int
-	// PerAccount is how many of them one account may run at once in this
-	// process (0: no cap). An account at its cap has its further jobs
-	// left in the table, unclaimed, until one of its running jobs ends:
-	// they wait without holding a worker, and the other accounts' jobs
-	// are claimed past them. Jobs of no account are not capped.
+	// PerAccount is how many of them one account in one mode may run at
+	// once in this process (0: no cap). An account at its cap in a mode
+	// has its further jobs of that mode left in the table, unclaimed,
+	// until one of its running jobs ends: they wait without holding a
+	// worker, and the other accounts' jobs, and its own of the other mode,
+	// are claimed past them (a test key is handed out freely; its flood
+	// must not take production's share). Jobs of no account are not capped.
 	PerAccount int
 }
 
@@ -43,12 +46,13 @@ type lane struct {
 	wake  chan struct{}
 	mu    sync.Mutex
 	kinds []string
-	// running counts each account's jobs in hand (PerAccount only).
-	running map[string]int
+	// running counts each account and mode's jobs in hand (PerAccount
+	// only).
+	running map[store.Scope]int
 }
 
 func newLane(name string, size Lane) *lane {
-	return &lane{name: name, size: size, wake: make(chan struct{}, 1), running: map[string]int{}}
+	return &lane{name: name, size: size, wake: make(chan struct{}, 1), running: map[store.Scope]int{}}
 }
 
 func (l *lane) notify() {
@@ -59,23 +63,26 @@ func (l *lane) notify() {
 }
 
 // claimLimit is how many jobs the next claim may take with free workers,
-// and the accounts it must skip, so that no account passes PerAccount
+// and the accounts and modes it must skip, so that none passes PerAccount
 // even if every job claimed were its own.
-func (l *lane) claimLimit(free int) (limit int, exclude []string) {
+func (l *lane) claimLimit(free int) (limit int, exclude []store.Scope) {
 	if l.size.PerAccount <= 0 {
 		return free, nil
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	busiest := 0
-	for account, n := range l.running {
+	for scope, n := range l.running {
 		if n >= l.size.PerAccount {
-			exclude = append(exclude, account)
+			exclude = append(exclude, scope)
 		} else {
 			busiest = max(busiest, n)
 		}
 	}
-	slices.Sort(exclude) // one statement text for one set
+	// One order, so one set is one list of arguments.
+	slices.SortFunc(exclude, func(a, b store.Scope) int {
+		return cmp.Or(cmp.Compare(a.AccountID, b.AccountID), cmp.Compare(a.Mode, b.Mode))
+	})
 	return min(free, l.size.PerAccount-busiest), exclude
 }
 
@@ -85,7 +92,7 @@ func (l *lane) took(j store.Job) {
 		return
 	}
 	l.mu.Lock()
-	l.running[j.AccountID]++
+	l.running[store.Scope{AccountID: j.AccountID, Mode: j.Mode}]++
 	l.mu.Unlock()
 }
 
@@ -93,9 +100,10 @@ func (l *lane) done(j store.Job) {
 	if l.size.PerAccount <= 0 || j.AccountID == "" {
 		return
 	}
+	scope := store.Scope{AccountID: j.AccountID, Mode: j.Mode}
 	l.mu.Lock()
-	if l.running[j.AccountID]--; l.running[j.AccountID] <= 0 {
-		delete(l.running, j.AccountID)
+	if l.running[scope]--; l.running[scope] <= 0 {
+		delete(l.running, scope)
 	}
 	l.mu.Unlock()
 }
@@ -140,7 +148,7 @@ func (q *Queue) runLane(ctx context.Context, l *lane) {
 			if sweep {
 				swept = time.Now()
 			}
-			claimed, err := q.claim(ctx, store.ClaimParams{Kinds: kinds, Limit: limit, AvailableOnly: !sweep, ExcludeAccounts: exclude})
+			claimed, err := q.claim(ctx, store.ClaimParams{Kinds: kinds, Limit: limit, AvailableOnly: !sweep, ExcludeScopes: exclude})
 			if err != nil && ctx.Err() == nil {
 				// The store cannot take a claim (full disk, database
 				// down): wait longer each time, not for the next wake.

@@ -32,7 +32,7 @@ func (q *Queue) Run(ctx context.Context) error {
 }
 
 // claim leases due jobs as c says (Kinds, Limit, AvailableOnly,
-// ExcludeAccounts) to this worker.
+// ExcludeScopes) to this worker.
 func (q *Queue) claim(ctx context.Context, c store.ClaimParams) ([]store.Job, error) {
 	if len(c.Kinds) == 0 {
 		return nil, nil

@@ -10,12 +10,12 @@ import (
 	"time"
 )
 
-const jobColumns = `id, kind, account_id, payload, state, attempt, max_attempts, run_at,
+const jobColumns = `id, kind, account_id, mode, payload, state, attempt, max_attempts, run_at,
 	locked_by, locked_until, last_error, created_at, updated_at, finished_at`
 
-const insertJobSQL = `INSERT INTO jobs (id, kind, account_id, payload, state, attempt, max_attempts,
+const insertJobSQL = `INSERT INTO jobs (id, kind, account_id, mode, payload, state, attempt, max_attempts,
 		run_at, created_at, updated_at)
-	VALUES ($1, $2, $3, $4, 'available', 0, $5, $6, $7, $7)`
+	VALUES ($1, $2, $3, $8, $4, 'available', 0, $5, $6, $7, $7)`
 
 func (q *queries) EnqueueJob(ctx context.Context, n NewJob) (Job, error) {
 	if n.Kind == "" {
@@ -34,7 +34,7 @@ func (q *queries) EnqueueJob(ctx context.Context, n NewJob) (Job, error) {
 		n.RunAt = n.CreatedAt
 	}
 	_, err := q.w.exec(ctx, insertJobSQL,
-		n.ID, n.Kind, n.AccountID, string(n.Payload), n.MaxAttempts, toUS(n.RunAt), toUS(n.CreatedAt))
+		n.ID, n.Kind, n.AccountID, string(n.Payload), n.MaxAttempts, toUS(n.RunAt), toUS(n.CreatedAt), n.Mode)
 	if err != nil {
 		return Job{}, mapErr(err)
 	}
@@ -44,7 +44,7 @@ func (q *queries) EnqueueJob(ctx context.Context, n NewJob) (Job, error) {
 		q.store.jobsCommitted()
 	}
 	return Job{
-		ID: n.ID, Kind: n.Kind, AccountID: n.AccountID, Payload: n.Payload, State: JobAvailable,
+		ID: n.ID, Kind: n.Kind, AccountID: n.AccountID, Mode: n.Mode, Payload: n.Payload, State: JobAvailable,
 		MaxAttempts: n.MaxAttempts, RunAt: fromUS(toUS(n.RunAt)),
 		CreatedAt: fromUS(toUS(n.CreatedAt)), UpdatedAt: fromUS(toUS(n.CreatedAt)),
 	}, nil
@@ -75,11 +75,9 @@ func (q *queries) ClaimJobs(ctx context.Context, c ClaimParams) ([]Job, error) {
 				args = append(args, k)
 			}
 		}
-		if len(c.ExcludeAccounts) > 0 {
-			kindFilter += " AND account_id NOT IN (" + placeholders(len(args)+1, len(c.ExcludeAccounts)) + ")"
-			for _, a := range c.ExcludeAccounts {
-				args = append(args, a)
-			}
+		for _, sc := range c.ExcludeScopes {
+			kindFilter += " AND NOT (account_id = $" + strconv.Itoa(len(args)+1) + " AND mode = $" + strconv.Itoa(len(args)+2) + ")"
+			args = append(args, sc.AccountID, sc.Mode)
 		}
 		available := "state = 'available' AND run_at <= $1"
 		if q.w.sqlite {
@@ -248,7 +246,7 @@ func scanJob(row scanner) (Job, error) {
 	var payload string
 	var runAt, created, updated int64
 	var lockedUntil, finished sql.NullInt64
-	err := row.Scan(&j.ID, &j.Kind, &j.AccountID, &payload, &j.State, &j.Attempt, &j.MaxAttempts, &runAt,
+	err := row.Scan(&j.ID, &j.Kind, &j.AccountID, &j.Mode, &payload, &j.State, &j.Attempt, &j.MaxAttempts, &runAt,
 		&j.LockedBy, &lockedUntil, &j.LastError, &created, &updated, &finished)
 	if err != nil {
 		return Job{}, mapErr(err)

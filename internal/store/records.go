@@ -138,6 +138,7 @@ type NewJob struct {
 	ID          string
 	Kind        string
 	AccountID   string // owner, "" for system jobs
+	Mode        string // the owner's mode (ModeTest, ModeProduction), "" for system jobs
 	Payload     []byte // JSON, no file content
 	MaxAttempts int    // at least 1
 	RunAt       time.Time
@@ -149,6 +150,7 @@ type Job struct {
 	ID          string
 	Kind        string
 	AccountID   string
+	Mode        string
 	Payload     []byte
 	State       string
 	Attempt     int // attempts started so far
@@ -184,9 +186,10 @@ type ClaimParams struct {
 	// leases, no job of a dead worker taken again. A queue claims so
 	// between its periodic full claims, saving two statements a claim.
 	AvailableOnly bool
-	// ExcludeAccounts are accounts none of whose jobs is claimed: those
-	// already running as many jobs as the claimer lets one account run.
-	ExcludeAccounts []string
+	// ExcludeScopes are accounts in a mode none of whose jobs is claimed:
+	// those already running as many jobs as the claimer lets one account
+	// and mode run. A scope of Mode "" is the account's modeless jobs.
+	ExcludeScopes []Scope
 }
 
 // FinishParams identify the attempt being finished and its result.

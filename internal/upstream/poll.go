@@ -124,7 +124,7 @@ func (p *Poller) ensure(ctx context.Context, c store.Connection) error {
 				return err
 			}
 			_, err = p.Jobs.Enqueue(ctx, tx, PollKind, pollPayload{c.AccountID, c.Mode, c.ID},
-				jobs.WithID(cur.JobID), jobs.ForAccount(c.AccountID))
+				jobs.WithID(cur.JobID), jobs.ForTenant(c.AccountID, c.Mode))
 			return err
 		})
 	}
@@ -165,7 +165,7 @@ func (p *Poller) handle(ctx context.Context, j store.Job) error {
 		log.Info("upstream: answers taken", "answers_taken", taken)
 	}
 	return p.Store.InTx(ctx, func(tx store.Queries) error {
-		next, err := p.Jobs.Enqueue(ctx, tx, PollKind, pl, jobs.At(p.Now().Add(p.interval())), jobs.ForAccount(pl.AccountID))
+		next, err := p.Jobs.Enqueue(ctx, tx, PollKind, pl, jobs.At(p.Now().Add(p.interval())), jobs.ForTenant(pl.AccountID, pl.Mode))
 		if err != nil {
 			return err
 		}

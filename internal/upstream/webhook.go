@@ -158,7 +158,7 @@ func (w *Webhook) Receive(ctx context.Context, token string, h http.Header, body
 	}
 	_, err = w.Poller.Jobs.Enqueue(ctx, w.Poller.Store, FetchKind,
 		fetchPayload{AccountID: account, Mode: mode, ConnectionID: id, TransactionID: t.TransactionID, Set: t.set()},
-		jobs.ForAccount(account), jobs.WithID("upstream-fetch-"+answerExecutionID(conn, t.TransactionID)))
+		jobs.ForTenant(account, mode), jobs.WithID("upstream-fetch-"+answerExecutionID(conn, t.TransactionID)))
 	if errors.Is(err, store.ErrConflict) {
 		return false, nil // the upstream sent it again: one fetch is queued
 	}

@@ -90,7 +90,7 @@ func (s *Service) takeSlot(ctx context.Context, job store.Job, p deliverPayload)
 			if err := tx.UpdateWebhookDelivery(ctx, d); err != nil {
 				return err
 			}
-			if err := s.enqueueAttempt(ctx, tx, d, now); err != nil {
+			if err := s.enqueueAttempt(ctx, tx, d, w.Mode, now); err != nil {
 				return err
 			}
 			return jobs.Complete(ctx, tx)
@@ -280,7 +280,7 @@ func (s *Service) record(ctx context.Context, job store.Job, taken store.Webhook
 			default:
 				d.JobID, d.NextAttemptType = store.NewID(), store.AttemptAutomatic
 				d.NextAttemptAt = now.Add(max(s.delay(d.RoundAttempts+1), r.retryAfter))
-				if err := s.enqueueAttempt(ctx, tx, d, now); err != nil {
+				if err := s.enqueueAttempt(ctx, tx, d, w.Mode, now); err != nil {
 					return err
 				}
 			}

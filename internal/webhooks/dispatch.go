@@ -115,7 +115,7 @@ func (s *Service) fanOut(ctx context.Context, tx store.Queries, job store.Job, w
 	case inserted:
 		// Its own job takes a slot when one frees (or fails it, for a
 		// webhook disabled meanwhile).
-		return f, false, s.enqueueAttempt(ctx, tx, d, now)
+		return f, false, s.enqueueAttempt(ctx, tx, d, locked.Mode, now)
 	}
 	list, _, err := tx.ListWebhookDeliveries(ctx, w.AccountID, store.WebhookDeliveryFilter{WebhookID: w.ID, EventID: ev.ID, Limit: 1})
 	if err != nil || len(list) == 0 || list[0].JobID != job.ID || list[0].Status != store.DeliveryPending {
@@ -131,7 +131,7 @@ func (s *Service) fanOut(ctx context.Context, tx store.Queries, job store.Job, w
 		if err := tx.UpdateWebhookDelivery(ctx, d); err != nil {
 			return f, false, err
 		}
-		return f, false, s.enqueueAttempt(ctx, tx, d, now)
+		return f, false, s.enqueueAttempt(ctx, tx, d, locked.Mode, now)
 	}
 	d.InflightUntil = now.Add(s.cfg.Timeout + slotGrace)
 	return firstAttempt{d: d, w: locked}, true, tx.UpdateWebhookDelivery(ctx, d)
@@ -162,11 +162,12 @@ func newDelivery(w store.Webhook, ev Event, now time.Time, attemptType string) s
 	}
 }
 
-// enqueueAttempt adds the job d.JobID, due at d.NextAttemptAt.
-func (s *Service) enqueueAttempt(ctx context.Context, tx store.Queries, d store.WebhookDelivery, now time.Time) error {
+// enqueueAttempt adds the job d.JobID, due at d.NextAttemptAt, in the mode
+// of d's webhook (the outbound lane caps each account and mode).
+func (s *Service) enqueueAttempt(ctx context.Context, tx store.Queries, d store.WebhookDelivery, mode string, now time.Time) error {
 	_, err := s.queue.Enqueue(ctx, tx, DeliverKind,
 		deliverPayload{DeliveryID: d.ID, EventID: d.EventID, AccountID: d.AccountID},
-		jobs.ForAccount(d.AccountID), jobs.At(d.NextAttemptAt), jobs.WithID(d.JobID))
+		jobs.ForTenant(d.AccountID, mode), jobs.At(d.NextAttemptAt), jobs.WithID(d.JobID))
 	return err
 }
 

@@ -57,7 +57,7 @@ func (s *Service) Reemit(ctx context.Context, c Caller, eventID string) ([]store
 			} else if !inserted {
 				continue // a dispatch created it a moment ago; it is on its way
 			}
-			if err := s.enqueueAttempt(ctx, tx, d, now); err != nil {
+			if err := s.enqueueAttempt(ctx, tx, d, w.Mode, now); err != nil {
 				return err
 			}
 			out = append(out, d)

@@ -61,7 +61,7 @@ func (s *Service) SendTest(ctx context.Context, c Caller, webhookID string) (sto
 		if _, err := tx.InsertWebhookDelivery(ctx, d); err != nil {
 			return err
 		}
-		return s.enqueueAttempt(ctx, tx, d, now)
+		return s.enqueueAttempt(ctx, tx, d, w.Mode, now)
 	})
 	return d, err
 }

@@ -213,30 +213,36 @@ func testJobKinds(t *testing.T, s store.Store) {
 	}
 }
 
-// testJobExcludeAccounts: a claim skips the jobs of the accounts it
-// excludes (at their cap) and takes the others' past them, on both the
-// sweeping and the available-only claim; jobs of no account are taken.
+// testJobExcludeAccounts: a claim skips the jobs of the accounts and
+// modes it excludes (at their cap) and takes the others' past them, the
+// same account's jobs of its other mode too, on both the sweeping and the
+// available-only claim; jobs of no account are taken.
 func testJobExcludeAccounts(t *testing.T, s store.Store) {
 	var ids []string
-	for i, account := range []string{"acct_busy", "acct_busy", "acct_free", "acct_busy", ""} {
-		j, err := s.EnqueueJob(ctx, store.NewJob{Kind: "call", AccountID: account, MaxAttempts: 1, RunAt: t0.Add(time.Duration(i) * time.Second), CreatedAt: t0})
+	for i, sc := range []store.Scope{{AccountID: "acct_busy", Mode: store.ModeTest}, {AccountID: "acct_busy", Mode: store.ModeTest},
+		{AccountID: "acct_free", Mode: store.ModeTest}, {AccountID: "acct_busy", Mode: store.ModeProduction},
+		{AccountID: "acct_busy", Mode: store.ModeTest}, {}} {
+		j, err := s.EnqueueJob(ctx, store.NewJob{Kind: "call", AccountID: sc.AccountID, Mode: sc.Mode, MaxAttempts: 1, RunAt: t0.Add(time.Duration(i) * time.Second), CreatedAt: t0})
 		must(t, err)
+		if j.Mode != sc.Mode {
+			t.Fatalf("enqueued job's mode %q, want %q", j.Mode, sc.Mode)
+		}
 		ids = append(ids, j.ID)
 	}
 	for _, availableOnly := range []bool{true, false} {
 		got, err := s.ClaimJobs(ctx, store.ClaimParams{Worker: "w1", Kinds: []string{"call"}, Now: t0.Add(time.Minute), Lease: time.Minute,
-			Limit: 1, AvailableOnly: availableOnly, ExcludeAccounts: []string{"acct_busy", "acct_other"}})
+			Limit: 1, AvailableOnly: availableOnly, ExcludeScopes: []store.Scope{{AccountID: "acct_busy", Mode: store.ModeTest}, {AccountID: "acct_other", Mode: store.ModeTest}}})
 		must(t, err)
-		want := ids[2]
+		want, mode := ids[2], store.ModeTest
 		if !availableOnly {
-			want = ids[4]
+			want, mode = ids[3], store.ModeProduction
 		}
-		if len(got) != 1 || got[0].ID != want {
-			t.Fatalf("availableOnly %v: claimed %+v, want only %s", availableOnly, got, want)
+		if len(got) != 1 || got[0].ID != want || got[0].Mode != mode {
+			t.Fatalf("availableOnly %v: claimed %+v, want only %s (%s)", availableOnly, got, want, mode)
 		}
 	}
-	if got := claim(t, s, "w1", t0.Add(time.Minute), 10); len(got) != 3 {
-		t.Fatalf("without exclusions: %d jobs, want the busy account's 3", len(got))
+	if got := claim(t, s, "w1", t0.Add(time.Minute), 10); len(got) != 4 {
+		t.Fatalf("without exclusions: %d jobs, want the busy account's 3 test jobs and the one of no account", len(got))
 	}
 }
 
