@@ -86,10 +86,12 @@ func (p *Poller) interval() time.Duration {
 	return DefaultPollInterval
 }
 
-// Ensure gives every CLEARINGHOUSE_API connection its cursor and poll job
-// (a new connection starts from five minutes before it was stored), and
-// revives a poll job that failed for good. Run it at start and then now
-// and then.
+// Ensure gives every CLEARINGHOUSE_API connection with a coreUrl its
+// cursor and poll job (a new connection starts from five minutes before it
+// was stored), and revives a poll job that failed for good or whose chain
+// ended while the connection had no coreUrl. Run it at start and then now
+// and then. A connection without a coreUrl (optional: only claims need
+// it) has nothing to poll and is left alone, quietly.
 func (p *Poller) Ensure(ctx context.Context) error {
 	accounts, err := p.Store.ListAccounts(ctx)
 	if err != nil {
@@ -114,6 +116,9 @@ func (p *Poller) Ensure(ctx context.Context) error {
 }
 
 func (p *Poller) ensure(ctx context.Context, c store.Connection) error {
+	if !hasCoreURL(c) {
+		return nil
+	}
 	cur, err := p.Store.GetUpstreamCursor(ctx, c.AccountID, c.Mode, c.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return p.Store.InTx(ctx, func(tx store.Queries) error {
@@ -131,10 +136,19 @@ func (p *Poller) ensure(ctx context.Context, c store.Connection) error {
 	if err != nil {
 		return err
 	}
-	if j, err := p.Store.GetJob(ctx, cur.JobID); err == nil && j.State == store.JobFailed {
+	// A poll that succeeded and is still the cursor's job scheduled no
+	// next one: its chain ended while the connection had no coreUrl.
+	if j, err := p.Store.GetJob(ctx, cur.JobID); err == nil && (j.State == store.JobFailed || j.State == store.JobSucceeded) {
 		return p.Jobs.Retry(ctx, j.ID)
 	}
 	return nil
+}
+
+// hasCoreURL says whether c's settings name the upstream's EDI core, which
+// answers are polled from.
+func hasCoreURL(c store.Connection) bool {
+	var s StoredSettings
+	return json.Unmarshal(c.Settings, &s) == nil && s.CoreURL != ""
 }
 
 // handle polls one connection and schedules its next poll, in the
@@ -153,12 +167,19 @@ func (p *Poller) handle(ctx context.Context, j store.Job) error {
 	if err != nil {
 		return err
 	}
+	log := p.Logger.With("connection_id", conn.ID, "account_id", conn.AccountID, "mode", conn.Mode)
+	if !hasCoreURL(conn) {
+		// Not a failure, and not worth a warning every interval for as
+		// long as the connection lives: said once, the chain ends, and
+		// Ensure starts it again once a coreUrl is set.
+		log.Info("upstream: connection has no coreUrl; its answers are not polled until one is set")
+		return nil
+	}
 	cur, err := p.Store.GetUpstreamCursor(ctx, pl.AccountID, pl.Mode, pl.ConnectionID)
 	if err != nil {
 		return err
 	}
 	taken, perr := p.poll(ctx, conn, &cur)
-	log := p.Logger.With("connection_id", conn.ID, "account_id", conn.AccountID, "mode", conn.Mode)
 	if perr != nil {
 		log.Warn("upstream: poll failed; next poll at the interval", logsafe.Error(perr), "answers_taken", taken)
 	} else if taken > 0 {
