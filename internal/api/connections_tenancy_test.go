@@ -170,11 +170,7 @@ func must(t *testing.T, err error) {
 // is checked when it is resolved and dialled).
 func TestSFTPHostPassesTheGuard(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	st := storetest.SQLite(t)
-	key, _, err := auth.CreateKey(ctx, st, "Acme", auth.ModeProduction, "", time.Now())
-	must(t, err)
-	srv := apptest.New(t, apptest.Options{Store: st, Secrets: true, RefusePrivateConnections: true}).API
+	srv, key := guardedAPI(t)
 	for _, tc := range []struct {
 		host   string
 		status int
@@ -192,4 +188,59 @@ func TestSFTPHostPassesTheGuard(t *testing.T) {
 			wantField(t, rec, "/settings/host", "never connects to")
 		}
 	}
+}
+
+// TestUpstreamURLPassesTheGuard: an upstream connection's url or coreUrl
+// at an address the SSRF guard would never dial is refused when the
+// connection is stored, as an SFTP host is, at the setting that names it
+// (it was accepted, and failed only at its first call or poll).
+func TestUpstreamURLPassesTheGuard(t *testing.T) {
+	t.Parallel()
+	srv, key := guardedAPI(t)
+	const public = "https://api.upstream.example/2024-04-01"
+	for _, tc := range []struct {
+		connType, url, coreURL string
+		field                  string // refused at; "" for 201
+	}{
+		{"CLEARINGHOUSE_API", "http://169.254.169.254/latest", "", "/settings/url"},
+		{"CLEARINGHOUSE_API", "http://127.0.0.1:8080/2024-04-01", "", "/settings/url"},
+		{"CLEARINGHOUSE_API", "http://localhost/2024-04-01", "", "/settings/url"},
+		{"CLEARINGHOUSE_API", "https://10.0.0.5/2024-04-01", "", "/settings/url"},
+		{"CLEARINGHOUSE_API", "https://[::1]/2024-04-01", "", "/settings/url"},
+		{"CLEARINGHOUSE_API", public, "http://169.254.169.254/2023-08-01", "/settings/coreUrl"},
+		{"CAQH_CORE", "https://192.168.1.10/core", "", "/settings/url"},
+		{"CLEARINGHOUSE_API", public, "https://8.8.8.8/2023-08-01", ""},
+		{"CLEARINGHOUSE_API", public, "", ""},
+	} {
+		settings := `"url":"` + tc.url + `"`
+		if tc.coreURL != "" {
+			settings += `,"coreUrl":"` + tc.coreURL + `"`
+		}
+		secrets := `{"apiKey":"k"}`
+		if tc.connType == "CAQH_CORE" {
+			settings += `,"senderId":"S","receiverId":"R"`
+			secrets = `{"username":"u","password":"p"}`
+		}
+		rec := post(srv, "/2023-08-01/x12/connections", key, `{"connectionType":"`+tc.connType+`","settings":{`+settings+`},"secrets":`+secrets+`}`)
+		want := http.StatusCreated
+		if tc.field != "" {
+			want = http.StatusBadRequest
+		}
+		if rec.Code != want {
+			t.Errorf("%s %s %s: %d, want %d: %s", tc.connType, tc.url, tc.coreURL, rec.Code, want, rec.Body)
+			continue
+		}
+		if tc.field != "" {
+			wantField(t, rec, tc.field, "never connects to")
+		}
+	}
+}
+
+// guardedAPI is an API whose SSRF guard refuses private addresses, and a
+// production key of an account on it.
+func guardedAPI(t *testing.T) (*api.Server, string) {
+	st := storetest.SQLite(t)
+	key, _, err := auth.CreateKey(context.Background(), st, "Acme", auth.ModeProduction, "", time.Now())
+	must(t, err)
+	return apptest.New(t, apptest.Options{Store: st, Secrets: true, RefusePrivateConnections: true}).API, key
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/url"
 	"strconv"
 
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -69,18 +70,40 @@ func checkSFTPUsers(ctx context.Context, q store.Queries, doc Document, after *w
 	return nil
 }
 
-// checkHost asks the SSRF guard about an SFTP connection's host.
+// checkHost asks the SSRF guard about a connection's host: an SFTP
+// connection's host, and the host of each URL an upstream (CLEARINGHOUSE_API,
+// CAQH CORE) is called at. An address the guard would refuse when dialled
+// is refused here, when the connection is stored, not found at its first
+// call.
 func checkHost(check func(string) error, rec store.Connection, path string, ps *problems) {
-	if check == nil || rec.Type != store.ConnectionSFTP {
+	if check == nil {
 		return
 	}
-	var set struct {
-		Host string `json:"host"`
-	}
-	if json.Unmarshal(rec.Settings, &set) != nil || set.Host == "" {
-		return // reported by checkConnectionSettings
-	}
-	if err := check(set.Host); err != nil {
-		ps.add(path+"/settings/host", "%s: setting \"host\" %q is an address this server never connects to (%v); give the partner's public host name or address", connectionEntry(rec.ID), set.Host, err)
+	switch rec.Type {
+	case store.ConnectionSFTP:
+		var set struct {
+			Host string `json:"host"`
+		}
+		if json.Unmarshal(rec.Settings, &set) != nil || set.Host == "" {
+			return // reported by checkConnectionSettings
+		}
+		if err := check(set.Host); err != nil {
+			ps.add(path+"/settings/host", "%s: setting \"host\" %q is an address this server never connects to (%v); give the partner's public host name or address", connectionEntry(rec.ID), set.Host, err)
+		}
+	case store.ConnectionClearinghouseAPI, store.ConnectionCAQHCORE:
+		var set map[string]any
+		if json.Unmarshal(rec.Settings, &set) != nil {
+			return // reported by checkConnectionSettings
+		}
+		for _, name := range []string{"url", "coreUrl"} {
+			v, _ := set[name].(string)
+			u, err := url.Parse(v)
+			if v == "" || err != nil || u.Hostname() == "" {
+				continue // reported by checkConnectionSettings
+			}
+			if err := check(u.Hostname()); err != nil {
+				ps.add(path+"/settings/"+name, "%s: setting %q %q is at an address this server never connects to (%v); give the upstream's public host name or address", connectionEntry(rec.ID), name, v, err)
+			}
+		}
 	}
 }
