@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 
@@ -44,8 +45,39 @@ func (c *Console) secure(next http.Handler) http.Handler {
 		h.Set("Referrer-Policy", "same-origin")
 		h.Set("Cache-Control", "no-store")
 		h.Add("Vary", "HX-Request")
+		if msg := queryTooLong(r); msg != "" {
+			c.showError(w, r, http.StatusBadRequest, "Search too long", msg)
+			return
+		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// A page's address carries its filters and searches, which the page shows
+// back in its form. No filter needs more than a few dozen characters (the
+// longest value is sign-in's next, a page address, cut at 2,048 by
+// safeNext): past these bounds the request is refused, so a crafted link
+// cannot make a page echo hundreds of kilobytes.
+const (
+	maxQueryValue = 2048
+	maxQuery      = 8 << 10
+)
+
+// queryTooLong says, in plain words, what is too long in r's address, or
+// "" when nothing is.
+func queryTooLong(r *http.Request) string {
+	const msg = "What was searched for or filtered on is too long (over %s characters). Shorten it and try again."
+	if len(r.URL.RawQuery) > maxQuery {
+		return fmt.Sprintf(msg, "8,000")
+	}
+	for _, vs := range r.URL.Query() {
+		for _, v := range vs {
+			if len(v) > maxQueryValue {
+				return fmt.Sprintf(msg, "2,000")
+			}
+		}
+	}
+	return ""
 }
 
 // session returns the request's verified session cookie.
@@ -111,8 +143,8 @@ func (c *Console) toSignIn(w http.ResponseWriter, r *http.Request, why error) {
 	case errors.Is(why, errExpiredSession):
 		q.Set("reason", "expired")
 	}
-	if r.Method == http.MethodGet && r.URL.Path != "/" {
-		q.Set("next", r.URL.RequestURI())
+	if r.Method == http.MethodGet && r.URL.Path != "/" && len(r.URL.RequestURI()) <= maxQueryValue {
+		q.Set("next", r.URL.RequestURI()) // longer, safeNext would drop it
 	}
 	target := "/signin"
 	if len(q) > 0 {
