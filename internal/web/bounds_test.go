@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -38,6 +39,29 @@ func TestQueryValuesAreBounded(t *testing.T) {
 				t.Errorf("%s…: the refusal echoes the value (%d bytes)", name, len(resp.Body))
 			}
 			wantContains(t, name, visible(resp.Body), "too long", "Shorten it")
+		}
+	}
+}
+
+// TestUploadNameWithControlCharacter: a file name with a NUL makes the
+// form's part header unreadable (Go's MIME reader refuses it), and with it
+// the form's token; the upload is refused for its name, not as an expired
+// form.
+func TestUploadNameWithControlCharacter(t *testing.T) {
+	srv := newEDIServer(t)
+	key, _ := srv.partneredKey(t, "Sunrise Family Dental")
+	b := srv.browser(t)
+	b.signIn(key)
+	for _, name := range []string{"remit\x00.x12", "remit\x01.x12"} {
+		page := b.get("/files/upload")
+		resp := b.postFile(b.csrf(page.Body), name, "ISA*00*")
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("%q: %d, want 400", name, resp.StatusCode)
+		}
+		text := visible(resp.Body)
+		wantContains(t, url.QueryEscape(name), text, "name contains a character that cannot be sent", "Rename the file")
+		if strings.Contains(text, "expired") {
+			t.Errorf("%q: refused as an expired form:\n%s", name, text)
 		}
 	}
 }

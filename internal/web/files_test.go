@@ -23,9 +23,19 @@ func (b *browser) upload(name, content string) string {
 	if page.StatusCode != 200 {
 		b.t.Fatalf("upload page: %d", page.StatusCode)
 	}
+	resp := b.postFile(b.csrf(page.Body), name, content)
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), "/files/") {
+		b.t.Fatalf("upload %s: %d %s\n%.600s", name, resp.StatusCode, resp.Header.Get("Location"), resp.Body)
+	}
+	return resp.Header.Get("Location")
+}
+
+// postFile sends the upload form with the token csrf and the file.
+func (b *browser) postFile(csrf, name, content string) response {
+	b.t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
-	mw.WriteField("csrf", b.csrf(page.Body))
+	mw.WriteField("csrf", csrf)
 	fw, _ := mw.CreateFormFile("file", name)
 	fw.Write([]byte(content))
 	mw.Close()
@@ -33,11 +43,7 @@ func (b *browser) upload(name, content string) string {
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Origin", b.base)
 	req.Header.Set("Sec-Fetch-Site", "same-origin")
-	resp := b.do(req)
-	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), "/files/") {
-		b.t.Fatalf("upload %s: %d %s\n%.600s", name, resp.StatusCode, resp.Header.Get("Location"), resp.Body)
-	}
-	return resp.Header.Get("Location")
+	return b.do(req)
 }
 
 // settledFile waits until the file's page no longer follows processing.

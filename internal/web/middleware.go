@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
+	"net/textproto"
 	"net/url"
 
 	"github.com/clearhouse/clearhouse/internal/auth"
@@ -168,6 +170,10 @@ func (c *Console) checkCSRF(next http.HandlerFunc) http.HandlerFunc {
 			c.forbidden(w, r, "This form was sent from another site, so it was refused.")
 			return
 		}
+		if msg := unreadableForm(r); msg != "" {
+			c.showError(w, r, http.StatusBadRequest, "Form not accepted", msg)
+			return
+		}
 		if v == nil || !c.sessions.validCSRF(v.session, csrfFromRequest(r)) {
 			c.forbidden(w, r, "This form has expired or was not sent from this console. Reload the page and try again.")
 			return
@@ -175,6 +181,31 @@ func (c *Console) checkCSRF(next http.HandlerFunc) http.HandlerFunc {
 		next(w, r)
 	}
 }
+
+// unreadableForm parses a multipart form (an upload) before its token is
+// read from it, and says in plain words what is wrong when a part's header
+// cannot be read: a file name with a NUL or another control character, which
+// Go's MIME reader refuses. The token inside is then unreadable too, and
+// without this the form was refused as expired, which it was not. Other
+// errors are left to the token check, as before.
+func unreadableForm(r *http.Request) string {
+	if r.Header.Get("X-CSRF-Token") != "" {
+		return ""
+	}
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "multipart/form-data" {
+		return ""
+	}
+	var pe textproto.ProtocolError
+	if err := r.ParseMultipartForm(maxFormMemory); errors.As(err, &pe) {
+		return "The file's name contains a character that cannot be sent in a form (such as NUL or another control character). Rename the file with letters, digits, dots, dashes or underscores and upload it again."
+	}
+	return ""
+}
+
+// maxFormMemory is how much of a multipart form is held in memory, the
+// rest in temporary files: net/http's own default, which PostFormValue
+// used when it parsed the form here.
+const maxFormMemory = 32 << 20
 
 // csrfFromRequest reads the token from the form or the X-CSRF-Token header.
 func csrfFromRequest(r *http.Request) string {
