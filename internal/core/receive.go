@@ -99,7 +99,7 @@ func (s *Service) Receive(ctx context.Context, p ReceiveParams) (store.Execution
 			return err
 		}
 		_, err = s.opts.Jobs.Enqueue(ctx, tx, ProcessKind, processPayload{ExecutionID: e.ID, AccountID: e.AccountID},
-			jobs.ForAccount(e.AccountID))
+			jobs.ForTenant(e.AccountID, e.Mode))
 		return err
 	})
 	if errors.Is(err, store.ErrConflict) {

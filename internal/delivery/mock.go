@@ -115,7 +115,7 @@ func (m *Mock) Delivered(ctx context.Context, tx store.Queries, f File) error {
 		return nil
 	}
 	_, err := m.jobs.Enqueue(ctx, tx, AnswerKind, payload{ExecutionID: f.Execution.ID, AccountID: f.Execution.AccountID},
-		jobs.ForAccount(f.Execution.AccountID))
+		jobs.ForTenant(f.Execution.AccountID, f.Execution.Mode))
 	return err
 }
 

@@ -28,7 +28,7 @@ const DefaultRemitDelay = 5 * time.Second
 // this commit) finds it queued instead of queuing a second payment.
 func (m *Mock) scheduleRemit(ctx context.Context, e store.Execution) error {
 	_, err := m.jobs.Enqueue(ctx, m.store, RemitKind, payload{ExecutionID: e.ID, AccountID: e.AccountID},
-		jobs.ForAccount(e.AccountID), jobs.WithID(answerExecutionID(e.ID, "835-job")), jobs.At(m.now().Add(m.remitDelay)))
+		jobs.ForTenant(e.AccountID, e.Mode), jobs.WithID(answerExecutionID(e.ID, "835-job")), jobs.At(m.now().Add(m.remitDelay)))
 	if errors.Is(err, store.ErrConflict) {
 		return nil
 	}
