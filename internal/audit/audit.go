@@ -21,9 +21,9 @@ import (
 	"fmt"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/clearhouse/clearhouse/internal/clock"
+	"github.com/clearhouse/clearhouse/internal/jsonstr"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -146,73 +146,19 @@ func appendCanonical(b []byte, e store.AuditEvent) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, s)
+		b = jsonstr.Append(b, s, true)
 	}
 	b = append(b, ',')
 	b = strconv.AppendInt(b, e.Seq, 10)
 	for _, s := range [...]string{e.Mode, e.ActorType, e.ActorID, e.RemoteAddr, e.Action, e.ResourceType, e.ResourceID, e.Route} {
 		b = append(b, ',')
-		b = appendJSONString(b, s)
+		b = jsonstr.Append(b, s, true)
 	}
 	b = append(b, ',')
 	b = strconv.AppendInt(b, int64(e.Status), 10)
 	b = append(b, ',')
 	b = strconv.AppendInt(b, e.At.UTC().UnixMicro(), 10)
 	return append(b, ']')
-}
-
-// appendJSONString appends s as encoding/json writes a string by default:
-// quotes and backslashes escaped, \b \f \n \r \t, other control characters
-// and <, >, & as \u00XX, invalid UTF-8 as \ufffd, U+2028 and U+2029
-// escaped.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // Hash is hex(sha256(prev || Canonical(e))).
