@@ -52,19 +52,10 @@ func leanMeteringUp(engine string) []string {
 		}
 	}
 	return []string{
-		`CREATE TABLE usage_new (
-			id          TEXT NOT NULL,
-			account_id  TEXT NOT NULL REFERENCES accounts (id),
-			key_id      TEXT NOT NULL,
-			mode        TEXT NOT NULL CHECK (mode IN ('test', 'production')),
-			kind        TEXT NOT NULL,
-			ref_id      TEXT NOT NULL DEFAULT '',
-			cost_micros BIGINT NOT NULL DEFAULT 0 CHECK (mode = 'production' OR cost_micros = 0),
-			created_at  BIGINT NOT NULL,
+		`CREATE TABLE usage_new (` + usageColumnsSQL + `,
 			PRIMARY KEY (account_id, created_at, id)
 		) WITHOUT ROWID`,
-		`INSERT INTO usage_new (id, account_id, key_id, mode, kind, ref_id, cost_micros, created_at)
-			SELECT id, account_id, key_id, mode, kind, ref_id, cost_micros, created_at FROM usage`,
+		`INSERT INTO usage_new (` + usageColumns + `) SELECT ` + usageColumns + ` FROM usage`,
 		`DROP TABLE usage`,
 		`ALTER TABLE usage_new RENAME TO usage`,
 		`CREATE TABLE audit_events_new (` + auditEventColumnsSQL + `,
@@ -87,18 +78,8 @@ func leanMeteringDown(engine string) []string {
 		}
 	}
 	return []string{
-		`CREATE TABLE usage_old (
-		id          TEXT PRIMARY KEY,
-		account_id  TEXT NOT NULL REFERENCES accounts (id),
-		key_id      TEXT NOT NULL,
-		mode        TEXT NOT NULL CHECK (mode IN ('test', 'production')),
-		kind        TEXT NOT NULL,
-		ref_id      TEXT NOT NULL DEFAULT '',
-		cost_micros BIGINT NOT NULL DEFAULT 0 CHECK (mode = 'production' OR cost_micros = 0),
-		created_at  BIGINT NOT NULL
-	)`,
-		`INSERT INTO usage_old (id, account_id, key_id, mode, kind, ref_id, cost_micros, created_at)
-		SELECT id, account_id, key_id, mode, kind, ref_id, cost_micros, created_at FROM usage`,
+		`CREATE TABLE usage_old (` + strings.Replace(usageColumnsSQL, "TEXT NOT NULL", "TEXT PRIMARY KEY", 1) + `)`,
+		`INSERT INTO usage_old (` + usageColumns + `) SELECT ` + usageColumns + ` FROM usage`,
 		`DROP TABLE usage`,
 		`ALTER TABLE usage_old RENAME TO usage`,
 		`CREATE INDEX usage_account_created ON usage (account_id, created_at)`,
@@ -111,6 +92,18 @@ func leanMeteringDown(engine string) []string {
 		`CREATE INDEX audit_events_account_time ON audit_events (account_id, occurred_at, id)`,
 	}
 }
+
+// usageColumnsSQL are usage's columns as 00001 declared them (id then
+// without its PRIMARY KEY); usageColumns (eligibility.go) names them.
+const usageColumnsSQL = `
+	id          TEXT NOT NULL,
+	account_id  TEXT NOT NULL REFERENCES accounts (id),
+	key_id      TEXT NOT NULL,
+	mode        TEXT NOT NULL CHECK (mode IN ('test', 'production')),
+	kind        TEXT NOT NULL,
+	ref_id      TEXT NOT NULL DEFAULT '',
+	cost_micros BIGINT NOT NULL DEFAULT 0 CHECK (mode = 'production' OR cost_micros = 0),
+	created_at  BIGINT NOT NULL`
 
 // auditEventColumnsSQL are audit_events' columns as 00100 declared them
 // (id then without its PRIMARY KEY).
