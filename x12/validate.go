@@ -173,16 +173,30 @@ func (v *validator) segment(seg *Segment) {
 	// segment's: then its id is raw[:2] or raw[:3] (what IDBytes returns),
 	// valid, and the segment not empty, so only the trailing-separator test
 	// of checkSyntax is left to make.
+	// inSetValid and toSets are written out here: this runs for every
+	// segment, and each call level cost a frame and its spills.
 	if raw, e := seg.raw, seg.d.Element; v.set != nil && len(raw) >= 3 &&
 		idChars[raw[0]] && idChars[raw[1]] && raw[0] != e && raw[1] != e {
+		n := 0
 		switch {
 		case raw[2] == e:
 			if c, d := raw[0], raw[1]; !(c == 'S' && (d == 'T' || d == 'E') || c == 'G' && (d == 'S' || d == 'E')) {
-				v.inSetValid(seg, 2)
-				return
+				n = 2
 			}
 		case len(raw) >= 4 && raw[3] == e && idChars[raw[2]] && raw[2] != ' ' && raw[0] != 'I':
-			v.inSetValid(seg, 3)
+			n = 3
+		}
+		if n > 0 {
+			v.position++
+			v.set.Segments++
+			if raw[len(raw)-1] == e {
+				v.checkSyntax(seg, raw[:n])
+			}
+			if v.pipe != nil {
+				v.pipe.segment(seg, v.position)
+			} else if v.opts.Sets != nil {
+				v.opts.Sets.Segment(seg, v.position, v.reportFn)
+			}
 			return
 		}
 	}
@@ -215,17 +229,6 @@ func (v *validator) inSet(seg *Segment, id []byte) {
 	v.position++
 	v.set.Segments++
 	v.checkSyntax(seg, id)
-	v.toSets(seg)
-}
-
-// inSetValid is inSet for a segment whose id (its first n bytes) segment
-// found valid.
-func (v *validator) inSetValid(seg *Segment, n int) {
-	v.position++
-	v.set.Segments++
-	if raw := seg.raw; raw[len(raw)-1] == seg.d.Element {
-		v.checkSyntax(seg, raw[:n])
-	}
 	v.toSets(seg)
 }
 
