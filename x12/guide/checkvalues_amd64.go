@@ -1,18 +1,19 @@
 package guide
 
-// checkValues reports whether checkElements finds nothing wrong with the
-// values of elements 1 to n of a scanned segment — buf holds its bytes and
-// those after them, span their spans (fields.span), qs the checks of its
-// n elements (qcheck, layout checked by TestQcheckLayout); special has bit
-// min(p, 63) set for an element p holding a component or repetition
-// separator (csep, or rep's bits) — and returns the positions of the values
-// not empty (present, as elementsOK builds it). False may also mean "not
-// sure": a date or time, codes without a collision-free table or longer
-// than 7 bytes, a check that is not quick; valuesOK then decides.
+// checkSegment is elementsOK's check of the scanned segment f (fast)
+// against q, the checks of its guide segment, without dates: segmentOK
+// when checkElements finds nothing wrong, segmentBad when it will report
+// something, segmentUnsure for a value it does not check itself (a date or
+// time as an element type, codes without a collision-free table or longer
+// than 7 bytes, a check that is not quick, more than 62 elements), which
+// elementsOKGo then decides.
 //
 // It is in checkvalues_amd64.s: one loop over the values, each element's
 // or each of a composite's components, checked by type (text, decimal,
-// integer), length and code with one probe.
+// integer), length and code with one probe, then the required elements
+// and the syntax rules. In Go, the calls of such a loop and the spills
+// around them cost more than its checks (see elementsOKGo, which the other
+// architectures use).
 //
 //go:noescape
-func checkValues(buf []byte, span *[maxFields + 1 + 16]uint32, n int, qs *qcheck, csep byte, special, rep uint64) (present uint64, ok bool)
+func checkSegment(f *fields, q *qseg, csep byte) uint8

@@ -1,6 +1,6 @@
 #include "textflag.h"
 
-// qcheck field offsets (TestQcheckLayout holds them to the Go struct).
+// qcheck field offsets (TestAsmLayout holds them to the Go struct).
 #define Q_OP 0
 #define Q_REQ 1
 #define Q_PSHIFT 2
@@ -15,33 +15,79 @@
 #define Q_MAXLEFT 52
 #define Q_SIZE_SHIFT 6
 
+// fields offsets (TestAsmLayout).
+#define F_RAW 8
+#define F_CAP 24
+#define F_N 40
+#define F_COMP 48
+#define F_REP 56
+#define F_SPAN 64
+
+// qseg offsets, and qsyntax's (TestAsmLayout).
+#define S_QS 0
+#define S_NQS 8
+#define S_LASTREQ 16
+#define S_REQMASK 24
+#define S_SYNTAX 32
+#define S_NSYNTAX 40
+#define SY_MASK 0
+#define SY_FIRST 8
+#define SY_KIND 16
+#define SY_SIZE 24
+
+// checkSegment's answers (segmentBad, segmentOK, segmentUnsure).
+#define RES_BAD 0
+#define RES_OK 1
+#define RES_UNSURE 2
+
 // quick values (fastcheck.go).
 #define QUICK_TEXT 1
 #define QUICK_DECIMAL 2
 #define QUICK_INTEGER 3
 #define QUICK_COMPOSITE 6
 
-// func checkValues(buf []byte, span *[128]uint32, n int, qs *qcheck, csep byte, special, rep uint64) (present uint64, ok bool)
+// func checkSegment(f *fields, q *qseg, csep byte) uint8
 //
-// Registers: SI buf, DX len(buf), DI span, R8 the element's check, R9 its
-// position i (1..n), R11 present; per element R12 its end (hi), R10 the
-// check of the value at hand (a component's or the element's own), R15
-// the components' checks left (-1 for a simple element), BX and R13 the
-// value's start and end; AX, CX, R14 scratch.
-TEXT ·checkValues(SB), NOSPLIT, $0-81
-	MOVQ buf_base+0(FP), SI
-	MOVQ buf_len+8(FP), DX
-	MOVQ span+24(FP), DI
-	MOVQ qs+40(FP), R8
+// elementsOK's checks of a scanned segment f against q, its guide
+// segment's checks: the element count, then each value (one loop over the
+// values, each element's or each of a composite's components, checked by
+// type, length and code with one probe), then the required elements and
+// the syntax rules against the positions present. RES_BAD: checkElements
+// will report something; RES_UNSURE: a value this loop does not check (a
+// date, a code without a collision-free table, more than 62 elements...),
+// which valuesOK decides.
+//
+// Registers: SI buf (f.raw to its capacity), DX len(buf), DI span, R8 the
+// element's check, R9 its position i (1..n), R11 present; per element R12
+// its end (hi), R10 the check of the value at hand (a component's or the
+// element's own), R15 the components' checks left (-1 for a simple
+// element), BX and R13 the value's start and end; AX, CX, R14 scratch. The
+// frame holds n, the elements with a separator in them (special) and those
+// with a repetition separator (rep).
+TEXT ·checkSegment(SB), NOSPLIT, $24-25
+	MOVQ f+0(FP), AX
+	MOVQ q+8(FP), CX
+	MOVQ F_N(AX), R9
+	CMPQ R9, S_NQS(CX)
+	JGT bad // more elements than positions (or no quick checks: nqs -1)
+	CMPQ S_LASTREQ(CX), R9
+	JGT bad // a required element after the last one sent
+	CMPQ R9, $62
+	JGT fail // positions past 62 share bit 63 of present: valuesOK reads them
+	MOVQ R9, n-8(SP)
+	MOVQ F_REP(AX), R10
+	MOVQ R10, rep-16(SP)
+	ORQ F_COMP(AX), R10
+	MOVQ R10, special-24(SP)
+	MOVQ F_RAW(AX), SI
+	MOVQ F_CAP(AX), DX
+	LEAQ F_SPAN(AX), DI
+	MOVQ S_QS(CX), R8
 	XORQ R11, R11
 	MOVQ $1, R9
 
-	// Positions past 62 share bit 63 of present: valuesOK reads them.
-	CMPQ n+32(FP), $62
-	JGT fail
-
 element:
-	CMPQ R9, n+32(FP)
+	CMPQ R9, n-8(SP)
 	JGT done
 	MOVL (DI)(R9*4), AX
 	MOVWLZX AX, BX // lo: the first value's start
@@ -57,7 +103,7 @@ element:
 	JEQ composite
 	// A simple element: one value, without separators, checked by its
 	// own check; R15 < 0 says so to checked.
-	MOVQ special+56(FP), AX
+	MOVQ special-24(SP), AX
 	BTQ R9, AX
 	JCS fail
 	MOVQ R8, R10
@@ -67,7 +113,7 @@ element:
 
 composite:
 	// Its components, split at component separators; no repetitions.
-	MOVQ rep+64(FP), AX
+	MOVQ rep-16(SP), AX
 	BTQ R9, AX
 	JCS fail
 	MOVQ Q_COMPS(R8), R10
@@ -83,7 +129,7 @@ find:
 	CMPL AX, R12
 	JEQ take
 	MOVBLZX (SI)(AX*1), CX
-	CMPB CX, csep+48(FP)
+	CMPB CX, csep+16(FP)
 	JEQ found
 	INCL AX
 	JMP find
@@ -208,11 +254,65 @@ next:
 	JMP element
 
 done:
-	MOVQ R11, present+72(FP)
-	MOVB $1, ok+80(FP)
+	// Every required element present, and no syntax rule broken (see
+	// syntaxRule.broken; a P rule is a C rule whose first is its mask).
+	MOVQ q+8(FP), CX
+	MOVQ R11, AX
+	NOTQ AX
+	TESTQ S_REQMASK(CX), AX
+	JNE bad
+	MOVQ S_NSYNTAX(CX), R9
+	TESTQ R9, R9
+	JEQ ok
+	MOVQ S_SYNTAX(CX), R8
+
+rule:
+	MOVQ SY_MASK(R8), AX
+	MOVQ R11, BX
+	ANDQ AX, BX // have
+	MOVBLZX SY_KIND(R8), CX
+	CMPB CX, $0x43 // C (and P)
+	JEQ ruleC
+	CMPB CX, $0x52 // R
+	JEQ ruleR
+	CMPB CX, $0x45 // E
+	JEQ ruleE
+	CMPB CX, $0x4c // L
+	JNE nextrule
+	CMPQ BX, SY_FIRST(R8)
+	JEQ bad
+	JMP nextrule
+
+ruleC:
+	TESTQ BX, SY_FIRST(R8)
+	JEQ nextrule
+	CMPQ BX, AX
+	JNE bad
+	JMP nextrule
+
+ruleR:
+	TESTQ BX, BX
+	JEQ bad
+	JMP nextrule
+
+ruleE:
+	LEAQ -1(BX), CX
+	TESTQ CX, BX
+	JNE bad
+
+nextrule:
+	ADDQ $SY_SIZE, R8
+	DECQ R9
+	JNZ rule
+
+ok:
+	MOVB $RES_OK, ret+24(FP)
+	RET
+
+bad:
+	MOVB $RES_BAD, ret+24(FP)
 	RET
 
 fail:
-	MOVQ $0, present+72(FP)
-	MOVB $0, ok+80(FP)
+	MOVB $RES_UNSURE, ret+24(FP)
 	RET

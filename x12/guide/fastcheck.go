@@ -73,7 +73,7 @@ func quickOf(e *Element) quick {
 
 // qcheck is what elementsOK needs of an element, in 64 bytes: a segment's
 // checks are one small array (Segment.qs) instead of its Elements. Its
-// layout is read by checkValues (values_amd64.s; TestQcheckLayout).
+// layout is read by checkSegment (checkvalues_amd64.s; TestAsmLayout).
 type qcheck struct {
 	op     quick
 	req    bool  // a required element (what a composite asks of a component)
@@ -138,34 +138,83 @@ func qchecks(elements []Element) []qcheck {
 	return qs
 }
 
+// qseg is what checkSegment reads of a guide segment, in one place (its
+// layout is read by checkvalues_amd64.s: TestAsmLayout).
+type qseg struct {
+	qs *qcheck // the checks of positions 1 to nqs (Segment.qs)
+	// nqs is len(qs), or -1 when elementsOK must not run (noQuick).
+	nqs     int
+	lastReq int    // Segment.lastReq
+	reqMask uint64 // Segment.reqMask
+	syntax  *qsyntax
+	nsyntax int
+}
+
+// qsyntax is a syntax rule as checkSegment reads it (see
+// syntaxRule.broken): a P rule is read as a C rule whose first is its mask.
+type qsyntax struct {
+	mask, first uint64
+	kind        byte
+}
+
+// Answers of checkSegment.
+const (
+	segmentBad    = 0 // checkElements will report something
+	segmentOK     = 1
+	segmentUnsure = 2 // elementsOKGo decides
+)
+
+// qsegOf compiles s's checkSegment view (after qs, syntax and reqMask).
+func qsegOf(s *Segment) qseg {
+	q := qseg{nqs: len(s.qs), lastReq: s.lastReq, reqMask: s.reqMask}
+	if s.noQuick {
+		q.nqs = -1
+	}
+	if len(s.qs) > 0 {
+		q.qs = &s.qs[0]
+	}
+	if len(s.syntax) > 0 {
+		rules := make([]qsyntax, len(s.syntax))
+		for i, r := range s.syntax {
+			rules[i] = qsyntax{mask: r.mask, first: r.first, kind: r.kind}
+			if r.kind == 'P' {
+				rules[i].kind, rules[i].first = 'C', r.mask
+			}
+		}
+		q.syntax, q.nsyntax = &rules[0], len(rules)
+	}
+	return q
+}
+
 // elementsOK reports whether checkElements would find nothing wrong with
 // the scanned segment (v.f, fast) as def: the same checks, in one pass,
 // without reporting. False may also mean "not sure" (a repeated element, a
 // segment longer than its definition): checkElements then decides.
 //
-// The values go through checkValues first (assembly on amd64: one loop
-// over the segment's values, each element's or each component's, checked
-// by type, length and codes without a call — in Go, calls and the spills
-// around them cost more than the checks); what it is not sure of, through
-// valuesOK.
+// checkSegment (assembly on amd64) makes every check but the dates'; what
+// it is not sure of, elementsOKGo decides.
 func (v *Validator) elementsOK(def *Segment) bool {
-	f := &v.f
-	n := f.n
-	qs := def.qs
-	if n > len(qs) || n > maxFields || def.lastReq > n || def.noQuick {
+	switch checkSegment(&v.f, &def.q, v.d.Component) {
+	case segmentOK:
+		return len(def.dates) == 0 || v.datesOK(def)
+	case segmentBad:
 		return false
 	}
-	// buf runs to the end of the segment's buffer (fields.scan leaves 16
-	// bytes after the segment at least), so a short value reads as a word.
-	buf := f.raw[:cap(f.raw)]
+	return v.elementsOKGo(def)
+}
+
+// elementsOKGo is elementsOK in Go, without checkSegment.
+func (v *Validator) elementsOKGo(def *Segment) bool {
+	f := &v.f
+	n := f.n
+	if n > len(def.qs) || n > maxFields || def.lastReq > n || def.noQuick {
+		return false
+	}
 	var present uint64
 	if n > 0 {
 		var ok bool
-		present, ok = checkValues(buf, &f.span, n, &qs[0], v.d.Component, f.compEl|f.repEl, f.repEl)
-		if !ok {
-			if present, ok = v.valuesOK(def, buf); !ok {
-				return false
-			}
+		if present, ok = v.valuesOK(def, f.raw[:cap(f.raw)]); !ok {
+			return false
 		}
 	}
 	if def.reqMask&^present != 0 {
@@ -176,8 +225,18 @@ func (v *Validator) elementsOK(def *Segment) bool {
 			return false
 		}
 	}
+	return v.datesOK(def)
+}
+
+// datesOK reports whether checkElements finds nothing wrong with the date
+// pairs (1250 format, 1251 value) of the scanned segment as def.
+func (v *Validator) datesOK(def *Segment) bool {
+	f := &v.f
+	// buf runs to the end of the segment's buffer (fields.scan leaves 16
+	// bytes after the segment at least), so a value reads as a word.
+	buf := f.raw[:cap(f.raw)]
 	for _, p := range def.dates {
-		if p.value > n {
+		if p.value > f.n {
 			continue // an empty value: nothing to check
 		}
 		qv, vv := f.span[p.qual&maxFields], f.span[p.value&maxFields]
@@ -188,7 +247,7 @@ func (v *Validator) elementsOK(def *Segment) bool {
 	return true
 }
 
-// valuesOK is checkValues in Go: whether checkElements finds nothing wrong
+// valuesOK is checkSegment's loop over the values in Go: whether checkElements finds nothing wrong
 // with the values of the n elements of the scanned segment (v.f), and the
 // positions of those not empty (bit min(p, 63) for position p).
 func (v *Validator) valuesOK(def *Segment, buf []byte) (uint64, bool) {

@@ -1,11 +1,13 @@
 package guide
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
 
 	"github.com/clearhouse/clearhouse/x12"
+	"github.com/clearhouse/clearhouse/x12/x12gen"
 )
 
 // TestFastChecksAgreeWithCheckSimple: for every text and number element of
@@ -54,35 +56,134 @@ func TestFastChecksAgreeWithCheckSimple(t *testing.T) {
 	t.Logf("%d values checked", checked)
 }
 
-// TestQcheckLayout: the offsets checkvalues_amd64.s reads qcheck's fields
-// at, and its size.
-func TestQcheckLayout(t *testing.T) {
-	var q qcheck
+// TestAsmLayout: the offsets checkvalues_amd64.s reads the fields of
+// qcheck, fields, qseg and qsyntax at, the sizes it steps by, and the
+// numbers it uses for the quick ops and checkSegment's answers.
+func TestAsmLayout(t *testing.T) {
+	var (
+		q qcheck
+		f fields
+		s qseg
+		r qsyntax
+	)
 	for _, c := range []struct {
 		name      string
 		got, want uintptr
 	}{
-		{"op", unsafe.Offsetof(q.op), 0},
-		{"req", unsafe.Offsetof(q.req), 1},
-		{"pshift", unsafe.Offsetof(q.pshift), 2},
-		{"min", unsafe.Offsetof(q.min), 4},
-		{"span", unsafe.Offsetof(q.span), 8},
-		{"lastReq", unsafe.Offsetof(q.lastReq), 12},
-		{"perfect", unsafe.Offsetof(q.perfect), 16},
-		{"mul", unsafe.Offsetof(q.mul), 24},
-		{"codes", unsafe.Offsetof(q.codes), 32},
-		{"comps", unsafe.Offsetof(q.comps), 40},
-		{"ncomps", unsafe.Offsetof(q.ncomps), 48},
-		{"maxLeft", unsafe.Offsetof(q.maxLeft), 52},
-		{"size", unsafe.Sizeof(q), 64},
+		{"qcheck.op", unsafe.Offsetof(q.op), 0},
+		{"qcheck.req", unsafe.Offsetof(q.req), 1},
+		{"qcheck.pshift", unsafe.Offsetof(q.pshift), 2},
+		{"qcheck.min", unsafe.Offsetof(q.min), 4},
+		{"qcheck.span", unsafe.Offsetof(q.span), 8},
+		{"qcheck.lastReq", unsafe.Offsetof(q.lastReq), 12},
+		{"qcheck.perfect", unsafe.Offsetof(q.perfect), 16},
+		{"qcheck.mul", unsafe.Offsetof(q.mul), 24},
+		{"qcheck.codes", unsafe.Offsetof(q.codes), 32},
+		{"qcheck.comps", unsafe.Offsetof(q.comps), 40},
+		{"qcheck.ncomps", unsafe.Offsetof(q.ncomps), 48},
+		{"qcheck.maxLeft", unsafe.Offsetof(q.maxLeft), 52},
+		{"qcheck size", unsafe.Sizeof(q), 64},
+		{"fields.raw", unsafe.Offsetof(f.raw), 8},
+		{"fields.n", unsafe.Offsetof(f.n), 40},
+		{"fields.compEl", unsafe.Offsetof(f.compEl), 48},
+		{"fields.repEl", unsafe.Offsetof(f.repEl), 56},
+		{"fields.span", unsafe.Offsetof(f.span), 64},
+		{"qseg.qs", unsafe.Offsetof(s.qs), 0},
+		{"qseg.nqs", unsafe.Offsetof(s.nqs), 8},
+		{"qseg.lastReq", unsafe.Offsetof(s.lastReq), 16},
+		{"qseg.reqMask", unsafe.Offsetof(s.reqMask), 24},
+		{"qseg.syntax", unsafe.Offsetof(s.syntax), 32},
+		{"qseg.nsyntax", unsafe.Offsetof(s.nsyntax), 40},
+		{"qsyntax.mask", unsafe.Offsetof(r.mask), 0},
+		{"qsyntax.first", unsafe.Offsetof(r.first), 8},
+		{"qsyntax.kind", unsafe.Offsetof(r.kind), 16},
+		{"qsyntax size", unsafe.Sizeof(r), 24},
 	} {
 		if c.got != c.want {
-			t.Errorf("qcheck.%s at %d, checkvalues_amd64.s reads it at %d", c.name, c.got, c.want)
+			t.Errorf("%s at %d, checkvalues_amd64.s reads it at %d", c.name, c.got, c.want)
 		}
 	}
 	if quickText != 1 || quickDecimal != 2 || quickInteger != 3 || quickComposite != 6 {
 		t.Error("checkvalues_amd64.s has other numbers for the quick ops")
 	}
+	if segmentBad != 0 || segmentOK != 1 || segmentUnsure != 2 {
+		t.Error("checkvalues_amd64.s has other numbers for checkSegment's answers")
+	}
+}
+
+// agreeSets is a SetValidator that, after every segment the fast path
+// scanned and placed, holds elementsOK (checkSegment first) to
+// elementsOKGo, the same checks in Go that other architectures make.
+type agreeSets struct {
+	*SetValidator
+	t       testing.TB
+	name    string
+	checked int
+}
+
+func (a *agreeSets) Segment(seg *x12.Segment, position int, report func(x12.Finding)) {
+	a.SetValidator.Segment(seg, position, report)
+	v := a.v
+	if position == 1 || !a.active || !v.f.fast || v.last.Segment == nil {
+		return
+	}
+	def := v.last.Segment
+	if got, want := v.elementsOK(def), v.elementsOKGo(def); got != want {
+		a.t.Fatalf("%s: %q as %s: elementsOK %v, elementsOKGo %v", a.name, seg.Unsplit(), def.ID, got, want)
+	}
+	a.checked++
+}
+
+// TestElementsOKGoAgrees: on the files TestFastPathAgrees reads (the
+// corpus, generated files, every one-byte mutation of a generated 837P),
+// the Go checks agree with checkSegment's on every segment.
+func TestElementsOKGoAgrees(t *testing.T) {
+	t.Parallel()
+	checked := 0
+	agree := func(name string, data []byte) {
+		a := &agreeSets{SetValidator: NewSetValidator(Options{}), t: t, name: name}
+		if _, err := x12.Validate(bytes.NewReader(data), x12.ValidateOptions{Sets: a, NoTree: true, Workers: 1}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		checked += a.checked
+	}
+	eachCorpusFile(t, agree)
+	for name, data := range fastPathSamples(t, 12) {
+		agree(name, data)
+	}
+	for _, kind := range []x12gen.Kind{x12gen.Claims837P, x12gen.Remittances835, x12gen.Inquiries270} {
+		var buf bytes.Buffer
+		if _, err := x12gen.Generate(&buf, x12gen.Options{Kind: kind, Items: 1, Seed: 3}); err != nil {
+			t.Fatal(err)
+		}
+		data := buf.Bytes()
+		for i := 106; i < len(data); i++ {
+			if kind == x12gen.Claims837P {
+				for _, c := range []byte{'*', ':', '^', '~', ' ', 'X', '9', '.', '-'} {
+					if data[i] != c {
+						mut := bytes.Clone(data)
+						mut[i] = c
+						agree("mutated", mut)
+					}
+				}
+			}
+			// Each element or component emptied, for the required
+			// elements and the syntax rules.
+			if c := data[i]; c == '*' || c == ':' {
+				j := i + 1
+				for j < len(data) && data[j] != '*' && data[j] != ':' && data[j] != '~' {
+					j++
+				}
+				if j > i+1 {
+					agree("emptied", append(bytes.Clone(data[:i+1]), data[j:]...))
+				}
+			}
+		}
+	}
+	if checked < 10000 {
+		t.Fatalf("only %d segments checked", checked)
+	}
+	t.Logf("%d segments checked", checked)
 }
 
 // TestDate8Agrees: date8 reads every 8-byte value of digits and of bytes

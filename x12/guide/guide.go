@@ -130,6 +130,7 @@ type Segment struct {
 	reqMask   uint64
 	noQuick   bool
 	qs        []qcheck // elementsOK's checks, one per position
+	q         qseg     // the same, and the rest of elementsOK's, for checkSegment
 	syntax    []syntaxRule
 	dates     []datePair
 	sumTotals []sumItem // sum rules whose total this segment holds
