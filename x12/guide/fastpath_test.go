@@ -56,7 +56,7 @@ func TestFastChecksAgreeWithCheckSimple(t *testing.T) {
 	t.Logf("%d values checked", checked)
 }
 
-// TestAsmLayout: the offsets checkvalues_amd64.s reads the fields of
+// TestAsmLayout: the offsets checkvalues_amd64.s and fields_amd64.s read the fields of
 // qcheck, fields, qseg and qsyntax at, the sizes it steps by, and the
 // numbers it uses for the quick ops and checkSegment's answers.
 func TestAsmLayout(t *testing.T) {
@@ -87,7 +87,9 @@ func TestAsmLayout(t *testing.T) {
 		{"fields.n", unsafe.Offsetof(f.n), 40},
 		{"fields.compEl", unsafe.Offsetof(f.compEl), 48},
 		{"fields.repEl", unsafe.Offsetof(f.repEl), 56},
+		{"fields.fast", unsafe.Offsetof(f.fast), 32},
 		{"fields.span", unsafe.Offsetof(f.span), 64},
+		{"fields.vec", unsafe.Offsetof(f.vec), 928},
 		{"qseg.qs", unsafe.Offsetof(s.qs), 0},
 		{"qseg.nqs", unsafe.Offsetof(s.nqs), 8},
 		{"qseg.lastReq", unsafe.Offsetof(s.lastReq), 16},
@@ -100,7 +102,7 @@ func TestAsmLayout(t *testing.T) {
 		{"qsyntax size", unsafe.Sizeof(r), 24},
 	} {
 		if c.got != c.want {
-			t.Errorf("%s at %d, checkvalues_amd64.s reads it at %d", c.name, c.got, c.want)
+			t.Errorf("%s at %d, the assembly reads it at %d", c.name, c.got, c.want)
 		}
 	}
 	if quickText != 1 || quickDecimal != 2 || quickInteger != 3 || quickComposite != 6 {

@@ -2,10 +2,12 @@ package guide
 
 import "github.com/clearhouse/clearhouse/x12"
 
-// scanSSE is in fields_amd64.s.
+// scanSSE is in fields_amd64.s: it reads raw into f.span, f.n, f.compEl,
+// f.repEl and f.fast with f.vec's constants (raw is f.raw, set by the
+// caller: the assembly does not write pointers).
 //
 //go:noescape
-func scanSSE(raw []byte, vec *[5][16]byte, span *[maxFields + 1 + 16]uint32) (k int, comp, rep uint64, ok bool)
+func scanSSE(raw []byte, f *fields) bool
 
 // scan reads seg's bytes into f, marking the elements that hold d's
 // component or repetition separator (d are the set's delimiters, which the
@@ -14,6 +16,19 @@ func scanSSE(raw []byte, vec *[5][16]byte, span *[maxFields + 1 + 16]uint32) (k 
 // with SSE2 (scanSSE): the byte at a time scanBytes cost as much as the
 // rest of a segment's element checks.
 func (f *fields) scan(seg *x12.Segment, d x12.Delimiters) bool {
+	// The common case in few enough instructions that its spills are
+	// few: delimiters as last time, and readable bytes after the segment.
+	sd, raw := seg.Delimiters(), seg.Unsplit()
+	if sd.Element != f.vecE || d.Component != f.vecC || d.Repetition != f.vecR || !f.vecSSE || cap(raw)-len(raw) < 16 {
+		return f.scanSlow(seg, d)
+	}
+	f.seg, f.csep, f.raw = seg, sd.Component, raw
+	return scanSSE(raw, f)
+}
+
+// scanSlow is scan for new delimiters, delimiters scanSSE does not read,
+// or a segment without 16 readable bytes after it.
+func (f *fields) scanSlow(seg *x12.Segment, d x12.Delimiters) bool {
 	sd := seg.Delimiters()
 	if sd.Element != f.vecE || d.Component != f.vecC || d.Repetition != f.vecR {
 		f.setVec(sd.Element, d.Component, d.Repetition)
@@ -30,12 +45,8 @@ func (f *fields) scan(seg *x12.Segment, d x12.Delimiters) bool {
 		f.tmp = append(append(f.tmp[:0], raw...), make([]byte, 16)...)
 		raw = f.tmp[:len(raw)]
 	}
-	if k, comp, rep, ok := scanSSE(raw, &f.vec, &f.span); ok {
-		f.raw, f.n, f.compEl, f.repEl, f.fast = raw, k, comp, rep, true
-		return true
-	}
-	f.fast, f.n = false, -1
-	return false
+	f.raw = raw
+	return scanSSE(raw, f)
 }
 
 // setVec makes f.vec scanSSE's constants for element separator e and

@@ -1,6 +1,14 @@
 #include "textflag.h"
 
-// func scanSSE(raw []byte, vec *[5][16]byte, span *[144]uint32) (k int, comp, rep uint64, ok bool)
+// fields offsets (TestAsmLayout).
+#define F_FAST 32
+#define F_N 40
+#define F_COMP 48
+#define F_REP 56
+#define F_SPAN 64
+#define F_VEC 928
+
+// func scanSSE(raw []byte, f *fields) bool
 //
 // fields.scan's loop with SSE2, 16 bytes a round (the 16-byte blocks
 // covering raw must be readable): bytes equal to e end an element (its
@@ -10,13 +18,16 @@
 // with ok false, as does a raw of 64 KiB or more, or an id padded with
 // a blank (x12.Segment trims it). vec holds e, c, r, 0x1f and 0x7f, 16 times each
 // (fields.setVec). The separator count is checked once a block, so span
-// must have 16 entries past the 128th.
-TEXT ·scanSSE(SB), NOSPLIT, $0-65
+// must have 16 entries past the 128th. The answer goes to f too: f.fast,
+// f.n (-1 when it fails), f.compEl and f.repEl.
+TEXT ·scanSSE(SB), NOSPLIT, $0-33
 	MOVQ raw_base+0(FP), SI
 	MOVQ raw_len+8(FP), DX
 	CMPQ DX, $0xffff
 	JHI fail // spans hold 16-bit offsets
-	MOVQ vec+24(FP), AX
+	MOVQ f+24(FP), AX
+	LEAQ F_SPAN(AX), DI
+	LEAQ F_VEC(AX), AX
 	MOVOU 0(AX), X1
 	MOVOU 16(AX), X2
 	MOVOU 32(AX), X3
@@ -24,7 +35,6 @@ TEXT ·scanSSE(SB), NOSPLIT, $0-65
 	MOVOU 64(AX), X5
 	MOVBLZX 16(AX), R14 // c
 	MOVBLZX 32(AX), R15 // r
-	MOVQ span+32(FP), DI
 	XORQ R10, R10 // k: elements ended so far
 	XORQ R11, R11 // start of the current element
 	XORQ R12, R12 // comp
@@ -122,12 +132,17 @@ done:
 	JEQ fail
 
 idok:
-	MOVQ R10, k+40(FP)
-	MOVQ R12, comp+48(FP)
-	MOVQ R13, rep+56(FP)
-	MOVB $1, ok+64(FP)
+	MOVQ f+24(FP), AX
+	MOVQ R10, F_N(AX)
+	MOVQ R12, F_COMP(AX)
+	MOVQ R13, F_REP(AX)
+	MOVB $1, F_FAST(AX)
+	MOVB $1, ret+32(FP)
 	RET
 
 fail:
-	MOVB $0, ok+64(FP)
+	MOVQ f+24(FP), AX
+	MOVQ $-1, F_N(AX)
+	MOVB $0, F_FAST(AX)
+	MOVB $0, ret+32(FP)
 	RET
