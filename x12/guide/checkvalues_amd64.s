@@ -4,6 +4,7 @@
 #define Q_OP 0
 #define Q_REQ 1
 #define Q_PSHIFT 2
+#define Q_AOP 3
 #define Q_MIN 4
 #define Q_SPAN 8
 #define Q_LASTREQ 12
@@ -30,6 +31,7 @@
 #define S_REQMASK 24
 #define S_SYNTAX 32
 #define S_NSYNTAX 40
+#define S_COMPMASK 48
 #define SY_MASK 0
 #define SY_FIRST 8
 #define SY_KIND 16
@@ -39,6 +41,10 @@
 #define RES_BAD 0
 #define RES_OK 1
 #define RES_UNSURE 2
+
+// aop values (fastcheck.go).
+#define AOP_TEXT 1
+#define AOP_CODE 2
 
 // quick values (fastcheck.go).
 #define QUICK_TEXT 1
@@ -57,14 +63,14 @@
 // date, a code without a collision-free table, more than 62 elements...),
 // which valuesOK decides.
 //
-// Registers: SI buf (f.raw to its capacity), DX len(buf), DI span, R8 the
+// Registers: SI f.raw's bytes, DX len(f.raw) (f.raw has 16 bytes or more
+// after it: a value of 1 to 7 bytes reads as a word), DI span, R8 the
 // element's check, R9 its position i (1..n), R11 present; per element R12
 // its end (hi), R10 the check of the value at hand (a component's or the
 // element's own), R15 the components' checks left (-1 for a simple
 // element), BX and R13 the value's start and end; AX, CX, R14 scratch. The
-// frame holds n, the elements with a separator in them (special) and those
-// with a repetition separator (rep).
-TEXT ·checkSegment(SB), NOSPLIT, $24-25
+// frame holds n.
+TEXT ·checkSegment(SB), NOSPLIT, $8-25
 	MOVQ f+0(FP), AX
 	MOVQ q+8(FP), CX
 	MOVQ F_N(AX), R9
@@ -75,16 +81,33 @@ TEXT ·checkSegment(SB), NOSPLIT, $24-25
 	CMPQ R9, $62
 	JGT fail // positions past 62 share bit 63 of present: valuesOK reads them
 	MOVQ R9, n-8(SP)
+	// A repetition separator in an element, or a component separator
+	// in one that is not a composite: valuesOK decides (bit 0 is the
+	// id's, which is not checked here).
 	MOVQ F_REP(AX), R10
-	MOVQ R10, rep-16(SP)
-	ORQ F_COMP(AX), R10
-	MOVQ R10, special-24(SP)
+	SHRQ $1, R10
+	JNE fail
+	MOVQ F_COMP(AX), R10
+	MOVQ S_COMPMASK(CX), R12
+	NOTQ R12
+	BTRQ $0, R10
+	TESTQ R12, R10
+	JNE fail
 	MOVQ F_RAW(AX), SI
-	MOVQ F_CAP(AX), DX
+	MOVQ F_RAW+8(AX), DX
+	MOVQ F_CAP(AX), R12
+	SUBQ DX, R12
+	CMPQ R12, $16
+	JLT fail
 	LEAQ F_SPAN(AX), DI
 	MOVQ S_QS(CX), R8
 	XORQ R11, R11
 	MOVQ $1, R9
+	JMP element
+
+next:
+	INCQ R9
+	ADDQ $(1<<Q_SIZE_SHIFT), R8
 
 element:
 	CMPQ R9, n-8(SP)
@@ -99,23 +122,58 @@ element:
 	CMPQ R12, DX
 	JHI fail
 	BTSQ R9, R11
+	// The commonest elements first, each in a few instructions: text
+	// checked by its length, and text with codes (aop, see qcheckOf).
+	MOVBLZX Q_AOP(R8), AX
+	CMPB AX, $AOP_TEXT
+	JNE notext
+	MOVL R12, CX
+	SUBL BX, CX
+	SUBL Q_MIN(R8), CX
+	CMPL CX, Q_SPAN(R8)
+	JLS next
+	JMP fail
+
+notext:
+	CMPB AX, $AOP_CODE
+	JNE other
+	// A code of 1 to 7 bytes: the value read as a word, masked to its
+	// length, with the length in the top byte (pack), must be in its
+	// slot of the collision-free table.
+	MOVL R12, CX
+	SUBL BX, CX
+	MOVL CX, AX
+	SUBL Q_MIN(R8), AX
+	CMPL AX, Q_SPAN(R8)
+	JHI fail
+	CMPL CX, $7
+	JHI fail
+	MOVQ (SI)(BX*1), R14
+	LEAQ ·lowBytes(SB), AX
+	ANDQ (AX)(CX*8), R14
+	SHLQ $56, CX
+	ORQ CX, R14
+	MOVQ R14, AX
+	IMULQ Q_MUL(R8), AX
+	MOVBLZX Q_PSHIFT(R8), CX
+	SHRQ CX, AX
+	MOVQ Q_PERFECT(R8), CX
+	CMPQ (CX)(AX*8), R14
+	JEQ next
+	JMP fail
+
+other:
 	CMPB Q_OP(R8), $QUICK_COMPOSITE
 	JEQ composite
-	// A simple element: one value, without separators, checked by its
-	// own check; R15 < 0 says so to checked.
-	MOVQ special-24(SP), AX
-	BTQ R9, AX
-	JCS fail
+	// Another simple element: one value, checked by its own check;
+	// R15 < 0 says so to checked.
 	MOVQ R8, R10
 	MOVL R12, R13
 	MOVQ $-1, R15
 	JMP check
 
 composite:
-	// Its components, split at component separators; no repetitions.
-	MOVQ rep-16(SP), AX
-	BTQ R9, AX
-	JCS fail
+	// Its components, split at component separators.
 	MOVQ Q_COMPS(R8), R10
 	MOVLQSX Q_NCOMPS(R8), R15
 
@@ -215,9 +273,6 @@ length:
 	SUBL BX, CX
 	CMPL CX, $7
 	JHI fail
-	LEAQ 8(BX), R14
-	CMPQ R14, DX
-	JHI fail
 	MOVQ (SI)(BX*1), R14
 	MOVL CX, BX
 	SHLL $3, CX
@@ -247,11 +302,7 @@ last:
 	MOVLQSX Q_MAXLEFT(R8), AX
 	CMPQ R15, AX
 	JGT fail
-
-next:
-	INCQ R9
-	ADDQ $(1<<Q_SIZE_SHIFT), R8
-	JMP element
+	JMP next
 
 done:
 	// Every required element present, and no syntax rule broken (see

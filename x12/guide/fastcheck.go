@@ -78,6 +78,10 @@ type qcheck struct {
 	op     quick
 	req    bool  // a required element (what a composite asks of a component)
 	pshift uint8 // codes.pshift
+	// aop picks checkSegment's shortest path for a simple element:
+	// aopText (text checked by its length alone), aopCode (text whose
+	// codes have a collision-free table), 0 for the rest (by op).
+	aop uint8
 	// A value's length n passes when uint(n-min) <= span.
 	min, span uint32
 	// lastReq is the position of a composite's last required component.
@@ -119,8 +123,20 @@ func qcheckOf(e *Element) qcheck {
 			q.lastReq = int32(i + 1)
 		}
 	}
+	switch {
+	case q.op == quickText && q.codes == nil:
+		q.aop = aopText
+	case q.op == quickText && q.perfect != nil:
+		q.aop = aopCode
+	}
 	return q
 }
+
+// Values of qcheck.aop.
+const (
+	aopText = 1
+	aopCode = 2
+)
 
 // qchecks compiles the quick checks of elements (which must not move
 // afterwards: each check points at its element, and a composite's at its
@@ -148,6 +164,8 @@ type qseg struct {
 	reqMask uint64 // Segment.reqMask
 	syntax  *qsyntax
 	nsyntax int
+	// compMask has bit p set for a composite at position p (up to 62).
+	compMask uint64
 }
 
 // qsyntax is a syntax rule as checkSegment reads it (see
@@ -172,6 +190,11 @@ func qsegOf(s *Segment) qseg {
 	}
 	if len(s.qs) > 0 {
 		q.qs = &s.qs[0]
+	}
+	for i := range s.qs {
+		if s.qs[i].op == quickComposite && i+1 <= maxSyntaxPos {
+			q.compMask |= 1 << (i + 1)
+		}
 	}
 	if len(s.syntax) > 0 {
 		rules := make([]qsyntax, len(s.syntax))

@@ -73,6 +73,7 @@ func TestAsmLayout(t *testing.T) {
 		{"qcheck.op", unsafe.Offsetof(q.op), 0},
 		{"qcheck.req", unsafe.Offsetof(q.req), 1},
 		{"qcheck.pshift", unsafe.Offsetof(q.pshift), 2},
+		{"qcheck.aop", unsafe.Offsetof(q.aop), 3},
 		{"qcheck.min", unsafe.Offsetof(q.min), 4},
 		{"qcheck.span", unsafe.Offsetof(q.span), 8},
 		{"qcheck.lastReq", unsafe.Offsetof(q.lastReq), 12},
@@ -96,6 +97,7 @@ func TestAsmLayout(t *testing.T) {
 		{"qseg.reqMask", unsafe.Offsetof(s.reqMask), 24},
 		{"qseg.syntax", unsafe.Offsetof(s.syntax), 32},
 		{"qseg.nsyntax", unsafe.Offsetof(s.nsyntax), 40},
+		{"qseg.compMask", unsafe.Offsetof(s.compMask), 48},
 		{"qsyntax.mask", unsafe.Offsetof(r.mask), 0},
 		{"qsyntax.first", unsafe.Offsetof(r.first), 8},
 		{"qsyntax.kind", unsafe.Offsetof(r.kind), 16},
@@ -105,7 +107,7 @@ func TestAsmLayout(t *testing.T) {
 			t.Errorf("%s at %d, the assembly reads it at %d", c.name, c.got, c.want)
 		}
 	}
-	if quickText != 1 || quickDecimal != 2 || quickInteger != 3 || quickComposite != 6 {
+	if quickText != 1 || quickDecimal != 2 || quickInteger != 3 || quickComposite != 6 || aopText != 1 || aopCode != 2 {
 		t.Error("checkvalues_amd64.s has other numbers for the quick ops")
 	}
 	if segmentBad != 0 || segmentOK != 1 || segmentUnsure != 2 {
