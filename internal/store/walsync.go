@@ -88,6 +88,20 @@ func (w *walSync) seen(ctx context.Context) error {
 	return w.durable(ctx, w.begun.Load())
 }
 
+// syncing returns a channel closed when the newest fsync in flight ends,
+// or nil when none is in flight.
+func (w *walSync) syncing() <-chan struct{} {
+	if w == nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.run == nil {
+		return nil
+	}
+	return w.run.done
+}
+
 // durable returns once commit n and every commit before it are on disk
 // (an fsync of the WAL that began after commit n returned has succeeded),
 // or ctx ends. A nil walSync (PostgreSQL) has nothing to do.
