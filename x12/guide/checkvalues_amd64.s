@@ -32,15 +32,19 @@
 #define S_SYNTAX 32
 #define S_NSYNTAX 40
 #define S_COMPMASK 48
+#define S_DATEQUAL 56
+#define S_DATEVAL 60
+#define S_MOREDATES 64
 #define SY_MASK 0
 #define SY_FIRST 8
 #define SY_KIND 16
 #define SY_SIZE 24
 
-// checkSegment's answers (segmentBad, segmentOK, segmentUnsure).
+// checkSegment's answers (segmentBad, segmentOK, segmentUnsure, segmentDates).
 #define RES_BAD 0
 #define RES_OK 1
 #define RES_UNSURE 2
+#define RES_DATES 3
 
 // aop values (fastcheck.go).
 #define AOP_TEXT 1
@@ -314,7 +318,7 @@ done:
 	JNE bad
 	MOVQ S_NSYNTAX(CX), R9
 	TESTQ R9, R9
-	JEQ ok
+	JEQ dates
 	MOVQ S_SYNTAX(CX), R8
 
 rule:
@@ -356,8 +360,92 @@ nextrule:
 	DECQ R9
 	JNZ rule
 
+dates:
+	// The segment's date pair (a 1250 format, then its 1251 value), when
+	// it has one: a D8 value read as one word (see date8); any other
+	// format, a 29 February or a second pair is left to datesOK.
+	MOVQ q+8(FP), CX
+	MOVLQSX S_DATEQUAL(CX), AX
+	TESTQ AX, AX
+	JEQ ok
+	CMPB S_MOREDATES(CX), $0
+	JNE datesgo
+	MOVLQSX S_DATEVAL(CX), BX
+	CMPQ BX, n-8(SP)
+	JGT ok // no value: nothing to check
+	MOVL (DI)(BX*4), R12
+	MOVWLZX R12, BX
+	SHRL $16, R12
+	CMPL BX, R12
+	JEQ ok // an empty value
+	MOVL (DI)(AX*4), R13
+	MOVWLZX R13, AX
+	SHRL $16, R13
+	SUBL AX, R13 // the format's length
+	CMPL R13, $2
+	JLT ok // not a format datePairOK reads
+	CMPL R13, $3
+	JGT ok
+	JEQ datesgo // RD8 and the like
+	CMPW (SI)(AX*1), $0x3844 // "D8"
+	JNE datesgo
+	SUBL BX, R12
+	CMPL R12, $8
+	JNE bad
+	// Eight digits: each byte minus '0' below 10 (date8's test).
+	MOVQ (SI)(BX*1), AX
+	MOVQ $0x3030303030303030, CX
+	SUBQ CX, AX
+	MOVQ $0x7676767676767676, CX
+	ADDQ AX, CX
+	ORQ AX, CX
+	MOVQ $0x8080808080808080, R14
+	TESTQ R14, CX
+	JNE bad
+	// The month in R13 and the day in R12, each from two digits.
+	MOVQ AX, CX
+	SHRQ $32, CX
+	MOVBLZX CX, R13
+	LEAL (R13)(R13*4), R13
+	ADDL R13, R13
+	MOVQ AX, CX
+	SHRQ $40, CX
+	MOVBLZX CX, CX
+	ADDL CX, R13
+	MOVQ AX, CX
+	SHRQ $48, CX
+	MOVBLZX CX, R12
+	LEAL (R12)(R12*4), R12
+	ADDL R12, R12
+	SHRQ $56, AX
+	ADDL AX, R12
+	LEAL -1(R13), CX
+	CMPL CX, $11
+	JHI bad // not a month
+	LEAL -1(R12), CX
+	CMPL CX, $30
+	JHI bad // not a day
+	CMPL R12, $28
+	JLS ok
+	CMPL R13, $2
+	JNE notfeb
+	CMPL R12, $29
+	JEQ datesgo // the year decides
+	JMP bad
+
+notfeb:
+	CMPL R12, $31
+	JNE ok
+	MOVL $0x15AA, CX // the months of 31 days: 1, 3, 5, 7, 8, 10, 12
+	BTL R13, CX
+	JCC bad
+
 ok:
 	MOVB $RES_OK, ret+24(FP)
+	RET
+
+datesgo:
+	MOVB $RES_DATES, ret+24(FP)
 	RET
 
 bad:

@@ -166,6 +166,10 @@ type qseg struct {
 	nsyntax int
 	// compMask has bit p set for a composite at position p (up to 62).
 	compMask uint64
+	// dateQual and dateVal are the positions of the segment's first date
+	// pair (0: none); moreDates is set when it has another.
+	dateQual, dateVal int32
+	moreDates         bool
 }
 
 // qsyntax is a syntax rule as checkSegment reads it (see
@@ -180,6 +184,7 @@ const (
 	segmentBad    = 0 // checkElements will report something
 	segmentOK     = 1
 	segmentUnsure = 2 // elementsOKGo decides
+	segmentDates  = 3 // all but the dates checked: datesOK decides
 )
 
 // qsegOf compiles s's checkSegment view (after qs, syntax and reqMask).
@@ -190,6 +195,9 @@ func qsegOf(s *Segment) qseg {
 	}
 	if len(s.qs) > 0 {
 		q.qs = &s.qs[0]
+	}
+	if len(s.dates) > 0 {
+		q.dateQual, q.dateVal, q.moreDates = int32(s.dates[0].qual), int32(s.dates[0].value), len(s.dates) > 1
 	}
 	for i := range s.qs {
 		if s.qs[i].op == quickComposite && i+1 <= maxSyntaxPos {
@@ -214,12 +222,14 @@ func qsegOf(s *Segment) qseg {
 // without reporting. False may also mean "not sure" (a repeated element, a
 // segment longer than its definition): checkElements then decides.
 //
-// checkSegment (assembly on amd64) makes every check but the dates'; what
-// it is not sure of, elementsOKGo decides.
+// checkSegment (assembly on amd64) makes every check but those of dates
+// other than D8 ones; what it is not sure of, elementsOKGo decides.
 func (v *Validator) elementsOK(def *Segment) bool {
 	switch checkSegment(&v.f, &def.q, v.d.Component) {
 	case segmentOK:
-		return len(def.dates) == 0 || v.datesOK(def)
+		return true
+	case segmentDates:
+		return v.datesOK(def)
 	case segmentBad:
 		return false
 	}

@@ -2,6 +2,7 @@ package guide
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
@@ -98,6 +99,9 @@ func TestAsmLayout(t *testing.T) {
 		{"qseg.syntax", unsafe.Offsetof(s.syntax), 32},
 		{"qseg.nsyntax", unsafe.Offsetof(s.nsyntax), 40},
 		{"qseg.compMask", unsafe.Offsetof(s.compMask), 48},
+		{"qseg.dateQual", unsafe.Offsetof(s.dateQual), 56},
+		{"qseg.dateVal", unsafe.Offsetof(s.dateVal), 60},
+		{"qseg.moreDates", unsafe.Offsetof(s.moreDates), 64},
 		{"qsyntax.mask", unsafe.Offsetof(r.mask), 0},
 		{"qsyntax.first", unsafe.Offsetof(r.first), 8},
 		{"qsyntax.kind", unsafe.Offsetof(r.kind), 16},
@@ -110,7 +114,7 @@ func TestAsmLayout(t *testing.T) {
 	if quickText != 1 || quickDecimal != 2 || quickInteger != 3 || quickComposite != 6 || aopText != 1 || aopCode != 2 {
 		t.Error("checkvalues_amd64.s has other numbers for the quick ops")
 	}
-	if segmentBad != 0 || segmentOK != 1 || segmentUnsure != 2 {
+	if segmentBad != 0 || segmentOK != 1 || segmentUnsure != 2 || segmentDates != 3 {
 		t.Error("checkvalues_amd64.s has other numbers for checkSegment's answers")
 	}
 }
@@ -183,6 +187,28 @@ func TestElementsOKGoAgrees(t *testing.T) {
 				}
 			}
 		}
+	}
+	// Every month and day around the valid ones, in leap and other years
+	// (checkSegment reads D8 dates itself), and the other formats.
+	var buf bytes.Buffer
+	if _, err := x12gen.Generate(&buf, x12gen.Options{Kind: x12gen.Claims837P, Items: 1, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	at := bytes.Index(data, []byte("DTP*472*D8*")) + len("DTP*472*")
+	if at < len("DTP*472*") {
+		t.Fatal("no DTP*472*D8 in the generated 837P")
+	}
+	for _, y := range []string{"1900", "2000", "2023", "2024"} {
+		for m := range 14 {
+			for d := range 33 {
+				date := fmt.Sprintf("D8*%s%02d%02d", y, m, d)
+				agree(date, append(append(bytes.Clone(data[:at]), date...), data[at+len(date):]...))
+			}
+		}
+	}
+	for _, f := range []string{"RD8*20240101-20240102", "DT*202401011200", "D6*240101", "TM*1200", "ZZ*20240101", "D*20240101", "DTMZ*1"} {
+		agree(f, append(append(bytes.Clone(data[:at]), f...), data[at+len("D8*20240101"):]...))
 	}
 	if checked < 10000 {
 		t.Fatalf("only %d segments checked", checked)

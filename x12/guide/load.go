@@ -389,12 +389,12 @@ func (c *compiler) segment(n *spec.Node) (*Segment, error) {
 		}
 	}
 	s.qs = qchecks(s.Elements)
-	s.q = qsegOf(s)
 	for i := 0; i+1 < len(s.Elements); i++ {
 		if s.Elements[i].DE == "1250" && s.Elements[i+1].DE == "1251" {
 			s.dates = append(s.dates, datePair{qual: i + 1, value: i + 2})
 		}
 	}
+	s.q = qsegOf(s)
 	return s, nil
 }
 
