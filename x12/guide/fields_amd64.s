@@ -76,8 +76,25 @@ whole:
 	MOVL AX, R9
 	NOTL R9
 	ANDL R9, R8 // a separator is a separator, whatever else it is
-	ORL AX, R8 // (sets ZF when no byte of the block is either)
+	JNZ mixed
+	TESTL AX, AX
 	JZ next
+
+seps:
+	// Separators only (nearly every block): each ends an element.
+	BSFL AX, CX
+	LEAQ (BX)(CX*1), R9 // offset of the separator
+	MOVW R11, (DI)(R10*4) // the element's span: start,
+	MOVW R9, 2(DI)(R10*4) // end
+	INCQ R10
+	LEAQ 1(R9), R11
+	LEAL -1(AX), R9
+	ANDL R9, AX
+	JNZ seps
+	JMP next
+
+mixed:
+	ORL AX, R8
 
 bits:
 	// R8 has a bit set: the next separator, or special byte.
