@@ -59,7 +59,7 @@ echo "== results in $OUT"
 for f in "$OUT"/inbound-*.txt; do
   awk -v build="$(basename "$f" .txt | sed 's/^inbound-//')" '/^BenchmarkInbound\// {
     m = ""
-    for (i = 3; i < NF; i++) if ($(i+1) ~ /^(e2e-MB\/s|server-cpu-s\/MB|server-cpu-MB\/s|peak-RSS-MB)$/) m = m sprintf("  %s %s", $(i+1), $i)
+    for (i = 3; i < NF; i++) if ($(i+1) ~ /^(e2e-MB\/s|server-cpu-s\/MB|server-cpu-MB\/s|written-MB\/MB|peak-RSS-MB)$/) m = m sprintf("  %s %s", $(i+1), $i)
     sub(/-[0-9]+$/, "", $1); printf "%-10s %-32s%s\n", build, $1, m
   }' "$f"
 done

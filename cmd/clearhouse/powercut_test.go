@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -154,6 +156,11 @@ func checkAfterPowerCut(t *testing.T, dir string, answered []answer) (problems [
 				fail("%s names %s, which is missing (%v)", owner, key, err)
 				continue
 			}
+		} else if blob.IsCompressed(key) { // sizes are the document's, not the file's
+			if got, err = documentLength(dir, key); err != nil {
+				fail("%s names %s, which does not read whole: %v", owner, key, err)
+				continue
+			}
 		} else {
 			fi, err := os.Stat(filepath.Join(dir, blob.DefaultDir, filepath.FromSlash(key)))
 			if err != nil {
@@ -173,4 +180,20 @@ func checkAfterPowerCut(t *testing.T, dir string, answered []answer) (problems [
 		t.Fatal(err)
 	}
 	return problems, files
+}
+
+// documentLength reads a compressed blob of data directory dir whole and
+// returns the length of the document it holds.
+func documentLength(dir, key string) (int64, error) {
+	blobs, err := blob.Open(context.Background(), "", dir)
+	if err != nil {
+		return 0, err
+	}
+	defer blobs.Close()
+	r, err := blobs.Get(context.Background(), key)
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	return io.Copy(io.Discard, r)
 }

@@ -122,6 +122,14 @@ func (k bucket) Put(ctx context.Context, key string, r io.Reader, contentType st
 }
 
 func (k bucket) Create(ctx context.Context, key, contentType string) (Writer, error) {
+	w, err := k.create(ctx, key, contentType)
+	if err != nil || !IsCompressed(key) {
+		return w, err
+	}
+	return newCompressWriter(w, key), nil
+}
+
+func (k bucket) create(ctx context.Context, key, contentType string) (Writer, error) {
 	if k.dir != "" && plainKey(key) {
 		return createFile(filepath.Join(k.dir, filepath.FromSlash(key)))
 	}
@@ -166,6 +174,9 @@ func (w *writer) Abort() {
 }
 
 func (k bucket) SignedURL(ctx context.Context, key string, ttl time.Duration) (string, error) {
+	if IsCompressed(key) {
+		return "", ErrNoSignedURLs // the object's bytes are not the document's
+	}
 	u, err := k.b.SignedURL(ctx, key, &blob.SignedURLOptions{Expiry: ttl, Method: "GET"})
 	if gcerrors.Code(err) == gcerrors.Unimplemented {
 		return "", ErrNoSignedURLs
@@ -183,6 +194,9 @@ func (k bucket) Get(ctx context.Context, key string) (io.ReadCloser, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("blob: get %s: %w", key, err)
+	}
+	if IsCompressed(key) {
+		return newDecompressReader(r), nil
 	}
 	return r, nil
 }
@@ -344,7 +358,7 @@ func (w *fileWriter) Abort() {
 // A process killed during PutNew can leave a partial file under the key;
 // nothing refers to it, as with any write whose record never committed.
 func PutNew(ctx context.Context, s Store, key string, data []byte, contentType string) error {
-	if k, ok := unwrap(s).(bucket); ok && k.dir != "" && plainKey(key) {
+	if k, ok := unwrap(s).(bucket); ok && k.dir != "" && plainKey(key) && !IsCompressed(key) {
 		return putNewFile(filepath.Join(k.dir, filepath.FromSlash(key)), data)
 	}
 	return s.Put(ctx, key, bytes.NewReader(data), contentType)

@@ -154,6 +154,13 @@ func open(t *testing.T, url, dataDir string) blob.Store {
 // S3 server (gofakes3), with the URL options an S3-compatible deployment
 // uses: a custom endpoint, path-style addressing.
 func TestS3(t *testing.T) {
+	checkS3(t, open(t, fakeS3(t), ""))
+}
+
+// fakeS3 starts an in-process S3 server (gofakes3) with a bucket for the
+// test and returns the bucket's URL.
+func fakeS3(t *testing.T) string {
+	t.Helper()
 	t.Setenv("AWS_ACCESS_KEY_ID", "test")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
@@ -162,9 +169,8 @@ func TestS3(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(gofakes3.New(backend, gofakes3.WithLogger(gofakes3.DiscardLog())).Server())
-	defer srv.Close()
-	url := "s3://clearhouse?region=us-east-1&use_path_style=true&endpoint=" + srv.URL
-	checkS3(t, open(t, url, ""))
+	t.Cleanup(srv.Close)
+	return "s3://clearhouse?region=us-east-1&use_path_style=true&endpoint=" + srv.URL
 }
 
 // TestVersityGW runs the same suite against a real S3 server process
@@ -172,7 +178,9 @@ func TestS3(t *testing.T) {
 // use it in production.
 func TestVersityGW(t *testing.T) {
 	s3 := testenv.VersityGW(t)
-	checkS3(t, open(t, s3.BucketURL(t, "clearhouse"), ""))
+	s := open(t, s3.BucketURL(t, "clearhouse"), "")
+	checkS3(t, s)
+	checkCompressed(t, s, "", true)
 }
 
 // checkS3 runs checkStore, then checks that a presigned URL fetches the

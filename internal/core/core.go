@@ -88,6 +88,9 @@ type Options struct {
 type Service struct {
 	opts    Options
 	numbers *store.PartnershipControlNumbers
+	// docSuffix ends the keys of an inbound set's Guide JSON and fragments:
+	// blob.CompressedSuffix when the blob store compresses them, else "".
+	docSuffix string
 }
 
 // New builds the service and registers its job kinds on opts.Jobs.
@@ -124,6 +127,9 @@ func New(opts Options) (*Service, error) {
 		opts.DownloadSecret = secret
 	}
 	s := &Service{opts: opts, numbers: store.NewPartnershipControlNumbers(opts.Store, 0)}
+	if blob.CompressDocuments(opts.Blob) {
+		s.docSuffix = blob.CompressedSuffix
+	}
 	opts.Jobs.Register(ProcessKind, jobs.Policy{MaxAttempts: 5, Timeout: opts.ProcessTimeout,
 		Backoff: jobs.Exponential(10*time.Second, 10*time.Minute)}, s.processJob)
 	return s, nil
@@ -138,12 +144,19 @@ func (s *Service) Store() store.Store { return s.opts.Store }
 // Blob is the service's blob store.
 func (s *Service) Blob() blob.Store { return s.opts.Blob }
 
-// Blob keys: made from record ids, never from user input.
+// Blob keys: made from record ids, never from user input. An inbound set's
+// Guide JSON and fragments (about fourteen times the X12) are stored
+// compressed where the server serves its downloads itself (docSuffix,
+// blob.CompressDocuments; read back as they were written); those recorded
+// before, or on an object store, are named without the suffix and read as
+// they are.
 func executionInputKey(id string) string    { return "executions/" + id + "/input" }
 func executionOutputKey(id string) string   { return "executions/" + id + "/output" }
 func executionMetadataKey(id string) string { return "executions/" + id + "/metadata.json" }
 func transactionInputKey(id string) string  { return "transactions/" + id + "/input.x12" }
-func transactionOutputKey(id string) string { return "transactions/" + id + "/output.json" }
-func fragmentKey(id string, i int) string {
-	return fmt.Sprintf("transactions/%s/fragments/%d.json", id, i)
+func transactionOutputKey(id, suffix string) string {
+	return "transactions/" + id + "/output.json" + suffix
+}
+func fragmentKey(id string, i int, suffix string) string {
+	return fmt.Sprintf("transactions/%s/fragments/%d.json%s", id, i, suffix)
 }

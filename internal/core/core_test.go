@@ -36,12 +36,19 @@ type env struct {
 
 func newEnv(t *testing.T, open storetest.Opener) *env {
 	t.Helper()
+	return newEnvWrapped(t, open, func(s blob.Store) blob.Store { return s })
+}
+
+// newEnvWrapped is newEnv with the service's blob store wrapped by wrap.
+func newEnvWrapped(t *testing.T, open storetest.Opener, wrap func(blob.Store) blob.Store) *env {
+	t.Helper()
 	st := open(t)
-	blobs, err := blob.Open(ctx, "file://"+filepath.Join(t.TempDir(), "blobs"), "")
+	opened, err := blob.Open(ctx, "file://"+filepath.Join(t.TempDir(), "blobs"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { blobs.Close() })
+	t.Cleanup(func() { opened.Close() })
+	blobs := wrap(opened)
 	quiet := slog.New(slog.DiscardHandler)
 	q := jobs.New(st, jobs.Options{PollInterval: 10 * time.Millisecond, Concurrency: 2, Logger: quiet})
 	svc, err := core.New(core.Options{Store: st, Blob: blobs, Jobs: q, Logger: quiet})

@@ -91,9 +91,11 @@ func (s *Service) OpenDownload(ctx context.Context, token string) (Download, err
 }
 
 // downloadName turns a blob key ("executions/<id>/input", made from record
-// ids only) into a file name: "executions-<id>-input.x12".
+// ids only) into a file name: "executions-<id>-input.x12"; a compressed
+// document's is its document's ("…/output.json.s2" saves as "…-output.json").
 func downloadName(key, served string) string {
-	base := strings.TrimSuffix(key, path.Ext(key))
+	base := strings.TrimSuffix(key, blob.CompressedSuffix)
+	base = strings.TrimSuffix(base, path.Ext(base))
 	name := strings.Map(func(r rune) rune {
 		if r < 0x80 && (r == '-' || r == '_' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
 			return r

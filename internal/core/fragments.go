@@ -34,6 +34,7 @@ type fragmenter struct {
 	main      *guide.JSONEncoder // the set's encoder, which saw the segment first
 	enc       *guide.JSONEncoder // reused from fragment to fragment
 	txID      string
+	suffix    string // of the fragments' keys (Service.docSuffix)
 	keyName   string
 	batchSize int
 	d         x12.Delimiters
@@ -66,8 +67,8 @@ type fragmentResult struct {
 	size int64
 }
 
-func newFragmenter(ctx context.Context, blobs blobCreator, g *guide.Guide, main *guide.JSONEncoder, txID, keyName string, batchSize int) *fragmenter {
-	return &fragmenter{ctx: ctx, blobs: blobs, g: g, main: main, txID: txID, keyName: keyName, batchSize: batchSize}
+func newFragmenter(ctx context.Context, blobs blobCreator, g *guide.Guide, main *guide.JSONEncoder, txID, suffix, keyName string, batchSize int) *fragmenter {
+	return &fragmenter{ctx: ctx, blobs: blobs, g: g, main: main, txID: txID, suffix: suffix, keyName: keyName, batchSize: batchSize}
 }
 
 // begin takes the set's ST.
@@ -182,7 +183,7 @@ func (f *fragmenter) startRepetition(seg *x12.Segment, depth int) error {
 
 // open starts a fragment with the context: the segments of every open loop.
 func (f *fragmenter) open() error {
-	key := fragmentKey(f.txID, len(f.results))
+	key := fragmentKey(f.txID, len(f.results), f.suffix)
 	w, err := f.blobs.Create(f.ctx, key, "application/json")
 	if err != nil {
 		return err
@@ -247,7 +248,7 @@ func (f *fragmenter) finish() error {
 	} else if err := o.w.Commit(); err != nil {
 		return err
 	}
-	f.results = append(f.results, fragmentResult{key: fragmentKey(f.txID, len(f.results)), size: o.n.n})
+	f.results = append(f.results, fragmentResult{key: fragmentKey(f.txID, len(f.results), f.suffix), size: o.n.n})
 	return nil
 }
 

@@ -36,7 +36,9 @@ func NewFragments(ctx context.Context, blobs blob.Store, g *guide.Guide, main *g
 			s.ID, s.FragmentsKeyName, g.Version, exampleLoopKey(g))
 	}
 	size := batchSize(s)
-	return &Fragments{f: newFragmenter(ctx, freshKeys{blobs}, g, main, txID, s.FragmentsKeyName, size),
+	// A claim's fragments are small (one claim's Guide JSON): stored as
+	// they are, without the inbound path's compression.
+	return &Fragments{f: newFragmenter(ctx, freshKeys{blobs}, g, main, txID, "", s.FragmentsKeyName, size),
 		info: FragmentsInfo{BatchSize: size, KeyName: s.FragmentsKeyName}}, nil
 }
 

@@ -190,7 +190,7 @@ func (s *Service) processX12(ctx context.Context, e store.Execution, rerun bool)
 func (p *pass) discardSets() {
 	for _, set := range p.sets {
 		p.s.discard(transactionInputKey(set.txID))
-		p.s.discard(transactionOutputKey(set.txID))
+		p.s.discard(transactionOutputKey(set.txID, p.s.docSuffix))
 		for _, f := range set.fragments {
 			p.s.discard(f.key)
 		}
@@ -382,7 +382,7 @@ func (s *Service) recordSet(ctx context.Context, tx store.Queries, e store.Execu
 		ControlNumber: set.control, GuideID: set.guideID, PartnershipID: ic.partnership.ID,
 		TransactionSettingID: set.setting.ID, Sender: ic.senderQual + "/" + ic.senderID, Receiver: ic.recvQual + "/" + ic.recvID,
 		Input:       store.Artifact{Key: transactionInputKey(set.txID), ContentType: "application/edi-x12", Size: set.inputSize},
-		Output:      store.Artifact{Key: transactionOutputKey(set.txID), ContentType: "application/json", Size: set.outputSize},
+		Output:      store.Artifact{Key: transactionOutputKey(set.txID, s.docSuffix), ContentType: "application/json", Size: set.outputSize},
 		ProcessedAt: now, CreatedAt: now,
 	}
 	artifacts := []Artifact{

@@ -324,13 +324,13 @@ func (p *pass) BeginSet(h x12.SetHeader, report func(x12.Finding)) {
 			return
 		}
 		res.fragmentsOn = true
-		run.frag = newFragmenter(p.ctx, p.blobs, g, run.enc, res.txID, setting.FragmentsKeyName, size)
+		run.frag = newFragmenter(p.ctx, p.blobs, g, run.enc, res.txID, p.s.docSuffix, setting.FragmentsKeyName, size)
 	}
 	if run.input, err = p.blobs.Create(p.ctx, transactionInputKey(res.txID), "application/edi-x12"); err != nil {
 		p.storageError(err)
 		return
 	}
-	if run.output, err = p.blobs.Create(p.ctx, transactionOutputKey(res.txID), "application/json"); err != nil {
+	if run.output, err = p.blobs.Create(p.ctx, transactionOutputKey(res.txID, p.s.docSuffix), "application/json"); err != nil {
 		run.input.Abort()
 		p.storageError(err)
 		return

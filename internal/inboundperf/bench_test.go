@@ -25,7 +25,9 @@ import (
 // into segments (x12.Reader). Metrics: e2e-MB/s (upload to processed, wall
 // clock), server-cpu-MB/s (bytes per second of the server's CPU time, the
 // steadier figure on a shared machine) and its inverse server-cpu-s/MB
-// (CPU seconds per MB), floor-fraction (e2e over split),
+// (CPU seconds per MB), written-MB/MB (the server's bytes written to
+// storage per MB of X12, /proc PID io write_bytes) and write-calls/MB (its
+// write system calls), floor-fraction (e2e over split),
 // cpu-floor-fraction (the same by CPU time: split-cpu-MB/s is the split
 // loop's thread CPU) and peak-RSS-MB (the server's high-water mark). CLEARHOUSE_INBOUNDPERF_BIN
 // runs another build (before/after in one run: bench/inbound.sh).
@@ -43,11 +45,12 @@ func BenchmarkInbound(b *testing.B) {
 			s := startServer(b, nil, 0)
 			b.SetBytes(st.Bytes)
 			var wall, split, splitCPU, cpu time.Duration
+			var written, writes int64
 			b.ResetTimer()
 			for range b.N {
 				w, c := splitTime(b, path)
 				split, splitCPU = split+w, splitCPU+c
-				cpu0 := s.cpuTime()
+				cpu0, io0 := s.cpuTime(), s.io()
 				wait := func() {}
 				if dir := os.Getenv("CLEARHOUSE_INBOUNDPERF_CPUPROFILE"); dir != "" {
 					wait = s.profile(b, filepath.Join(dir, shape.name+".pprof"), envInt(b, "CLEARHOUSE_INBOUNDPERF_PROFILE_SECONDS", 8))
@@ -55,6 +58,9 @@ func BenchmarkInbound(b *testing.B) {
 				ex, took := s.upload(b, path)
 				wait()
 				cpu += s.cpuTime() - cpu0
+				io1 := s.io()
+				written += io1.writeBytes - io0.writeBytes
+				writes += io1.writeCalls - io0.writeCalls
 				wall += took
 				if ex["status"] != "COMPLETED" || ex["transactionCount"] != float64(st.Sets) {
 					b.Fatalf("execution %v (want %d transactions)", ex, st.Sets)
@@ -69,6 +75,8 @@ func BenchmarkInbound(b *testing.B) {
 			b.ReportMetric(cpu.Seconds()/total, "server-cpu-s/MB")
 			b.ReportMetric(total/splitCPU.Seconds(), "split-cpu-MB/s")
 			b.ReportMetric(splitCPU.Seconds()/cpu.Seconds(), "cpu-floor-fraction")
+			b.ReportMetric(float64(written)/1e6/total, "written-MB/MB")
+			b.ReportMetric(float64(writes)/total, "write-calls/MB")
 			b.ReportMetric(float64(s.stop())/(1<<20), "peak-RSS-MB")
 			b.Logf("%s: %d claims in %d sets, load average %s", shape.name, st.Items, st.Sets, loadAverage())
 		})
@@ -117,6 +125,30 @@ func (s *server) cpuTime() time.Duration {
 	utime, _ := strconv.ParseInt(f[11], 10, 64)
 	stime, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(utime+stime) * time.Second / 100 // USER_HZ
+}
+
+// ioCounts are the server's storage writes so far (/proc PID io): bytes
+// handed to the block layer (the page cache's dirty bytes, and O_DIRECT
+// writes) and write system calls.
+type ioCounts struct{ writeBytes, writeCalls int64 }
+
+func (s *server) io() ioCounts {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", s.cmd.Process.Pid))
+	if err != nil {
+		return ioCounts{}
+	}
+	var c ioCounts
+	for _, line := range strings.Split(string(raw), "\n") {
+		name, v, _ := strings.Cut(line, ": ")
+		n, _ := strconv.ParseInt(v, 10, 64)
+		switch name {
+		case "write_bytes":
+			c.writeBytes = n
+		case "syscw":
+			c.writeCalls = n
+		}
+	}
+	return c
 }
 
 func loadAverage() string {
