@@ -207,6 +207,26 @@ func TestElementsOKGoAgrees(t *testing.T) {
 			}
 		}
 	}
+	// Numbers around the word checkSegment reads them in (SV102 a
+	// decimal amount, SV104 a quantity, LX01 an integer).
+	numbers := []string{"", "0", "1", "-1", "1.5", ".5", "5.", "-", ".", "1.2.3", "12A", "-.5", "1-2", "1234567",
+		"12345678", "123456.7", "-123456", "--1", "1..2", "0.000001", "9999999999", "1 2", "A", "-0", "1.", "+1", "1e5"}
+	for _, target := range []struct {
+		id  string
+		pos int
+	}{{"SV1", 2}, {"SV1", 4}, {"LX", 1}} {
+		at := bytes.Index(data, []byte("~"+target.id+"*")) + 1
+		if at == 0 {
+			t.Fatalf("no %s in the generated 837P", target.id)
+		}
+		for range target.pos {
+			at += bytes.IndexByte(data[at:], '*') + 1
+		}
+		end := at + bytes.IndexAny(data[at:], "*~")
+		for _, n := range numbers {
+			agree(target.id+" "+n, append(append(bytes.Clone(data[:at]), n...), data[end:]...))
+		}
+	}
 	for _, f := range []string{"RD8*20240101-20240102", "DT*202401011200", "D6*240101", "TM*1200", "ZZ*20240101", "D*20240101", "DTMZ*1"} {
 		agree(f, append(append(bytes.Clone(data[:at]), f...), data[at+len("D8*20240101"):]...))
 	}
