@@ -28,8 +28,9 @@ type ForkingSetValidator interface {
 //     from a pool bounded in count and bytes, so memory stays flat whatever
 //     the input's size. Workers only read sealed chunks (or the last one,
 //     after the input ended), so nothing they read is being written.
-//   - Order. Sets are grouped into jobs of about one buffer of input each,
-//     taken by the workers in order; each job collects its findings, and the
+//   - Order. Sets are grouped into jobs of about one buffer of input each
+//     (a larger set is cut into pieces of that size, each a job: see
+//     pipeline_split.go), taken by the workers in order; each job collects its findings, and the
 //     reader delivers them (OnFinding, the report tree) job by job, in input
 //     order. The reader's own findings travel in the batches as records,
 //     between the segments they were found at, so they keep their place.
@@ -66,6 +67,14 @@ type pipeline struct {
 	maxBytes   int
 	delivering bool
 	stopped    bool
+
+	// Splitting one set between workers (pipeline_split.go): cond is
+	// signalled (under mu) when a job publishes a state or finishes.
+	cond     *sync.Cond
+	splits   bool  // the forks resume (ResumingSetValidator)
+	pieceMin int64 // the least input of a piece
+	cut      cutter
+	stats    splitStats // guarded by mu
 }
 
 // chunk is one reader buffer of input: base is the input offset of buf[0];
@@ -76,14 +85,21 @@ type chunk struct {
 	refs                atomic.Int32 // the reader's (until sealed) and one per batch
 }
 
-// job is a run of consecutive sets checked by one worker.
+// job is a run of consecutive sets checked by one worker, or a piece of
+// a set split between workers (pipeline_split.go).
 type job struct {
 	batches chan *batch
 	sent    bool // batches closed (reader only)
+	// A piece starts inside a set, at a segment prev also checks last:
+	// spec is set, and the piece starts from prev's template tmpl.
+	spec bool
+	tmpl int
 	// Guarded by pipeline.mu.
+	prev     *job // nil once exact
 	out      []pending
 	done     bool
 	panicked any
+	piece
 }
 
 // pending is a finding on its way to OnFinding and, unless NoTree, the
@@ -109,12 +125,15 @@ const (
 	recBegin          // a set's ST: BeginSet(sets[idx]), then Segment(ST, 1)
 	recFinding        // a finding of the reader's: fs[idx]
 	recEnd            // EndSet; off, pos and ids[idx] are the current segment's
+	recSplit          // the last segment of a piece: Segment, then Save
+	recResume         // a piece's first segment: Resume from sets[idx] before it
 )
 
 // Record flags.
 const (
 	flagBreaks = 1 << iota
 	flagUnterminated
+	flagTemplate // the worker saves its state after the segment (pipeline_split.go)
 )
 
 // rec is one event of a batch. A segment is described by where it lies in
@@ -188,10 +207,19 @@ func newPipeline(v *validator, fork ForkingSetValidator, workers int) *pipeline 
 	p.work = make(chan *job, p.maxJobs+16)
 	p.live, p.liveBytes = 1, len(v.r.buf)
 	p.cur = p.newChunk(v.r.buf, v.r.base)
-	for range workers {
+	p.cond = sync.NewCond(&p.mu)
+	p.pieceMin = int64(len(v.r.buf))
+	p.splits = true
+	ws := make([]*worker, workers)
+	for i := range ws {
 		w := &worker{p: p, sv: fork.Fork()}
+		w.rs, _ = w.sv.(ResumingSetValidator)
+		p.splits = p.splits && w.rs != nil
 		w.seg.intern = &w.intern
 		w.reportFn = w.report
+		ws[i] = w
+	}
+	for _, w := range ws {
 		p.wg.Add(1)
 		go w.run(p.work)
 	}
@@ -233,9 +261,20 @@ func (p *pipeline) batch() *batch {
 }
 
 func (p *pipeline) record(seg *Segment, pos int, kind uint8, idx int) {
+	p.recordFlags(seg, pos, kind, idx, 0)
+}
+
+// recordFlags is record with extra flags (flagTemplate: the open job's
+// templates count it).
+func (p *pipeline) recordFlags(seg *Segment, pos int, kind uint8, idx int, fl uint8) {
 	b := p.batch()
 	b.recs = append(b.recs, rec{})
-	p.fill(&b.recs[len(b.recs)-1], seg, pos, kind, idx)
+	r := &b.recs[len(b.recs)-1]
+	p.fill(r, seg, pos, kind, idx)
+	if fl != 0 {
+		r.flags |= fl
+		p.cut.templates++
+	}
 }
 
 func (p *pipeline) fill(r *rec, seg *Segment, pos int, kind uint8, idx int) {
@@ -253,6 +292,10 @@ func (p *pipeline) fill(r *rec, seg *Segment, pos int, kind uint8, idx int) {
 // segment records a segment of the current set (not its ST); the common
 // case, room in the current batch, without record's calls.
 func (p *pipeline) segment(seg *Segment, pos int) {
+	if raw := seg.raw; p.splits && len(raw) > 2 && raw[0] == 'H' && raw[1] == 'L' && raw[2] == seg.d.Element {
+		p.hl(seg, pos)
+		return
+	}
 	if b := p.b; b != nil && len(b.recs) < cap(b.recs) {
 		b.recs = b.recs[:len(b.recs)+1]
 		p.fill(&b.recs[len(b.recs)-1], seg, pos, recSegment, 0)
@@ -263,6 +306,7 @@ func (p *pipeline) segment(seg *Segment, pos int) {
 
 // begin records a set's start: st is its ST.
 func (p *pipeline) begin(st *Segment, info setInfo) {
+	p.cut.begin(info)
 	b := p.batch()
 	b.sets = append(b.sets, info)
 	p.record(st, 1, recBegin, len(b.sets)-1)
@@ -289,6 +333,12 @@ func (p *pipeline) rotate(off int64) {
 	if p.open != nil && off-p.openFrom < int64(len(p.r.buf)) {
 		return
 	}
+	p.newJob(off, nil)
+}
+
+// newJob closes the open job and opens j (a new one when nil) at input
+// offset off.
+func (p *pipeline) newJob(off int64, j *job) {
 	if old := p.open; old != nil {
 		if p.b != nil {
 			p.pend = append(p.pend, p.b)
@@ -306,7 +356,12 @@ func (p *pipeline) rotate(off int64) {
 		}
 		<-p.wake
 	}
-	j := &job{batches: make(chan *batch, p.maxLive+1)}
+	if j == nil {
+		j = &job{}
+	}
+	j.batches = make(chan *batch, p.maxLive+1)
+	j.exact = !j.spec
+	p.cut.templates, p.cut.chunks = 0, 0
 	p.queue = append(p.queue, j)
 	p.open, p.openFrom = j, off
 	p.work <- j
@@ -337,6 +392,7 @@ func (p *pipeline) swap(old []byte, pos, end int) []byte {
 	sealed := p.cur
 	sealed.refs.Add(1) // old is read below
 	p.seal()
+	p.cut.chunks++
 	nb := p.acquire(len(old))
 	copy(nb, old[pos:end])
 	p.unref(sealed)
@@ -407,7 +463,7 @@ func (p *pipeline) deliver() {
 	for len(p.queue) > 0 {
 		j := p.queue[0]
 		p.mu.Lock()
-		out, done, panicked := j.out, j.done, j.panicked
+		out, done, panicked, exact := j.out, j.done, j.panicked, j.exact
 		j.out = nil
 		p.mu.Unlock()
 		for i := range out {
@@ -417,7 +473,7 @@ func (p *pipeline) deliver() {
 			p.stop()
 			panic(panicked)
 		}
-		if !done {
+		if !done || !exact {
 			return
 		}
 		p.queue[0] = nil
@@ -437,6 +493,9 @@ func (p *pipeline) finish() {
 	}
 	p.wg.Wait()
 	p.r.pipe = nil
+	if splitTest.done != nil {
+		splitTest.done(p.stats)
+	}
 	// Every chunk is back (the workers are gone, findings hold copies):
 	// keep the buffers of the usual size for the next Validate.
 	for _, b := range p.free {
@@ -471,6 +530,7 @@ func (p *pipeline) stop() {
 type worker struct {
 	p      *pipeline
 	sv     SetValidator
+	rs     ResumingSetValidator // sv, when it resumes (nil otherwise)
 	seg    Segment
 	intern internTable
 	c      *chunk  // chunk of the record being replayed
@@ -487,6 +547,23 @@ type worker struct {
 	// reportFn is report, bound once: a method value made per call
 	// would be allocated per segment.
 	reportFn func(Finding)
+
+	// The piece being checked (pipeline_split.go): j is the current job;
+	// spec is set while its findings and states rest on a guessed start,
+	// kept then holds the batches checked; end is the state saved at its
+	// recSplit; drop discards findings (a guessed start's first segment);
+	// rerun is set while a piece is checked again from the right state;
+	// dead once there is nothing left worth checking; failed when a
+	// guessed start panicked.
+	j      *job
+	spec   bool
+	kept   []*batch
+	end    SetState
+	drop   bool
+	rerun  bool
+	dead   bool
+	failed bool
+	freed  []*batch // batches settle freed, recycled outside mu
 }
 
 func (w *worker) run(work <-chan *job) {
@@ -497,41 +574,82 @@ func (w *worker) run(work <-chan *job) {
 }
 
 // do checks a job's sets. A panic of the SetValidator is handed to the
-// reader, which raises it again when it reaches the job's findings.
+// reader, which raises it again when it reaches the job's findings; in a
+// piece started from a guess, it only says the guess was wrong
+// (pipeline_split.go).
 func (w *worker) do(j *job) {
+	w.j, w.spec, w.end, w.dead, w.failed = j, j.spec, nil, false, false
 	var cur *batch
-	defer func() {
-		e := recover()
-		if e != nil {
-			if cur != nil {
-				w.p.recycle(cur)
+	e := protect(func() {
+		for b := range j.batches {
+			cur = b
+			w.replay(b)
+			cur = nil
+			if w.spec {
+				w.kept = append(w.kept, b)
+				w.check(j)
+				if w.spec && len(w.kept) >= maxKept {
+					w.await(j)
+				}
+				continue
 			}
-			for b := range j.batches {
-				w.p.recycle(b)
-			}
+			w.p.recycle(b)
+			w.flush(j)
+		}
+	})
+	w.drop = false
+	if e != nil && w.spec {
+		// A guessed start can lead where the right one never goes: keep
+		// every batch, to check the piece again from the right state.
+		if cur != nil {
+			w.kept = append(w.kept, cur)
+		}
+		for b := range j.batches {
+			w.kept = append(w.kept, b)
+		}
+		w.failed = true
+		e = nil
+	}
+	if e != nil {
+		if cur != nil {
+			w.p.recycle(cur)
+		}
+		for b := range j.batches {
+			w.p.recycle(b)
 		}
 		w.p.mu.Lock()
 		j.out = append(j.out, w.out...)
 		j.done, j.panicked = true, e
+		w.p.cond.Broadcast()
 		w.p.mu.Unlock()
-		clear(w.out)
-		w.out = w.out[:0]
+		w.clearOut()
 		w.p.signal()
-	}()
-	for b := range j.batches {
-		cur = b
-		w.replay(b)
-		cur = nil
-		w.p.recycle(b)
-		if len(w.out) > 0 {
-			w.p.mu.Lock()
-			j.out = append(j.out, w.out...)
-			w.p.mu.Unlock()
-			clear(w.out)
-			w.out = w.out[:0]
-			w.p.signal()
-		}
+		return
 	}
+	w.complete(j)
+}
+
+// protect runs f and returns what it panicked with, if anything.
+func protect(f func()) (e any) {
+	defer func() { e = recover() }()
+	f()
+	return nil
+}
+
+// flush hands the findings so far to the job (exact findings only).
+func (w *worker) flush(j *job) {
+	if len(w.out) > 0 {
+		w.p.mu.Lock()
+		j.out = append(j.out, w.out...)
+		w.p.mu.Unlock()
+		w.clearOut()
+		w.p.signal()
+	}
+}
+
+func (w *worker) clearOut() {
+	clear(w.out)
+	w.out = w.out[:0]
 }
 
 // recycle releases a batch's chunk and keeps the batch for reuse.
@@ -552,11 +670,17 @@ func (w *worker) replay(b *batch) {
 	c := b.c
 	w.c = c
 	for i := range b.recs {
+		if w.dead {
+			return
+		}
 		r := &b.recs[i]
 		switch r.kind {
 		case recSegment:
 			w.load(c, r)
 			w.sv.Segment(&w.seg, w.pos, w.reportFn)
+			if r.flags&flagTemplate != 0 {
+				w.template()
+			}
 		case recBegin:
 			w.info = b.sets[r.idx]
 			w.load(c, r)
@@ -568,6 +692,16 @@ func (w *worker) replay(b *batch) {
 			w.ending, w.endOff, w.endID, w.pos = true, r.off, b.ids[r.idx], int(r.pos)
 			w.sv.EndSet(w.reportFn)
 			w.ending = false
+		case recSplit:
+			w.load(c, r)
+			w.sv.Segment(&w.seg, w.pos, w.reportFn)
+			w.end = w.rs.Save()
+		case recResume:
+			w.info = b.sets[r.idx]
+			if !w.rerun { // a check again has resumed already
+				w.load(c, r)
+				w.resume()
+			}
 		}
 	}
 }
@@ -584,6 +718,9 @@ func (w *worker) load(c *chunk, r *rec) {
 // validator's guideFinding and file do, from the worker's current segment
 // and chunk.
 func (w *worker) report(f Finding) {
+	if w.drop {
+		return
+	}
 	off, pos := w.seg.offset, w.pos
 	if w.ending {
 		off = w.endOff

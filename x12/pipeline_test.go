@@ -27,13 +27,7 @@ func TestPipelineConcurrency(t *testing.T) {
 	// (envelope) and the workers' (guide) interleave in every set.
 	data := bytes.ReplaceAll(buf.Bytes(), []byte("~SE*"), []byte("~SE*9"))
 	run := func(workers int, ro ...x12.ReaderOption) ([]x12.Finding, *x12.Report) {
-		var out []x12.Finding
-		rep, err := x12.Validate(bytes.NewReader(data), x12.ValidateOptions{Reader: ro, Workers: workers,
-			Sets: guide.NewSetValidator(guide.Options{}), OnFinding: func(f x12.Finding) { out = append(out, f) }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out, rep
+		return validateWith(t, data, workers, ro)
 	}
 	// Workers 0 with a source that returns a little at a time: the first
 	// sets are checked on the calling goroutine, the pipeline starts at the
