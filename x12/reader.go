@@ -51,6 +51,9 @@ type Reader struct {
 	// every buffer the reader is done with instead of letting fill
 	// overwrite it: the segments in it are still being checked.
 	pipe *pipeline
+	// borrowed is set while buf is the caller's input (NewBytesReader):
+	// fill copies it before it would write to it.
+	borrowed bool
 }
 
 // ReaderOption configures a Reader.
@@ -101,6 +104,37 @@ func NewReader(src io.Reader, opts ...ReaderOption) *Reader {
 	r.seg.intern = &r.intern
 	return r
 }
+
+// NewBytesReader returns a Reader reading X12 from b, the whole input
+// already in memory. It reads segments from b itself instead of copying it
+// into a buffer of its own (a real-time 270 or 271 is read whole, and the
+// copy was most of what reading one allocated); b must not change while
+// the reader is in use. What it returns is what NewReader over a
+// bytes.Reader of b returns, errors and findings included: an input of
+// the maximum segment size or more (WithMaxSegmentSize) is read the
+// buffered way, so that a segment too long fails as it does there.
+func NewBytesReader(b []byte, opts ...ReaderOption) *Reader {
+	r := &Reader{maxSeg: 16 << 20, lastLF: -1}
+	for _, o := range opts {
+		o(r)
+	}
+	if len(b) >= r.maxSeg {
+		return NewReader(bytes.NewReader(b), opts...)
+	}
+	// The capacity is cut to the input: the element split may load a word
+	// past a segment's end, which must stay inside b.
+	r.buf, r.borrowed = b[:len(b):len(b)], true
+	r.src, r.end, r.eof = eofReader{}, len(b), true
+	r.breaks = bytes.IndexByte(b, '\n') >= 0 || bytes.IndexByte(b, '\r') >= 0
+	r.seg.intern = &r.intern
+	r.seg.countElements = true
+	return r
+}
+
+// eofReader is the source of a reader whose input is all in its buffer.
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 // Delimiters returns the delimiters in force: those of the current
 // interchange, or the supplied ones before any ISA.
@@ -340,6 +374,11 @@ func (r *Reader) ensure(n int) error {
 // fill moves the unread bytes to the front of the buffer (growing it if one
 // segment fills it) and reads more input.
 func (r *Reader) fill() error {
+	if r.borrowed {
+		// Only a UTF-16 input, decoded into the buffer, gets here: b is
+		// the caller's and stays as it is.
+		r.buf, r.borrowed = bytes.Clone(r.buf[:cap(r.buf)]), false
+	}
 	if r.pos > 0 {
 		done := r.buf[:r.pos]
 		if n := bytes.Count(done, []byte{'\n'}); n > 0 {

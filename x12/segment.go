@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"strings"
 )
 
 // Segment is one X12 segment as read: its bytes (without the terminator),
@@ -36,6 +37,9 @@ type Segment struct {
 	// breaks is false when the reader knows raw holds no CR or LF.
 	breaks bool
 	intern *internTable
+	// countElements sizes the element index by count, not by length
+	// (growIndex).
+	countElements bool
 }
 
 // Offset is the byte offset of the segment's first byte in the input (after
@@ -242,11 +246,11 @@ func (s *Segment) ensureSplit() {
 	}
 	s.split = true
 	raw := s.raw
-	// Room for every byte to be a separator: the loops store by index,
-	// without append's growth path (whose call spills the loop's registers).
+	// Room for every element: the loops store by index, without append's
+	// growth path (whose call spills the loop's registers).
 	elems := s.elems[:cap(s.elems)]
 	if len(elems) <= len(raw) {
-		elems = make([][]byte, max(len(raw)+1, 2*len(elems), 64))
+		elems = s.growIndex(elems)
 	}
 	if s.breaks {
 		s.splitBreaks(elems)
@@ -293,10 +297,26 @@ func (s *Segment) ensureSplit() {
 	s.elems = elems[:k+1]
 }
 
+// growIndex returns an element index with room for every element of raw.
+// A reader of a stream sizes it to the segment's length, so that it grows
+// seldom; a reader of a message in memory (NewBytesReader: a real-time
+// 270 or 271 of a few dozen segments) counts the separators first, so that
+// the index holds what a segment has (an ISA's 17 elements, not 107 slices
+// of 24 bytes each).
+func (s *Segment) growIndex(elems [][]byte) [][]byte {
+	n := len(s.raw) + 1
+	if s.countElements {
+		if n = bytes.Count(s.raw, []byte{s.d.Element}) + 1; n <= len(elems) {
+			return elems
+		}
+		return make([][]byte, max(n, 2*len(elems), 32))
+	}
+	return make([][]byte, max(n, 2*len(elems), 64))
+}
+
 // splitBreaks is ensureSplit for a segment from a buffer that holds line
 // breaks: it watches for them in the segment (hard-wrapped files) and
-// removes them before splitting. elems has room for every byte of raw to be
-// a separator.
+// removes them before splitting. elems has room for every element of raw.
 func (s *Segment) splitBreaks(elems [][]byte) {
 	s.elems = elems[:0] // stripLineBreaks appends to it
 	raw := s.raw
@@ -434,7 +454,23 @@ func nthPart(b []byte, sep byte, c int) []byte {
 // allocate per segment.
 type internTable struct{ m map[string]string }
 
+// commonIDs are the segment ids every reader shares (read only), so that
+// a reader of a few segments — a real-time 270 or 271 — makes no map and
+// no string for them.
+var commonIDs = func() map[string]string {
+	m := map[string]string{}
+	for _, id := range strings.Fields(`ISA IEA GS GE ST SE BHT HL TRN NM1 N3 N4 REF PER PRV DMG INS HI DTP DTM
+		EQ AMT III EB HSD MSG LS LE AAA QTY SBR PAT CLM LX SV1 SV2 SV3 SVD CAS BPR N1 CLP SVC PLB TA1 AK1 AK2
+		IK3 IK4 IK5 AK9 CTX RMR IT1 TDS CUR PWK CN1 K3 NTE CR1 CRC HCP OI MOA MIA LQ TOO OL CL1 SBR STC QTY`) {
+		m[id] = id
+	}
+	return m
+}()
+
 func (t *internTable) get(b []byte) string {
+	if s, ok := commonIDs[string(b)]; ok {
+		return s
+	}
 	if s, ok := t.m[string(b)]; ok {
 		return s
 	}
