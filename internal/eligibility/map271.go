@@ -42,10 +42,9 @@ func map271(data []byte, text string) (*Response, error) {
 	if n := bytes.Count(data, []byte("EB")); n > 0 {
 		m.resp.BenefitsInformation = make([]BenefitsInformation, 0, min(n, 1024))
 	}
-	// A real-time 271 is a few kilobytes: size the reader's buffer to it
-	// rather than to the 64 KiB default.
-	opts := append(readerOptions(data), x12.WithBufferSize(max(len(data)+1, 4096)))
-	rd := x12.NewReader(bytes.NewReader(data), opts...)
+	// A real-time 271 is a few kilobytes, all in memory: the reader reads
+	// it in place rather than copying it into a buffer of its own.
+	rd := x12.NewBytesReader(data, readerOptions(data)...)
 	for {
 		seg, err := rd.Next()
 		if err == io.EOF {

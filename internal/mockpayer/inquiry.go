@@ -185,8 +185,9 @@ func hlLevel(b []byte) string {
 }
 
 // messageReader reads one real-time message (a 270 or 276 of a few hundred
-// bytes) with a buffer sized to it rather than the reader's 64 KiB
-// default, which was a third of the bytes a mock check allocated.
+// bytes) in place, without the buffer of its own a reader of a stream
+// needs (its 64 KiB default was a third of the bytes a mock check
+// allocated).
 func messageReader(b []byte) *x12.Reader {
-	return x12.NewReader(bytes.NewReader(b), x12.WithBufferSize(min(max(len(b)+1, 1024), 64<<10)))
+	return x12.NewBytesReader(b)
 }
