@@ -84,11 +84,13 @@ type unknownWalk struct {
 }
 
 // pathStep is one step of the path to the value being read: a member
-// name (key, decoded) or an array index. The JSON Pointer text is built
-// only for a field that is reported.
+// name (raw, as in the body, with escapes if escaped) or an array index.
+// The name is decoded and the JSON Pointer text built only for a field
+// that is reported.
 type pathStep struct {
-	key   string
-	index int // -1 for a member
+	raw     []byte
+	escaped bool
+	index   int // -1 for a member
 }
 
 // pointer is the JSON Pointer of the current value, then key if not "".
@@ -99,7 +101,7 @@ func (w *unknownWalk) pointer(key string) string {
 		if s.index >= 0 {
 			b.WriteString(strconv.Itoa(s.index))
 		} else {
-			b.WriteString(escapePointer(s.key))
+			b.WriteString(escapePointer(memberName(s.raw, s.escaped)))
 		}
 	}
 	if key != "" {
@@ -191,7 +193,7 @@ func (w *unknownWalk) value(ti *typeInfo) bool {
 			if elem.kind == reflect.Invalid { // nothing in it can be reported
 				ok = w.value(elem)
 			} else {
-				ok = w.inside(pathStep{key: memberName(raw, escaped), index: -1}, elem)
+				ok = w.inside(pathStep{raw: raw, escaped: escaped, index: -1}, elem)
 			}
 			if more, ok := w.separator(ok, '}'); !more {
 				return ok
