@@ -50,7 +50,11 @@ func (s *Service) checkRawX12(ctx context.Context, caller Caller, raw *RawReques
 		res.fail(http.StatusBadRequest, StatusInvalid, &Problem{Code: CodeValidation, Message: validationMessage(1), FieldList: []FieldError{*fieldErr}})
 		return nil
 	}
-	route, ok := s.route(res, caller, inq.payerID)
+	var known *payers.Payer
+	if p, ok := s.cfg.Router.Directory().Lookup(inq.payerID); ok {
+		known = &p
+	}
+	route, ok := s.route(res, caller, inq.payerID, known)
 	if !ok {
 		return nil
 	}

@@ -212,7 +212,7 @@ func (s *Service) check(ctx context.Context, caller Caller, req *Request, res *R
 		res.fail(http.StatusBadRequest, StatusInvalid, &Problem{Code: CodeValidation, Message: validationMessage(len(ve.Fields) + ve.More), FieldList: listed(ve)})
 		return nil
 	}
-	route, ok := s.route(res, caller, req.TradingPartnerServiceID)
+	route, ok := s.route(res, caller, req.TradingPartnerServiceID, known)
 	if !ok {
 		return nil
 	}
@@ -240,13 +240,14 @@ func (s *Service) begin(submitterControlNumber string) (*Result, time.Time) {
 }
 
 // route finds the payer's connection for the caller's mode, or fills res
-// with the not-configured answer.
-func (s *Service) route(res *Result, caller Caller, payerID string) (payers.Route, bool) {
+// with the not-configured answer. known is the directory's entry for
+// payerID (nil when it has none), which the caller has looked up already.
+func (s *Service) route(res *Result, caller Caller, payerID string, known *payers.Payer) (payers.Route, bool) {
 	dir := s.cfg.Router.Directory()
-	if p, ok := dir.Lookup(payerID); ok {
+	if p := known; p != nil {
 		// Refused before any route is tried, so the answer says what to
 		// do about the enrollment whatever the connections are.
-		if err := dir.CheckEnrollment(p, payers.Eligibility, caller.Mode == payers.ModeProduction, caller.AccountID); err != nil {
+		if err := dir.CheckEnrollment(*p, payers.Eligibility, caller.Mode == payers.ModeProduction, caller.AccountID); err != nil {
 			res.fail(http.StatusForbidden, StatusError, &Problem{Code: CodeForbidden, Message: err.Error(),
 				FieldList: []FieldError{{Path: "/tradingPartnerServiceId", Message: err.Error()}}})
 			return payers.Route{}, false
