@@ -23,13 +23,23 @@ type MockPayerScenarios interface {
 	GetMockScenarios(ctx context.Context, accountID, mode string) (MockScenarios, error)
 	// DeleteMockScenarios removes it (ErrNotFound when there is none).
 	DeleteMockScenarios(ctx context.Context, accountID, mode string) error
+	// MockScenariosVersion is a number that changes, in the same
+	// transaction, with every change to any account's file: a reader that
+	// keeps the files it has read needs to read them again only when it
+	// has changed.
+	MockScenariosVersion(ctx context.Context) (int64, error)
 }
 
 func (q *queries) PutMockScenarios(ctx context.Context, s MockScenarios) error {
-	_, err := q.w.exec(ctx, `INSERT INTO mock_payer_scenarios (account_id, mode, body, updated_at) VALUES ($1, $2, $3, $4)
+	return q.atomic(ctx, func(q *queries) error {
+		_, err := q.w.exec(ctx, `INSERT INTO mock_payer_scenarios (account_id, mode, body, updated_at) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (account_id, mode) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at`,
-		s.AccountID, s.Mode, string(s.Body), toUS(s.UpdatedAt))
-	return mapErr(err)
+			s.AccountID, s.Mode, string(s.Body), toUS(s.UpdatedAt))
+		if err != nil {
+			return mapErr(err)
+		}
+		return q.bumpMockScenariosVersion(ctx)
+	})
 }
 
 func (q *queries) GetMockScenarios(ctx context.Context, accountID, mode string) (MockScenarios, error) {
@@ -46,14 +56,16 @@ func (q *queries) GetMockScenarios(ctx context.Context, accountID, mode string) 
 }
 
 func (q *queries) DeleteMockScenarios(ctx context.Context, accountID, mode string) error {
-	res, err := q.w.exec(ctx, `DELETE FROM mock_payer_scenarios WHERE account_id = $1 AND mode = $2`, accountID, mode)
-	if err != nil {
-		return mapErr(err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return q.atomic(ctx, func(q *queries) error {
+		res, err := q.w.exec(ctx, `DELETE FROM mock_payer_scenarios WHERE account_id = $1 AND mode = $2`, accountID, mode)
+		if err != nil {
+			return mapErr(err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return q.bumpMockScenariosVersion(ctx)
+	})
 }
 
 // MockScenarios is the tenant's simulator scenario file (ErrNotFound when
