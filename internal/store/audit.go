@@ -73,6 +73,9 @@ type AuditFilter struct {
 const auditColumns = `id, account_id, seq, mode, actor_type, actor_id, remote_addr, action, resource_type, resource_id, route, status, occurred_at, prev_hash, hash`
 
 func (q *queries) LockAuditChain(ctx context.Context, accountID string) (int64, string, error) {
+	if h, ok := q.heads.get(accountID); ok {
+		return h.Seq, h.Hash, nil // moved earlier in this transaction
+	}
 	lock := ""
 	if !q.w.sqlite {
 		lock = " FOR UPDATE" // SQLite's single writer already orders appends
@@ -100,8 +103,34 @@ func (q *queries) AppendAuditEvent(ctx context.Context, e AuditEvent) error {
 		e.Route, e.Status, toUS(e.At), e.PrevHash, e.Hash); err != nil {
 		return mapErr(err)
 	}
-	_, err := q.w.exec(ctx, `UPDATE audit_heads SET seq = $2, hash = $3 WHERE account_id = $1`, e.AccountID, e.Seq, e.Hash)
+	if q.heads != nil {
+		q.heads.moved(AuditHead{AccountID: e.AccountID, Seq: e.Seq, Hash: e.Hash})
+		return nil // written once, before the commit (writeHeads)
+	}
+	return q.writeHead(ctx, AuditHead{AccountID: e.AccountID, Seq: e.Seq, Hash: e.Hash})
+}
+
+const updateAuditHeadSQL = `UPDATE audit_heads SET seq = $2, hash = $3 WHERE account_id = $1`
+
+func (q *queries) writeHead(ctx context.Context, h AuditHead) error {
+	_, err := q.w.exec(ctx, updateAuditHeadSQL, h.AccountID, h.Seq, h.Hash)
 	return mapErr(err)
+}
+
+// writeHeads stores the heads the transaction moved; commitTx calls it
+// after the transaction's work, before COMMIT.
+func (q *queries) writeHeads(ctx context.Context) error {
+	if q.heads == nil {
+		return nil
+	}
+	q.heads.keep()
+	for _, h := range q.heads.saved {
+		if err := q.writeHead(ctx, h); err != nil {
+			return err
+		}
+	}
+	clear(q.heads.saved)
+	return nil
 }
 
 func (q *queries) ListAuditEvents(ctx context.Context, accountID string, f AuditFilter) ([]AuditEvent, string, error) {
@@ -154,7 +183,13 @@ func (q *queries) AuditChains(ctx context.Context) ([]AuditHead, error) {
 	}
 	return collect(rows, func(row scanner) (AuditHead, error) {
 		var h AuditHead
-		return h, mapErr(row.Scan(&h.AccountID, &h.Seq, &h.Hash))
+		if err := row.Scan(&h.AccountID, &h.Seq, &h.Hash); err != nil {
+			return h, mapErr(err)
+		}
+		if moved, ok := q.heads.get(h.AccountID); ok {
+			h = moved // not written yet (writeHeads)
+		}
+		return h, nil
 	})
 }
 

@@ -40,6 +40,11 @@ type conn struct {
 	sqlite bool
 	stmts  *stmtCache // nil: no caching
 	tx     *sql.Tx    // set inside a transaction
+	// txStmts are the transaction's handles of cached statements (SQLite
+	// inside a transaction): Tx.StmtContext makes a new one on every call,
+	// and a round of grouped checks runs the same few statements dozens of
+	// times.
+	txStmts map[*sql.Stmt]*sql.Stmt
 	// limit bounds one statement outside a transaction, waiting for a pool
 	// connection included (PostgreSQL; 0 for none). See PostgresTimeouts.
 	limit time.Duration
@@ -91,8 +96,8 @@ func (c conn) rebind(q string) string {
 	return strings.ReplaceAll(q, "$", "?")
 }
 
-// stmt returns the prepared statement for the rebound query q, or nil to
-// run it unprepared.
+// stmt returns the prepared statement for the query q (as written, with
+// $N placeholders), or nil to run it unprepared.
 func (c conn) stmt(ctx context.Context, q string) *sql.Stmt {
 	switch {
 	case c.stmts == nil:
@@ -100,12 +105,20 @@ func (c conn) stmt(ctx context.Context, q string) *sql.Stmt {
 	case c.tx == nil:
 		return c.stmts.prepare(ctx, q)
 	}
-	if st := c.stmts.lookup(q); st != nil {
-		// Closed with the transaction; reuses the connection's statement.
-		return c.tx.StmtContext(ctx, st)
+	st := c.stmts.lookup(q)
+	if st == nil {
+		c.stmts.want(q)
+		return nil
 	}
-	c.stmts.want(q)
-	return nil
+	if ts := c.txStmts[st]; ts != nil {
+		return ts
+	}
+	// Closed with the transaction; reuses the connection's statement.
+	ts := c.tx.StmtContext(ctx, st)
+	if c.txStmts != nil {
+		c.txStmts[st] = ts
+	}
+	return ts
 }
 
 func (c conn) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
@@ -122,11 +135,10 @@ func (c conn) exec(ctx context.Context, q string, args ...any) (sql.Result, erro
 		ctx, cancel = c.bounded(ctx)
 		defer cancel()
 	}
-	q = c.rebind(q)
 	if st := c.stmt(ctx, q); st != nil {
 		return st.ExecContext(ctx, args...)
 	}
-	return c.e.ExecContext(ctx, q, args...)
+	return c.e.ExecContext(ctx, c.rebind(q), args...)
 }
 
 func (c conn) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
@@ -134,13 +146,12 @@ func (c conn) query(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 		return nil, errWriterRows
 	}
 	ctx = c.boundedRows(ctx)
-	q = c.rebind(q)
 	var rows *sql.Rows
 	var err error
 	if st := c.stmt(ctx, q); st != nil {
 		rows, err = st.QueryContext(ctx, args...)
 	} else {
-		rows, err = c.e.QueryContext(ctx, q, args...)
+		rows, err = c.e.QueryContext(ctx, c.rebind(q), args...)
 	}
 	// The driver has stepped to the first row: the read's snapshot is
 	// taken, and whatever it can see must be durable before it is used.
@@ -160,12 +171,11 @@ func (c conn) queryRow(ctx context.Context, q string, args ...any) scanner {
 		})
 	}
 	ctx = c.boundedRows(ctx)
-	q = c.rebind(q)
 	var row *sql.Row
 	if st := c.stmt(ctx, q); st != nil {
 		row = st.QueryRowContext(ctx, args...)
 	} else {
-		row = c.e.QueryRowContext(ctx, q, args...)
+		row = c.e.QueryRowContext(ctx, c.rebind(q), args...)
 	}
 	if c.seen != nil {
 		if err := c.seen.seen(ctx); err != nil {
@@ -220,6 +230,9 @@ type queries struct {
 	inTx  bool
 	// enqueued: this transaction enqueued a job (its hooks run on commit).
 	enqueued bool
+	// heads are the audit chain heads the transaction moved (SQLite
+	// inside a transaction; nil otherwise).
+	heads *auditHeads
 }
 
 // newSQLStore makes the store of either engine; wal is SQLite's (nil on
@@ -228,8 +241,9 @@ func newSQLStore(engine string, writer, reader *sql.DB, wal *walSync) *sqlStore 
 	s := &sqlStore{engine: engine, writer: writer, reader: reader, wal: wal}
 	w, r := conn{e: writer}, conn{e: reader}
 	if engine == EngineSQLite {
-		w.sqlite, w.stmts, w.own = true, newStmtCache(writer), s
-		r.sqlite, r.stmts, r.seen = true, newStmtCache(reader), wal
+		w.sqlite, r.sqlite = true, true
+		w.stmts, w.own = newStmtCache(writer, w.rebind), s
+		r.stmts, r.seen = newStmtCache(reader, r.rebind), wal
 		s.writerStmts = w.stmts
 		s.checks = newCheckBatcher(s)
 	}
@@ -250,7 +264,7 @@ func (s *sqlStore) warm(ctx context.Context) error {
 	if s.writerStmts == nil {
 		return nil
 	}
-	if err := s.writerStmts.warm(ctx, s.queries.w.rebind, inTxStatements()...); err != nil {
+	if err := s.writerStmts.warm(ctx, inTxStatements()...); err != nil {
 		return fmt.Errorf("store: prepare statements: %w", err)
 	}
 	return nil
@@ -358,7 +372,13 @@ func (s *sqlStore) commitTx(ctx context.Context, fn func(q *queries) error) (n u
 		return 0, fmt.Errorf("store: begin: %w", err)
 	}
 	c := conn{e: tx, sqlite: s.engine == EngineSQLite, stmts: s.writerStmts, tx: tx}
+	if c.stmts != nil {
+		c.txStmts = map[*sql.Stmt]*sql.Stmt{}
+	}
 	q := &queries{w: c, r: c, store: s, inTx: true}
+	if c.sqlite {
+		q.heads = newAuditHeads()
+	}
 	defer func() {
 		done()
 		if s.writerStmts != nil && s.writerStmts.pending() {
@@ -393,7 +413,10 @@ func (s *sqlStore) commitTx(ctx context.Context, fn func(q *queries) error) (n u
 			s.jobsCommitted()
 		}
 	}()
-	return 0, fn(q)
+	if err = fn(q); err != nil {
+		return 0, err
+	}
+	return 0, q.writeHeads(ctx)
 }
 
 // begin starts a transaction on the writer. With a limit (PostgreSQL) the

@@ -181,6 +181,7 @@ func (s *sqlStore) runSaved(ctx context.Context, q *queries, round *[]*groupedTx
 			if t.err = t.ctx.Err(); t.err != nil {
 				continue
 			}
+			q.heads.keep() // what the callers before moved
 			if _, err := q.w.exec(ctx, "SAVEPOINT grouped"); err != nil {
 				return fmt.Errorf("store: savepoint: %w", err)
 			}
@@ -188,10 +189,12 @@ func (s *sqlStore) runSaved(ctx context.Context, q *queries, round *[]*groupedTx
 				if _, err := q.w.exec(ctx, "ROLLBACK TO grouped"); err != nil {
 					return fmt.Errorf("store: rollback to savepoint: %w", err)
 				}
+				q.heads.drop()
 			}
 			if _, err := q.w.exec(ctx, "RELEASE grouped"); err != nil {
 				return fmt.Errorf("store: release savepoint: %w", err)
 			}
+			q.heads.keep()
 		}
 		from = len(*round)
 		if from >= maxGroup {

@@ -20,9 +20,13 @@ import (
 // queue's and webhook delivery's statements only ever run in transactions;
 // parsing them on every run was 15 % of a webhook delivery's CPU.
 type stmtCache struct {
-	db    *sql.DB
-	mu    sync.RWMutex
-	stmts map[string]*sql.Stmt // by the rebound query text
+	db *sql.DB
+	// rebind turns a query as written ($N placeholders) into the engine's.
+	rebind func(string) string
+	mu     sync.RWMutex
+	// stmts are keyed by the query as written, so a hit costs a map
+	// lookup, not a rewrite of the query's text.
+	stmts map[string]*sql.Stmt
 	// wanted are statements that missed inside a transaction, to prepare
 	// after it.
 	wanted map[string]struct{}
@@ -31,8 +35,8 @@ type stmtCache struct {
 // maxCachedStmts bounds the cache: list queries vary with their filters.
 const maxCachedStmts = 128
 
-func newStmtCache(db *sql.DB) *stmtCache {
-	return &stmtCache{db: db, stmts: map[string]*sql.Stmt{}}
+func newStmtCache(db *sql.DB, rebind func(string) string) *stmtCache {
+	return &stmtCache{db: db, rebind: rebind, stmts: map[string]*sql.Stmt{}}
 }
 
 // lookup returns the cached statement for q, or nil.
@@ -55,7 +59,7 @@ func (c *stmtCache) prepare(ctx context.Context, q string) *sql.Stmt {
 	if full {
 		return nil
 	}
-	st, err := c.db.PrepareContext(ctx, q)
+	st, err := c.db.PrepareContext(ctx, c.rebind(q))
 	if err != nil {
 		return nil
 	}
@@ -101,15 +105,15 @@ func (c *stmtCache) pending() bool {
 	return len(c.wanted) > 0
 }
 
-// warm prepares queries (rebound) ahead of their first use.
-func (c *stmtCache) warm(ctx context.Context, rebind func(string) string, queries ...string) error {
+// warm prepares queries ahead of their first use.
+func (c *stmtCache) warm(ctx context.Context, queries ...string) error {
 	for _, q := range queries {
-		st, err := c.db.PrepareContext(ctx, rebind(q))
+		st, err := c.db.PrepareContext(ctx, c.rebind(q))
 		if err != nil {
 			return err
 		}
 		c.mu.Lock()
-		c.stmts[rebind(q)] = st
+		c.stmts[q] = st
 		c.mu.Unlock()
 	}
 	return nil
