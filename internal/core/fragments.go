@@ -45,6 +45,13 @@ type fragmenter struct {
 	contextSize int
 	iterDepth   int    // depth of the repetition being read, 0 outside one
 	pending     []byte // context read after a full fragment's last repetition
+	// pendingSteps are where the main encoder placed the segments of pending.
+	pendingSteps []guide.Step
+	// placed: the current fragment's loops are the main encoder's (its
+	// first repetition has started), so its segments go where the main
+	// encoder's steps put them, without a second walk of the guide
+	// (guide.JSONEncoder.SegmentAt).
+	placed bool
 
 	cur     *fragmentOut
 	results []fragmentResult
@@ -99,11 +106,11 @@ func (f *fragmenter) segment(seg *x12.Segment, step guide.Step) error {
 	if step.Opened != nil {
 		f.push()
 		if step.Opened.Key == f.keyName {
-			return f.startRepetition(seg, step.Depth)
+			return f.startRepetition(seg, step)
 		}
 	}
 	if f.iterDepth > 0 {
-		return f.copy(seg)
+		return f.copy(seg, step)
 	}
 	if err := f.keep(seg); err != nil {
 		return err
@@ -112,11 +119,12 @@ func (f *fragmenter) segment(seg *x12.Segment, step guide.Step) error {
 	case f.cur == nil:
 	case f.cur.iters < f.batchSize:
 		// The next repetition comes into this fragment: so does this.
-		return f.copy(seg)
+		return f.copy(seg, step)
 	default:
 		// The next repetition opens a new fragment, which replays the
 		// context; only the trailer (if no repetition follows) comes here.
 		f.pending = appendRaw(f.pending, seg)
+		f.pendingSteps = append(f.pendingSteps, step)
 	}
 	return nil
 }
@@ -161,12 +169,12 @@ func (f *fragmenter) closeLevel() {
 
 // startRepetition opens a repetition of keyName, in the current fragment
 // or, when that one is full, in a new one.
-func (f *fragmenter) startRepetition(seg *x12.Segment, depth int) error {
+func (f *fragmenter) startRepetition(seg *x12.Segment, step guide.Step) error {
 	for i := range f.levels {
 		f.levels[i].hasIter = true
 	}
-	f.iterDepth = depth
-	f.pending = f.pending[:0]
+	f.iterDepth = step.Depth
+	f.pending, f.pendingSteps = f.pending[:0], f.pendingSteps[:0]
 	if f.cur != nil && f.cur.iters >= f.batchSize {
 		if err := f.finish(); err != nil {
 			return err
@@ -178,7 +186,7 @@ func (f *fragmenter) startRepetition(seg *x12.Segment, depth int) error {
 		}
 	}
 	f.cur.iters++
-	return f.copy(seg)
+	return f.copy(seg, step)
 }
 
 // open starts a fragment with the context: the segments of every open loop.
@@ -196,17 +204,19 @@ func (f *fragmenter) open() error {
 		f.enc.Reset(&out.n)
 	}
 	f.cur = out
+	f.placed = false
 	var ctx []byte
 	for _, l := range f.levels {
 		ctx = append(ctx, l.raw...)
 	}
-	return f.replay(ctx, true)
+	return f.replay(ctx, true, nil)
 }
 
-// replay feeds raw context segments to the current fragment.
-func (f *fragmenter) replay(raw []byte, begin bool) error {
+// replay feeds raw context segments to the current fragment, placed by
+// its own walk of the guide, or by steps (one a segment) once placed.
+func (f *fragmenter) replay(raw []byte, begin bool, steps []guide.Step) error {
 	r := x12.NewReader(bytes.NewReader(raw), x12.WithDelimiters(f.d))
-	for {
+	for i := 0; ; i++ {
 		seg, err := r.Next()
 		if err == io.EOF {
 			return nil
@@ -214,24 +224,40 @@ func (f *fragmenter) replay(raw []byte, begin bool) error {
 		if err != nil {
 			return err
 		}
-		if begin {
+		switch {
+		case begin:
 			f.enc.Begin(f.g, seg)
 			begin = false
 			continue
+		case f.placed && !walkFragments && i < len(steps):
+			f.enc.SegmentAt(nil, seg, steps[i])
+		default:
+			f.enc.Segment(seg)
 		}
-		f.enc.Segment(seg)
 		if f.cur.n.err != nil {
 			return f.cur.n.err
 		}
 	}
 }
 
-// copy feeds the segment the main encoder has just written to the current
-// fragment.
-func (f *fragmenter) copy(seg *x12.Segment) error {
-	f.enc.SegmentFrom(f.main, seg)
+// copy feeds the segment the main encoder has just written, and the step
+// that placed it there, to the current fragment. The first segment of its
+// first repetition is placed by the fragment's own walk (the main encoder
+// closed loops of an earlier repetition there, which the fragment never
+// had); after it the fragment's loops are the main encoder's.
+func (f *fragmenter) copy(seg *x12.Segment, step guide.Step) error {
+	if f.placed && !walkFragments {
+		f.enc.SegmentAt(f.main, seg, step)
+	} else {
+		f.enc.SegmentFrom(f.main, seg)
+		f.placed = true
+	}
 	return f.cur.n.err
 }
+
+// walkFragments makes every fragment walk the guide itself, as before
+// SegmentAt (tests compare the two).
+var walkFragments = false
 
 // finish closes the current fragment and stores it.
 func (f *fragmenter) finish() error {
@@ -277,7 +303,7 @@ func waitCommits(commits []<-chan error) error {
 // (commits) and names no fragment before each one is nil.
 func (f *fragmenter) end() (frags []fragmentResult, commits []<-chan error, err error) {
 	if f.cur != nil {
-		if err := f.replay(f.pending, false); err != nil {
+		if err := f.replay(f.pending, false, f.pendingSteps); err != nil {
 			return nil, nil, err
 		}
 		if err := f.finish(); err != nil {

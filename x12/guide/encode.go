@@ -124,6 +124,25 @@ func (e *JSONEncoder) SegmentFrom(src *JSONEncoder, seg *x12.Segment) {
 	e.from, e.fromDef = nil, nil
 }
 
+// SegmentAt encodes seg like SegmentFrom, placed by step (where src's
+// guide walk put it: src.LastStep()) instead of walking the guide again.
+// Only for an encoder whose open loops are those src had before seg (a
+// fragment past the start of its first repetition: the same segments since
+// then); its own walk is left behind, so from then on every segment must
+// come through SegmentAt until Reset. Without validation only.
+// src may be nil: the segment is formatted.
+func (e *JSONEncoder) SegmentAt(src *JSONEncoder, seg *x12.Segment, step Step) {
+	if src != nil && src.last != nil && src.lastSeg == seg && src.lastOff == seg.Offset() && !e.j.indent {
+		e.from, e.fromDef = src.last, src.lastDef
+	}
+	for range step.Closed {
+		e.closeFrame()
+	}
+	e.place(len(e.frames)-1, step.Segment, step.Opened, seg)
+	e.from, e.fromDef = nil, nil
+	e.j.maybeFlush()
+}
+
 // LastStep says where the segment last given to Segment landed in the
 // guide (valid until the next call). Callers that cut a set's output into
 // fragments follow the loops with it.
