@@ -168,3 +168,26 @@ func TestPipelineSplitMemory(t *testing.T) {
 		t.Fatalf("the live heap grew by %.1f MiB, want at most %d", float64(grew)/(1<<20), bound>>20)
 	}
 }
+
+// FuzzPipelineSplit: a set of 60 claims with bytes changed, checked on two
+// workers with the set cut into pieces of about 512 bytes, gives the
+// findings and report of the sequential run. The fuzzer's input names
+// where the bytes change and what they become, and the reader's buffer.
+func FuzzPipelineSplit(f *testing.F) {
+	base := oneBigSet(f, 60)
+	f.Add(uint32(3000), []byte("*"), uint8(0))
+	f.Add(uint32(9000), []byte("~HL*9*1*22*0~"), uint8(1))
+	f.Add(uint32(20000), []byte("~"), uint8(2))
+	f.Add(uint32(15000), []byte("*7*22*"), uint8(3))
+	f.Fuzz(func(t *testing.T, at uint32, with []byte, buf uint8) {
+		data := bytes.Clone(base)
+		i := 106 + int(at)%(len(data)-106) // past the ISA
+		data = append(data[:i:i], append(with[:min(len(with), 64):min(len(with), 64)], data[min(i+len(with), len(data)):]...)...)
+		ro := []x12.ReaderOption{x12.WithBufferSize(512 << (buf % 4))}
+		want, wantRep := validateWith(t, data, 1, ro)
+		got, rep := validateWith(t, data, 2, ro)
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(rep, wantRep) {
+			t.Fatalf("%d findings on two workers, %d sequentially; reports equal %v", len(got), len(want), reflect.DeepEqual(rep, wantRep))
+		}
+	})
+}
