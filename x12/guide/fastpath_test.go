@@ -164,6 +164,23 @@ func TestElementsOKGoAgrees(t *testing.T) {
 			agree(target.id+" "+n, append(append(bytes.Clone(data[:at]), n...), data[end:]...))
 		}
 	}
+	// Composites whose separators fall on every byte around the word
+	// checkSegment reads them in (SV101, CLM05).
+	composites := []string{"HC:99213", "HC:99213:25", "HC:99213:25:59:76:77", "HC:99213:25:59:76:77:78", ":", "HC:",
+		"HC::25", ":99213", "HC:1234567:25", "HC:12345678:25", "HC:123456789012:25", "HC:1234567890123:25",
+		"HC:99213:2", "HCPCS:99213", "HC:99213:25:", "11:B:1", "11:B", "11::1", "11:B:1:9", "1:B:1", "111:B:1"}
+	for _, target := range []string{"SV1", "CLM"} {
+		at := bytes.Index(data, []byte("~"+target+"*")) + len(target) + 2
+		if target == "CLM" {
+			for range 4 {
+				at += bytes.IndexByte(data[at:], '*') + 1
+			}
+		}
+		end := at + bytes.IndexAny(data[at:], "*~")
+		for _, c := range composites {
+			agree(target+" "+c, append(append(bytes.Clone(data[:at]), c...), data[end:]...))
+		}
+	}
 	for _, f := range []string{"RD8*20240101-20240102", "DT*202401011200", "D6*240101", "TM*1200", "ZZ*20240101", "D*20240101", "DTMZ*1"} {
 		agree(f, append(append(bytes.Clone(data[:at]), f...), data[at+len("D8*20240101"):]...))
 	}
