@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/clearhouse/clearhouse/internal/jobs"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
 
@@ -18,6 +19,12 @@ import (
 // close returned nil. A file that fails removes them with its failure
 // (deleteValues); a pass that dies leaves them to the next attempt, which
 // replaces them (replace: the execution was already PROCESSING).
+//
+// Each batch is one database transaction of up to identifierBatch rows,
+// and it renews the job's lease in its last statement (jobs.Hold): on
+// SQLite it holds the only writer while it runs, which every other
+// renewal waits for (4–20 s a batch under -race at load), and an attempt
+// that has lost its job to another stores nothing more.
 //
 // Memory is bounded: at most identifierBatch identifiers are gathered, and
 // two such batches wait for the goroutine.
@@ -109,7 +116,7 @@ func (v *valueSink) run(ch <-chan []pendingValue) {
 					}
 					start = end
 				}
-				return nil
+				return jobs.Hold(v.ctx, tx)
 			})
 			if err != nil {
 				v.mu.Lock()

@@ -58,6 +58,9 @@ func runWorker(spec string) int {
 		return 2
 	}
 	quiet := slog.New(slog.DiscardHandler)
+	if os.Getenv("CLEARHOUSE_CORE_KILL_LOG") != "" { // the workers' job log, to see why a file was left PROCESSING
+		quiet = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
 	q := jobs.New(st, jobs.Options{PollInterval: 5 * time.Millisecond, Lease: time.Second, Logger: quiet})
 	if _, err := core.New(core.Options{Store: st, Blob: blobs, Jobs: q, Logger: quiet}); err != nil {
 		fmt.Fprintln(os.Stderr, err)

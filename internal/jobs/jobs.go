@@ -72,6 +72,7 @@ type Queue struct {
 	kinds map[string]kind
 	lanes map[string]*lane
 	stats *queueMetrics
+	held  heldLeases // the leases of the jobs its handlers run
 }
 
 type kind struct {

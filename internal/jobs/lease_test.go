@@ -100,14 +100,7 @@ func TestRenewalsStopAtTheTimeout(t *testing.T) {
 		h := newHeldHandler()
 		defer h.letGo()
 		counted := &slowClaims{Store: s}
-		q := jobs.New(counted, jobs.Options{Clock: clk, Logger: quiet, Worker: "first", Concurrency: 1, PollInterval: 5 * time.Millisecond, Lease: lease})
-		q.Register("process", jobs.Policy{Timeout: time.Minute}, h.handle)
-		j, err := q.Enqueue(context.Background(), s, "process", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		start(t, q)
-		h.waitStarted(t)
+		j := h.runAlone(t, counted, clk, lease, time.Minute, 1)
 		// A second before the Timeout and its 15 s of grace end: the next
 		// renewal moves the lease to their end, and that is the last one.
 		clk.Advance(time.Minute + 14*time.Second)
@@ -166,6 +159,21 @@ func (h *heldHandler) runOnFirst(t *testing.T, clk clock.Clock, lease time.Durat
 	start(t, queues[0])
 	h.waitStarted(t)
 	return queues[1], j.ID
+}
+
+// runAlone starts a queue of concurrency workers named "first" on st and
+// clk for jobs handled by h, enqueues one and waits for it to run.
+func (h *heldHandler) runAlone(t *testing.T, st store.Store, clk clock.Clock, lease, timeout time.Duration, concurrency int) store.Job {
+	t.Helper()
+	q := jobs.New(st, jobs.Options{Clock: clk, Logger: quiet, Worker: "first", Concurrency: concurrency, PollInterval: 5 * time.Millisecond, Lease: lease})
+	q.Register("process", jobs.Policy{Timeout: timeout}, h.handle)
+	j, err := q.Enqueue(context.Background(), st, "process", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start(t, q)
+	h.waitStarted(t)
+	return j
 }
 
 func (h *heldHandler) letGo() { h.once.Do(func() { close(h.release) }) }
@@ -282,3 +290,54 @@ func TestPoisonJobIsParked(t *testing.T) {
 		}
 	})
 }
+
+// TestStarvedRenewalIsNotTakenByItsOwnWorker: a renewal that waits behind
+// another long write (on SQLite, an inbound file's batch of identifier rows
+// holding the only writer for longer than a lease under -race) lets the
+// lease lapse; the worker's own claim, waiting for the same writer, ran
+// first, took the job again as a new attempt and the running one lost it
+// (TestProcessKilledAnywhereIsExactlyOnce left files PROCESSING after five
+// such attempts). The claim now renews this queue's due leases before it
+// takes lapsed ones. Here the renewals block until the end and the clock
+// moves two leases on: the job keeps its one attempt.
+func TestStarvedRenewalIsNotTakenByItsOwnWorker(t *testing.T) {
+	storetest.ForEachEngine(t, func(t *testing.T, open storetest.Opener) {
+		s := open(t)
+		clk := clock.NewFake(t0)
+		const lease = time.Minute // no renewal timer fires during the test
+		h := newHeldHandler()
+		defer h.letGo()
+		starved := &starvedRenewals{Store: s, release: make(chan struct{})}
+		defer starved.letGo()
+		// Two workers, so that the queue claims while the job runs.
+		j := h.runAlone(t, starved, clk, lease, time.Hour, 2)
+		clk.Advance(2 * lease)
+		eventually(t, "a claim to renew the lease", func() bool { return jobState(t, s, j.ID).LockedUntil.After(t0.Add(2 * lease)) })
+		time.Sleep(50 * time.Millisecond) // ten more claims
+		if n := h.runs.Load(); n != 1 {
+			t.Fatalf("the job ran %d times while its renewal was starved, want once", n)
+		}
+		starved.letGo()
+		h.finish(t, s, j.ID)
+	})
+}
+
+// starvedRenewals is a worker's store whose renewals outside a transaction
+// (the renewal goroutine's) wait until the test lets them go, as behind a
+// long write holding SQLite's writer.
+type starvedRenewals struct {
+	store.Store
+	release chan struct{}
+	once    sync.Once
+}
+
+func (s *starvedRenewals) ExtendJobLease(ctx context.Context, id, worker string, attempt int, until time.Time) error {
+	select {
+	case <-s.release:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return s.Store.ExtendJobLease(ctx, id, worker, attempt, until)
+}
+
+func (s *starvedRenewals) letGo() { s.once.Do(func() { close(s.release) }) }

@@ -39,11 +39,19 @@ func (q *Queue) claim(ctx context.Context, c store.ClaimParams) ([]store.Job, er
 	}
 	c.Worker, c.Lease = q.opts.Worker, q.opts.Lease
 	var claimed []store.Job
+	var renewals []renewal
 	err := q.grouped(ctx, func(tx store.Jobs) (err error) {
 		// The lease starts when the claim runs, not when it was asked
 		// for: the wait for SQLite's writer (a group round) or a
 		// PostgreSQL connection would otherwise come off the lease.
 		c.Now = q.opts.Clock.Now()
+		if !c.AvailableOnly {
+			// Before lapsed leases are taken: this queue's own, due
+			// for renewal, are renewed (heldLeases).
+			if renewals, err = q.renewDue(ctx, tx, c.Now); err != nil {
+				return err
+			}
+		}
 		claimed, err = tx.ClaimJobs(ctx, c)
 		return err
 	})
@@ -53,6 +61,7 @@ func (q *Queue) claim(ctx context.Context, c store.ClaimParams) ([]store.Job, er
 		// them ran each again at once, tens of thousands of times.
 		return nil, err
 	}
+	q.renewed(renewals)
 	return claimed, nil
 }
 
@@ -154,9 +163,11 @@ func (q *Queue) renewLease(ctx context.Context, cancel context.CancelFunc, j sto
 	if expires.IsZero() {
 		expires = q.opts.Clock.Now().Add(q.opts.Lease)
 	}
+	held := q.held.add(j, expires, until)
 	timer := time.NewTimer(q.renewIn(expires))
 	go func() {
 		defer close(stopped)
+		defer q.held.remove(held)
 		defer timer.Stop()
 		for {
 			select {
@@ -167,6 +178,12 @@ func (q *Queue) renewLease(ctx context.Context, cancel context.CancelFunc, j sto
 			case <-timer.C:
 			}
 			now := q.opts.Clock.Now()
+			// A claim may have renewed it meanwhile (heldLeases).
+			expires = q.held.expiry(held)
+			if wait := q.renewIn(expires); wait > 0 {
+				timer.Reset(wait)
+				continue
+			}
 			next := now.Add(q.opts.Lease)
 			if next.After(until) {
 				next = until
@@ -191,8 +208,8 @@ func (q *Queue) renewLease(ctx context.Context, cancel context.CancelFunc, j sto
 				if !next.Before(until) {
 					return // the lease ends at until: no renewal moves it further
 				}
-				expires = next
-				timer.Reset(q.renewIn(expires))
+				q.held.extended(held, next)
+				timer.Reset(q.renewIn(q.held.expiry(held)))
 			}
 		}
 	}()
