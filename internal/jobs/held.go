@@ -21,7 +21,11 @@ import (
 // transaction, the leases of this queue's jobs whose renewal is due: a
 // job whose worker is alive is never taken over by that worker, and another
 // worker still takes it once the worker is gone or its handler is past the
-// kind's Timeout plus grace (no renewal moves a lease past that).
+// kind's Timeout plus grace (no renewal moves a lease past that). A lease
+// is held from the claim until the attempt's outcome is recorded, not only
+// while the handler runs: a claim between the two took a lease that lapsed
+// while the handler's last transaction waited for the writer, and the
+// outcome then found the job another attempt's.
 type heldLeases struct {
 	mu   sync.Mutex
 	jobs map[string]*heldLease

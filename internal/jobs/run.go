@@ -88,7 +88,10 @@ func (q *Queue) work(ctx context.Context, j store.Job) {
 	}
 	att := &attempt{q: q, job: j}
 	hctx, cancel := context.WithCancel(context.WithValue(ctx, attemptKey{}, att))
-	stopRenewing := q.renewLease(hctx, cancel, j, q.opts.Clock.Now().Add(k.policy.Timeout+leaseGrace), log)
+	stopRenewing, held := q.renewLease(hctx, cancel, j, q.opts.Clock.Now().Add(k.policy.Timeout+leaseGrace), log)
+	// Held until the outcome is recorded: a claim before that would take
+	// a lease that lapsed meanwhile (heldLeases).
+	defer q.held.remove(held)
 	err := q.call(hctx, k, j)
 	stopRenewing()
 	cancel()
@@ -149,8 +152,9 @@ func (q *Queue) call(ctx context.Context, k kind, j store.Job) (err error) {
 // stuck handler cannot hold a job forever. If another worker has taken the
 // job (this worker stalled past its lease), the handler's context is
 // cancelled: its work would be dropped anyway. The returned function stops
-// the renewals and waits for the last one.
-func (q *Queue) renewLease(ctx context.Context, cancel context.CancelFunc, j store.Job, until time.Time, log *slog.Logger) (stop func()) {
+// the renewals and waits for the last one; the lease stays in q.held
+// until the caller removes it.
+func (q *Queue) renewLease(ctx context.Context, cancel context.CancelFunc, j store.Job, until time.Time, log *slog.Logger) (stop func(), held *heldLease) {
 	done := make(chan struct{})
 	stopped := make(chan struct{})
 	// The first renewal is due a third of a lease after the claim set the
@@ -163,11 +167,10 @@ func (q *Queue) renewLease(ctx context.Context, cancel context.CancelFunc, j sto
 	if expires.IsZero() {
 		expires = q.opts.Clock.Now().Add(q.opts.Lease)
 	}
-	held := q.held.add(j, expires, until)
+	held = q.held.add(j, expires, until)
 	timer := time.NewTimer(q.renewIn(expires))
 	go func() {
 		defer close(stopped)
-		defer q.held.remove(held)
 		defer timer.Stop()
 		for {
 			select {
@@ -213,7 +216,7 @@ func (q *Queue) renewLease(ctx context.Context, cancel context.CancelFunc, j sto
 			}
 		}
 	}()
-	return func() { close(done); <-stopped }
+	return func() { close(done); <-stopped }, held
 }
 
 // renewIn is how long after now a lease ending at expires is renewed: once
