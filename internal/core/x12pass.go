@@ -135,7 +135,7 @@ func (s *Service) newPass(ctx context.Context, e store.Execution, rerun bool) (*
 		return nil, err
 	}
 	return &pass{ctx: ctx, s: s, e: e, blobs: newWriteQueue(s.opts.Blob), ids: ids,
-		vals: newValueSink(ctx, s.opts.Store, rerun)}, nil
+		vals: newValueSink(ctx, s.opts.Store)}, nil
 }
 
 func (p *pass) close() {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 )
@@ -37,13 +36,16 @@ type Executions interface {
 	// record exists: an inbound file's pass stores them beside its parsing,
 	// and its records then write the runs (InsertIdentifierRuns). Such rows
 	// name no transaction until the record does, so no search finds them
-	// (the search is scoped by the transactions' rows). replace first
-	// removes the transaction's rows of the same values: what an earlier
-	// attempt that died left.
-	InsertIdentifierValues(ctx context.Context, transactionID string, ids []BusinessIdentifier, replace bool) error
+	// (the search is scoped by the transactions' rows). Storing the same
+	// identifiers again (an earlier attempt that died stored them) changes
+	// nothing: the search keeps one row per value, transaction and element.
+	InsertIdentifierValues(ctx context.Context, groups []IdentifierValues) error
 	// DeleteIdentifierValues removes the search rows of transactionID with
-	// these values (a file that fails after its pass stored some).
+	// these values (a file that fails after its pass stored some), and
+	// DeleteIdentifierGroups what named the transaction in them, once
+	// every value is deleted.
 	DeleteIdentifierValues(ctx context.Context, transactionID string, values []string) error
+	DeleteIdentifierGroups(ctx context.Context, transactionID string) error
 	// InsertIdentifierRuns is InsertIdentifiers without the search rows
 	// (InsertIdentifierValues stored them).
 	InsertIdentifierRuns(ctx context.Context, transactionID string, position int, ids []BusinessIdentifier) error
@@ -290,10 +292,6 @@ const (
 	VALUES ($1, $2, $3, $4)`
 	insertIdentifierRunSQL = `INSERT INTO identifier_runs (transaction_id, position, element, element_id, name, vals)
 	VALUES ($1, $2, $3, $4, $5, $6)`
-	insertIdentifierValuesSQLite = `INSERT INTO identifier_values (value, transaction_id, element, element_id)
-	SELECT e.value, $1, $2, $3 FROM json_each($4) AS e`
-	insertIdentifierValuesPostgres = `INSERT INTO identifier_values (value, transaction_id, element, element_id)
-	SELECT e.v, $1, $2, $3 FROM jsonb_array_elements_text($4::jsonb) AS e(v)`
 )
 
 func (q *queries) InsertTransaction(ctx context.Context, t Transaction) error {
@@ -323,44 +321,10 @@ func (q *queries) InsertIdentifierRuns(ctx context.Context, transactionID string
 	return q.atomic(ctx, func(q *queries) error { return q.writeIdentifiers(ctx, transactionID, position, ids, true, false) })
 }
 
-func (q *queries) InsertIdentifierValues(ctx context.Context, transactionID string, ids []BusinessIdentifier, replace bool) error {
-	return q.atomic(ctx, func(q *queries) error {
-		if replace {
-			values := make([]string, len(ids))
-			for i, id := range ids {
-				values[i] = id.Value
-			}
-			if err := q.deleteValues(ctx, transactionID, values); err != nil {
-				return err
-			}
-		}
-		return q.writeIdentifiers(ctx, transactionID, 0, ids, false, true)
-	})
-}
-
-func (q *queries) DeleteIdentifierValues(ctx context.Context, transactionID string, values []string) error {
-	return q.deleteValues(ctx, transactionID, values)
-}
-
-// deleteValues removes transactionID's search rows of values, found
-// through the value index (the table has no index on transaction_id).
-func (q *queries) deleteValues(ctx context.Context, transactionID string, values []string) error {
-	if len(values) == 0 {
-		return nil
-	}
-	expand := `SELECT e.v FROM jsonb_array_elements_text($2::jsonb) AS e(v)`
-	if q.w.sqlite {
-		expand = `SELECT e.value FROM json_each($2) AS e`
-	}
-	_, err := q.w.exec(ctx, `DELETE FROM identifier_values WHERE transaction_id = $1 AND value IN (`+expand+`)`,
-		transactionID, string(appendJSONStrings(nil, values)))
-	return mapErr(err)
-}
-
 // insertIdentifiers writes a transaction's business identifiers: each run
 // of one element (consecutive identifiers with the same element, id and
 // name: the 5,000 CLP-01 of a claim set) as one identifier_runs row in
-// their order, and their values, sorted, into identifier_values for the
+// their order, and their values, sorted, into identifier_keys for the
 // search. Sorted, consecutive inserts land on neighbouring pages of the
 // value index instead of one random page each (a third of the cost of
 // random order in a set of 300,000 claims); the order of the runs is kept
@@ -372,10 +336,6 @@ func (q *queries) insertIdentifiers(ctx context.Context, transactionID, accountI
 
 // writeIdentifiers writes the runs, the search rows or both of ids.
 func (q *queries) writeIdentifiers(ctx context.Context, transactionID string, position int, ids []BusinessIdentifier, runs, search bool) error {
-	insertValues := insertIdentifierValuesPostgres
-	if q.w.sqlite {
-		insertValues = insertIdentifierValuesSQLite
-	}
 	var values []string
 	var doc []byte
 	for start := 0; start < len(ids); {
@@ -395,10 +355,9 @@ func (q *queries) writeIdentifiers(ctx context.Context, transactionID string, po
 			}
 		}
 		if search {
-			slices.Sort(values)
-			doc = appendJSONStrings(doc[:0], values)
-			if _, err := q.w.exec(ctx, insertValues, transactionID, first.Element, first.ElementID, string(doc)); err != nil {
-				return mapErr(err)
+			g := []IdentifierValues{{TransactionID: transactionID, Element: first.Element, ElementID: first.ElementID, Values: values}}
+			if err := q.insertSearchKeys(ctx, g); err != nil {
+				return err
 			}
 		}
 		start = end
@@ -415,17 +374,21 @@ func appendJSONStrings(b []byte, values []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if plainJSON(v) {
-			b = append(append(append(b, '"'), v...), '"')
-			continue
-		}
-		q, _ := json.Marshal(v) // a string always encodes
-		b = append(b, q...)
+		b = appendJSONString(b, v)
 	}
 	return append(b, ']')
 }
 
-func plainJSON(v string) bool {
+// appendJSONString appends v as a JSON string (see appendJSONStrings).
+func appendJSONString[S ~string | ~[]byte](b []byte, v S) []byte {
+	if plainJSON(v) {
+		return append(append(append(b, '"'), v...), '"')
+	}
+	q, _ := json.Marshal(string(v)) // a string always encodes
+	return append(b, q...)
+}
+
+func plainJSON[S ~string | ~[]byte](v S) bool {
 	for i := 0; i < len(v); i++ {
 		if c := v[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
 			return false
@@ -518,10 +481,10 @@ func (q *queries) ListTransactions(ctx context.Context, accountID string, f Tran
 	if f.BusinessIdentifier != "" {
 		w.args = append(w.args, f.BusinessIdentifier)
 		// The account's scope is the outer query's (account_id = $1).
-		sub := fmt.Sprintf("id IN (SELECT transaction_id FROM identifier_values WHERE value = $%d", len(w.args))
+		sub := fmt.Sprintf(searchIdentifierSQL, len(w.args))
 		if f.ElementID != "" {
 			w.args = append(w.args, f.ElementID)
-			sub += fmt.Sprintf(" AND (element = $%[1]d OR element_id = $%[1]d)", len(w.args))
+			sub += fmt.Sprintf(searchIdentifierElementSQL, len(w.args))
 		}
 		w.conds = append(w.conds, sub+")")
 	}

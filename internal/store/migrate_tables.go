@@ -18,6 +18,7 @@ func goMigrations(engine string) []*goose.Migration {
 		}}, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
 			return execAll(ctx, tx, leanMeteringDown(engine))
 		}}),
+		identifierSearchMigration(engine),
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -21,31 +20,7 @@ func TestMigrationsKeepRows(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
-			var db *sql.DB
-			var open func() (Store, error)
-			if engine == EngineSQLite {
-				path := filepath.Join(t.TempDir(), SQLiteFile)
-				var err error
-				if db, err = sql.Open("sqlite", "file:"+filepath.ToSlash(path)); err != nil {
-					t.Fatal(err)
-				}
-				open = func() (Store, error) { return OpenSQLite(ctx, path) }
-			} else {
-				dsn := migrationSchema(t)
-				var err error
-				if db, err = sql.Open("pgx", dsn); err != nil {
-					t.Fatal(err)
-				}
-				open = func() (Store, error) { return OpenPostgres(ctx, dsn) }
-			}
-			defer db.Close()
-			p, err := migrator(ctx, engine, db)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := p.UpTo(ctx, 299); err != nil {
-				t.Fatal(err)
-			}
+			db, open, p := migrationDB(t, engine, 299)
 			at := time.Now().UTC().Truncate(time.Microsecond)
 			for _, q := range []string{
 				`INSERT INTO accounts (id, name, created_at) VALUES ('a', 'A', 1)`,
@@ -60,16 +35,11 @@ func TestMigrationsKeepRows(t *testing.T) {
 					response_json, http_status, created_at) VALUES ('c1', 'a', 'k', 'production', 'active', '{"a":1}', 'ISA*~',
 					'ISA*271~', '{"b":2}', 200, ` + itoa(at.UnixMicro()) + `)`,
 			} {
-				if _, err := db.ExecContext(ctx, q); err != nil {
-					t.Fatalf("%v: %s", err, q)
-				}
+				execT(t, db, q)
 			}
 			check := func(when string) {
 				t.Helper()
-				s, err := open()
-				if err != nil {
-					t.Fatalf("%s: %v", when, err)
-				}
+				s := openT(t, open, when)
 				defer s.Close()
 				u, err := s.ListUsage(ctx, "a")
 				if err != nil || len(u) != 2 || u[0].ID != "u1" || u[1].CostMicros != 0 || u[0].CostMicros != 5 {

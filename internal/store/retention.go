@@ -262,11 +262,10 @@ func inList(args []any, ids []string) (string, []any) {
 
 // deleteIn runs sql (ending in "IN ") over ids, after an account argument
 // unless account is "".
-// deleteIdentifierValues removes the identifier_values rows of the
-// transactions ids. The table has no index on transaction_id (it would cost
-// a B-tree insert per claim): its rows are found through the value index,
-// by the values the transactions' runs (or older business_identifiers
-// rows) hold.
+// deleteIdentifierValues removes the search rows of the transactions ids:
+// their keys, found by value (identifier_keys is stored in value order,
+// with no index on its group) from the values the transactions' runs (or
+// older business_identifiers rows) hold, then their groups.
 func (q *queries) deleteIdentifierValues(ctx context.Context, dryRun bool, ids []string) error {
 	if dryRun || len(ids) == 0 {
 		return nil
@@ -276,10 +275,13 @@ func (q *queries) deleteIdentifierValues(ctx context.Context, dryRun bool, ids [
 	if q.w.sqlite {
 		expand = `SELECT e.value FROM identifier_runs r, json_each(r.vals) AS e`
 	}
-	_, err := q.w.exec(ctx, `DELETE FROM identifier_values WHERE transaction_id IN `+list+` AND value IN (`+
-		expand+` WHERE r.transaction_id IN `+list+
+	_, err := q.w.exec(ctx, `DELETE FROM identifier_keys WHERE grp IN (SELECT id FROM identifier_groups WHERE transaction_id IN `+list+`)
+		AND value IN (`+expand+` WHERE r.transaction_id IN `+list+
 		` UNION ALL SELECT value FROM business_identifiers WHERE transaction_id IN `+list+`)`, args...)
-	return mapErr(err)
+	if err != nil {
+		return mapErr(err)
+	}
+	return q.deleteIdentifierGroups(ctx, ids)
 }
 
 func (q *queries) deleteIn(ctx context.Context, dryRun bool, sql, account string, ids []string) error {

@@ -1,0 +1,144 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The search by business identifier (ListTransactions' businessIdentifier)
+// since migration 00450: one narrow key per distinct value of a
+// transaction's element, and the transaction and element named once per
+// transaction and element instead of once per claim.
+//
+//   - identifier_groups: one row per transaction and element (CLP-01 of a
+//     set), its id a small integer.
+//   - identifier_keys: (value, grp), the value's group; the primary key is
+//     the whole row (on SQLite WITHOUT ROWID: one B-tree, no table beside
+//     the index), about 20 bytes a claim where identifier_values kept a
+//     table row of about 70 bytes and an index entry.
+//   - identifier_values: a view of the two, the search rows as
+//     identifier_values held them (value, transaction_id, element,
+//     element_id), which the search reads.
+//
+// A value stored twice for the same transaction and element is one key
+// (the search answers transactions, not rows), so storing a batch again
+// changes nothing: a rerun after a killed attempt inserts what the attempt
+// stored, and the keys already there are kept (INSERT OR IGNORE, ON
+// CONFLICT DO NOTHING) instead of deleted and inserted again.
+const (
+	// upsertIdentifierGroupSQL returns the id of the group of a
+	// transaction and element, made when it is new (DO UPDATE, not DO
+	// NOTHING: RETURNING answers only rows the statement wrote).
+	upsertIdentifierGroupSQL = `INSERT INTO identifier_groups (transaction_id, element, element_id) VALUES ($1, $2, $3)
+	ON CONFLICT (transaction_id, element, element_id) DO UPDATE SET element = excluded.element RETURNING id`
+	// The keys of a batch travel as one JSON array of "group:value"
+	// strings in key order (the group's digits hold no colon, so the
+	// first one ends them): one statement and one walk down the key
+	// B-tree for a batch of many groups (sets of 1,000 claims), not one a
+	// group.
+	insertIdentifierKeysSQLite = `INSERT OR IGNORE INTO identifier_keys (value, grp)
+	SELECT substr(e.value, instr(e.value, ':') + 1), CAST(substr(e.value, 1, instr(e.value, ':') - 1) AS INTEGER)
+	FROM json_each($1) AS e`
+	insertIdentifierKeysPostgres = `INSERT INTO identifier_keys (value, grp)
+	SELECT substr(e.v, strpos(e.v, ':') + 1), split_part(e.v, ':', 1)::bigint
+	FROM jsonb_array_elements_text($1::jsonb) AS e(v) ON CONFLICT DO NOTHING`
+)
+
+// IdentifierValues are search rows to store: Values of Element (its id
+// ElementID) in transaction TransactionID.
+type IdentifierValues struct {
+	TransactionID, Element, ElementID string
+	Values                            []string
+}
+
+// searchIdentifierSQL is the condition of ListTransactions' search by
+// value (argument $%[1]d), scoped by the outer query's account.
+const searchIdentifierSQL = `id IN (SELECT g.transaction_id FROM identifier_keys k JOIN identifier_groups g ON g.id = k.grp
+	WHERE k.value = $%[1]d`
+
+// searchIdentifierElementSQL narrows it to an element or element id
+// (argument $%[1]d).
+const searchIdentifierElementSQL = ` AND (g.element = $%[1]d OR g.element_id = $%[1]d)`
+
+func (q *queries) InsertIdentifierValues(ctx context.Context, groups []IdentifierValues) error {
+	return q.atomic(ctx, func(q *queries) error { return q.insertSearchKeys(ctx, groups) })
+}
+
+// searchKey is one row of identifier_keys.
+type searchKey struct {
+	value string
+	grp   int64
+}
+
+// insertSearchKeys stores groups' values, in key order: consecutive
+// inserts land on neighbouring pages of the key B-tree instead of one
+// random page each.
+func (q *queries) insertSearchKeys(ctx context.Context, groups []IdentifierValues) error {
+	n := 0
+	for _, g := range groups {
+		n += len(g.Values)
+	}
+	keys := make([]searchKey, 0, n)
+	for _, g := range groups {
+		if len(g.Values) == 0 {
+			continue
+		}
+		var grp int64
+		if err := q.w.queryRow(ctx, upsertIdentifierGroupSQL, g.TransactionID, g.Element, g.ElementID).Scan(&grp); err != nil {
+			return mapErr(err)
+		}
+		for _, v := range g.Values {
+			keys = append(keys, searchKey{v, grp})
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	slices.SortFunc(keys, func(a, b searchKey) int { return cmp.Or(strings.Compare(a.value, b.value), cmp.Compare(a.grp, b.grp)) })
+	doc := make([]byte, 0, n*24)
+	doc = append(doc, '[')
+	var tmp []byte
+	for i, k := range keys {
+		if i > 0 {
+			doc = append(doc, ',')
+		}
+		tmp = append(append(strconv.AppendInt(tmp[:0], k.grp, 10), ':'), k.value...)
+		doc = appendJSONString(doc, tmp)
+	}
+	doc = append(doc, ']')
+	insert := insertIdentifierKeysPostgres
+	if q.w.sqlite {
+		insert = insertIdentifierKeysSQLite
+	}
+	_, err := q.w.exec(ctx, insert, string(doc))
+	return mapErr(err)
+}
+
+func (q *queries) DeleteIdentifierValues(ctx context.Context, transactionID string, values []string) error {
+	if len(values) == 0 {
+		return nil
+	}
+	expand := `SELECT e.v FROM jsonb_array_elements_text($2::jsonb) AS e(v)`
+	if q.w.sqlite {
+		expand = `SELECT e.value FROM json_each($2) AS e`
+	}
+	_, err := q.w.exec(ctx, `DELETE FROM identifier_keys WHERE value IN (`+expand+`)
+		AND grp IN (SELECT id FROM identifier_groups WHERE transaction_id = $1)`,
+		transactionID, string(appendJSONStrings(nil, values)))
+	return mapErr(err)
+}
+
+// deleteIdentifierGroups removes the groups of the transactions ids, once
+// their keys are gone.
+func (q *queries) deleteIdentifierGroups(ctx context.Context, ids []string) error {
+	list, args := inList(nil, ids)
+	_, err := q.w.exec(ctx, `DELETE FROM identifier_groups WHERE transaction_id IN `+list, args...)
+	return mapErr(err)
+}
+
+func (q *queries) DeleteIdentifierGroups(ctx context.Context, transactionID string) error {
+	return q.deleteIdentifierGroups(ctx, []string{transactionID})
+}
