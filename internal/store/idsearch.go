@@ -45,6 +45,11 @@ const (
 	insertIdentifierKeysPostgres = `INSERT INTO identifier_keys (value, grp)
 	SELECT substr(e.v, strpos(e.v, ':') + 1), split_part(e.v, ':', 1)::bigint
 	FROM jsonb_array_elements_text($1::jsonb) AS e(v) ON CONFLICT DO NOTHING`
+	// The values of one group: a plain JSON array.
+	insertGroupKeysSQLite = `INSERT OR IGNORE INTO identifier_keys (value, grp)
+	SELECT e.value, $1 FROM json_each($2) AS e`
+	insertGroupKeysPostgres = `INSERT INTO identifier_keys (value, grp)
+	SELECT e.v, $1 FROM jsonb_array_elements_text($2::jsonb) AS e(v) ON CONFLICT DO NOTHING`
 )
 
 // IdentifierValues are search rows to store: Values of Element (its id
@@ -73,29 +78,46 @@ type searchKey struct {
 	grp   int64
 }
 
-// insertSearchKeys stores groups' values, in key order: consecutive
-// inserts land on neighbouring pages of the key B-tree instead of one
-// random page each.
+// insertSearchKeys stores groups' values (sorting each group's Values in
+// place), in key order: consecutive inserts land on neighbouring pages of
+// the key B-tree instead of one random page each. The values of a single
+// group go as a plain JSON array with the group bound once; several groups
+// (sets of 1,000 claims) as one array of "group:value" strings, one
+// statement and one walk down the B-tree for the batch, at the price of
+// cutting each string in two (about 3,000 instructions a row).
 func (q *queries) insertSearchKeys(ctx context.Context, groups []IdentifierValues) error {
-	n := 0
+	n, nonEmpty := 0, 0
 	for _, g := range groups {
 		n += len(g.Values)
+		if len(g.Values) > 0 {
+			nonEmpty++
+		}
 	}
-	keys := make([]searchKey, 0, n)
-	for _, g := range groups {
+	if n == 0 {
+		return nil
+	}
+	grps := make([]int64, len(groups))
+	for i, g := range groups {
 		if len(g.Values) == 0 {
 			continue
 		}
-		var grp int64
-		if err := q.w.queryRow(ctx, upsertIdentifierGroupSQL, g.TransactionID, g.Element, g.ElementID).Scan(&grp); err != nil {
+		if err := q.w.queryRow(ctx, upsertIdentifierGroupSQL, g.TransactionID, g.Element, g.ElementID).Scan(&grps[i]); err != nil {
 			return mapErr(err)
 		}
-		for _, v := range g.Values {
-			keys = append(keys, searchKey{v, grp})
+	}
+	if nonEmpty == 1 {
+		for i, g := range groups {
+			if len(g.Values) > 0 {
+				slices.Sort(g.Values)
+				return q.insertGroupKeys(ctx, grps[i], string(appendJSONStrings(make([]byte, 0, n*16), g.Values)))
+			}
 		}
 	}
-	if len(keys) == 0 {
-		return nil
+	keys := make([]searchKey, 0, n)
+	for i, g := range groups {
+		for _, v := range g.Values {
+			keys = append(keys, searchKey{v, grps[i]})
+		}
 	}
 	slices.SortFunc(keys, func(a, b searchKey) int { return cmp.Or(strings.Compare(a.value, b.value), cmp.Compare(a.grp, b.grp)) })
 	doc := make([]byte, 0, n*24)
@@ -114,6 +136,17 @@ func (q *queries) insertSearchKeys(ctx context.Context, groups []IdentifierValue
 		insert = insertIdentifierKeysSQLite
 	}
 	_, err := q.w.exec(ctx, insert, string(doc))
+	return mapErr(err)
+}
+
+// insertGroupKeys stores doc, a JSON array of values in key order, in
+// group grp.
+func (q *queries) insertGroupKeys(ctx context.Context, grp int64, doc string) error {
+	insert := insertGroupKeysPostgres
+	if q.w.sqlite {
+		insert = insertGroupKeysSQLite
+	}
+	_, err := q.w.exec(ctx, insert, grp, doc)
 	return mapErr(err)
 }
 

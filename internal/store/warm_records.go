@@ -5,5 +5,5 @@ package store
 // they are parsed once instead of once per claim (SQLite's parser was a
 // tenth of a claim submission's CPU).
 var recordStatements = []string{insertExecutionSQL, insertTransactionSQL, insertFragmentSQL,
-	insertIdentifierRunSQL, upsertIdentifierGroupSQL, insertIdentifierKeysSQLite, insertDentalClaimSQL, completeIdempotentSQL, insertEventSQL, insertJobSQL,
+	insertIdentifierRunSQL, upsertIdentifierGroupSQL, insertIdentifierKeysSQLite, insertGroupKeysSQLite, insertDentalClaimSQL, completeIdempotentSQL, insertEventSQL, insertJobSQL,
 	findClaimsForAnswerSQLite}
