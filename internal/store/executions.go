@@ -380,15 +380,15 @@ func appendJSONStrings(b []byte, values []string) []byte {
 }
 
 // appendJSONString appends v as a JSON string (see appendJSONStrings).
-func appendJSONString[S ~string | ~[]byte](b []byte, v S) []byte {
+func appendJSONString(b []byte, v string) []byte {
 	if plainJSON(v) {
 		return append(append(append(b, '"'), v...), '"')
 	}
-	q, _ := json.Marshal(string(v)) // a string always encodes
+	q, _ := json.Marshal(v) // a string always encodes
 	return append(b, q...)
 }
 
-func plainJSON[S ~string | ~[]byte](v S) bool {
+func plainJSON(v string) bool {
 	for i := 0; i < len(v); i++ {
 		if c := v[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
 			return false

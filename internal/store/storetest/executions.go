@@ -236,6 +236,32 @@ func testTransactions(t *testing.T, s store.Store) {
 		t.Errorf("PCN007 in the other account: %+v %v", list, err)
 	}
 
+	// Search rows stored before their transactions' records, several
+	// transactions and elements in one call (the inbound pass's batches):
+	// a value in two groups finds both transactions, a value given twice
+	// is found once, and any string is a value.
+	must(t, s.InTx(ctx, func(tx store.Queries) error {
+		return tx.InsertIdentifierValues(ctx, []store.IdentifierValues{
+			{TransactionID: ids[0], Element: "CLP-01", ElementID: "1028", Values: []string{"MULTI1", `Q"\é`, "MULTI1"}},
+			{TransactionID: ids[1], Element: "TRN-02", ElementID: "127", Values: []string{"MULTI1", "MULTI2"}},
+			{TransactionID: ids[1], Element: "CLP-01", ElementID: "1028", Values: nil},
+		})
+	}))
+	for _, tc := range []struct {
+		value, element string
+		want           []string
+	}{
+		{"MULTI1", "", []string{ids[1], ids[0]}},
+		{"MULTI1", "TRN-02", []string{ids[1]}},
+		{"MULTI1", "1028", []string{ids[0]}},
+		{`Q"\é`, "", []string{ids[0]}},
+		{"MULTI2", "CLP-01", nil},
+	} {
+		if got := listIDs(store.TransactionFilter{BusinessIdentifier: tc.value, ElementID: tc.element}); !cmp.Equal(got, tc.want) {
+			t.Errorf("search rows stored in one call, %s %s: got %v, want %v", tc.value, tc.element, got, tc.want)
+		}
+	}
+
 	// A transaction recorded before identifier_runs (migration 00230) has
 	// its identifiers in business_identifiers: they are still read there.
 	raw := Raw(t, s)
