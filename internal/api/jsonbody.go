@@ -34,7 +34,9 @@ func checkJSONBody(body []byte) *Error {
 		key       []byte // the member being read (objects)
 		expectKey bool
 	}
-	var stack []frame
+	// Requests nest a few levels: the stack stays in the frame's array.
+	var frames [16]frame
+	stack := frames[:0]
 	// pathOf names the value frames lead to by JSON Pointer.
 	pathOf := func(frames []frame) string {
 		var b strings.Builder
