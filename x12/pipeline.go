@@ -580,35 +580,34 @@ func (w *worker) run(work <-chan *job) {
 func (w *worker) do(j *job) {
 	w.j, w.spec, w.end, w.dead, w.failed = j, j.spec, nil, false, false
 	var cur *batch
-	e := protect(func() {
-		for b := range j.batches {
-			cur = b
-			w.replay(b)
-			cur = nil
-			if w.spec {
-				w.kept = append(w.kept, b)
-				w.check(j)
-				if w.spec && len(w.kept) >= maxKept {
-					w.await(j)
-				}
-				continue
-			}
-			w.p.recycle(b)
-			w.flush(j)
-		}
-	})
+	e := protect(func() { w.batches(j, &cur) })
 	w.drop = false
 	if e != nil && w.spec {
-		// A guessed start can lead where the right one never goes: keep
-		// every batch, to check the piece again from the right state.
+		// A guessed start can lead where the right one never goes: the
+		// piece is checked again from the right state (failed makes its
+		// verdict wrong) over the batches it keeps, at most maxKept before
+		// it waits for that verdict, as a running piece does. Kept without
+		// a bound, they held every buffer the reader could fill: the reader
+		// waited for a buffer and this worker for the reader.
 		if cur != nil {
 			w.kept = append(w.kept, cur)
-		}
-		for b := range j.batches {
-			w.kept = append(w.kept, b)
+			cur = nil
 		}
 		w.failed = true
-		e = nil
+		e = protect(func() {
+			for w.spec {
+				if len(w.kept) >= maxKept {
+					w.await(j) // wrong: checked again, then exact
+					break
+				}
+				b, ok := <-j.batches
+				if !ok {
+					return // left to whoever decides (complete)
+				}
+				w.kept = append(w.kept, b)
+			}
+			w.batches(j, &cur)
+		})
 	}
 	if e != nil {
 		if cur != nil {
@@ -627,6 +626,26 @@ func (w *worker) do(j *job) {
 		return
 	}
 	w.complete(j)
+}
+
+// batches checks the job's batches as they come (cur: the one being
+// checked); a piece from a guess keeps them until its verdict is known.
+func (w *worker) batches(j *job, cur **batch) {
+	for b := range j.batches {
+		*cur = b
+		w.replay(b)
+		*cur = nil
+		if w.spec {
+			w.kept = append(w.kept, b)
+			w.check(j)
+			if w.spec && len(w.kept) >= maxKept {
+				w.await(j)
+			}
+			continue
+		}
+		w.p.recycle(b)
+		w.flush(j)
+	}
 }
 
 // protect runs f and returns what it panicked with, if anything.
