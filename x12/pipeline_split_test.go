@@ -44,6 +44,7 @@ func TestPipelineSplitsSets(t *testing.T) {
 		"a parent missing":  bytes.Replace(base, []byte("*1*22*0~"), []byte("**22*0~"), 40),
 		"ids broken":        bytes.ReplaceAll(base, []byte("~DMG*D8*1955"), []byte("~DMx*D8*1955")),
 		"sum items off":     bytes.ReplaceAll(base, []byte("~SV1*HC:99213*"), []byte("~SV1*HC:99213*1")),
+		"one long claim":    longClaim(base),
 	}
 	type mode struct {
 		name string
@@ -56,6 +57,11 @@ func TestPipelineSplitsSets(t *testing.T) {
 		{"every guess wrong", func(bool) bool { return false }, nil},
 		{"every third guess wrong", func(ok bool) bool { return ok && n.Add(1)%3 != 0 }, nil},
 		{"every fourth guess panics", nil, func() bool { return n.Add(1)%4 == 0 }},
+		// A piece whose guess panicked keeps at most maxKept batches
+		// before its verdict: keeping them all held every buffer the
+		// reader may fill, and the reader and the worker waited for each
+		// other.
+		{"every guess panics", nil, func() bool { return true }},
 	}
 	var stats []x12.SplitStats
 	defer x12.SetSplitTest(nil, nil, nil)()
@@ -84,6 +90,19 @@ func TestPipelineSplitsSets(t *testing.T) {
 			}
 		}
 	}
+}
+
+// longClaim gives the 200th claim of data 400 more service lines (about
+// 24 KB without an HL segment): a piece longer than all the buffers the
+// reader may fill.
+func longClaim(data []byte) []byte {
+	at := 0
+	for range 200 {
+		at += bytes.Index(data[at:], []byte("~HI*")) + 1
+	}
+	at += bytes.IndexByte(data[at:], '~') + 1 // after the HI segment
+	lines := bytes.Repeat([]byte("LX*1~SV1*HC:36415*333.03*UN*1***1~DTP*472*D8*20240101~REF*6R*L1-1~"), 400)
+	return append(append(append([]byte(nil), data[:at]...), lines...), data[at:]...)
 }
 
 // validateWith validates data with the 837P guide on workers (1: on the
