@@ -32,7 +32,6 @@ func (s *Service) processJob(ctx context.Context, j store.Job) error {
 	if e.Status != store.ExecutionReceived && e.Status != store.ExecutionProcessing {
 		return nil // an earlier attempt recorded the outcome and died before completing the job
 	}
-	rerun := e.Status == store.ExecutionProcessing // an earlier attempt began
 	if e.Status == store.ExecutionReceived {
 		// Visible while a long file is read; the outcome moves it on.
 		e.Status, e.UpdatedAt = store.ExecutionProcessing, s.opts.Clock.Now().UTC()
@@ -43,7 +42,7 @@ func (s *Service) processJob(ctx context.Context, j store.Job) error {
 	if e.FileType != FileTypeX12 {
 		return s.recordNonEDI(ctx, e)
 	}
-	return s.processX12(ctx, e, rerun)
+	return s.processX12(ctx, e)
 }
 
 // timestamp is the contract's processedAt format (UTC, milliseconds).
@@ -147,7 +146,7 @@ type TransactionRecord struct {
 	Fragments   *FragmentsInfo  `json:"fragments"`
 }
 
-func (s *Service) processX12(ctx context.Context, e store.Execution, rerun bool) error {
+func (s *Service) processX12(ctx context.Context, e store.Execution) error {
 	r, err := s.opts.Blob.Get(ctx, e.Input.Key)
 	if errors.Is(err, blob.ErrNotFound) {
 		return s.recordFailure(ctx, e, nil, nil, []Fault{{FaultFileNotFound, "The file's content is missing from the blob store."}}, nil)
@@ -156,7 +155,7 @@ func (s *Service) processX12(ctx context.Context, e store.Execution, rerun bool)
 		return err
 	}
 	defer r.Close()
-	p, err := s.newPass(ctx, e, rerun)
+	p, err := s.newPass(ctx, e)
 	if err != nil {
 		return err
 	}

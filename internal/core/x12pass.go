@@ -127,9 +127,8 @@ func transactionID(executionID string, index int) string {
 	return store.FormatUUID(b, 5)
 }
 
-// newPass starts a pass over e; rerun says an earlier attempt may have
-// stored some of its identifiers' search rows.
-func (s *Service) newPass(ctx context.Context, e store.Execution, rerun bool) (*pass, error) {
+// newPass starts a pass over e.
+func (s *Service) newPass(ctx context.Context, e store.Execution) (*pass, error) {
 	ids, err := newIdentifierSpill()
 	if err != nil {
 		return nil, err

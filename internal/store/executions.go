@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/clearhouse/clearhouse/internal/jsonstr"
 )
 
 // Executions are files in and out (package core): one row per file, its
@@ -365,9 +367,7 @@ func (q *queries) writeIdentifiers(ctx context.Context, transactionID string, po
 	return nil
 }
 
-// appendJSONStrings appends values as a JSON array of strings: printable
-// ASCII without quotes or backslashes (every identifier we generate and
-// almost every one received) as it is, anything else through encoding/json.
+// appendJSONStrings appends values as a JSON array of strings.
 func appendJSONStrings(b []byte, values []string) []byte {
 	b = append(b, '[')
 	for i, v := range values {
@@ -379,23 +379,9 @@ func appendJSONStrings(b []byte, values []string) []byte {
 	return append(b, ']')
 }
 
-// appendJSONString appends v as a JSON string (see appendJSONStrings).
-func appendJSONString(b []byte, v string) []byte {
-	if plainJSON(v) {
-		return append(append(append(b, '"'), v...), '"')
-	}
-	q, _ := json.Marshal(v) // a string always encodes
-	return append(b, q...)
-}
-
-func plainJSON(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
-}
+// appendJSONString appends v as a JSON string (the database parses it:
+// no HTML escaping needed).
+func appendJSONString(b []byte, v string) []byte { return jsonstr.Append(b, v, false) }
 
 func (q *queries) GetTransaction(ctx context.Context, accountID, id string) (Transaction, error) {
 	t, err := scanTransaction(q.r.queryRow(ctx, `SELECT `+transactionColumns+` FROM transactions WHERE account_id = $1 AND id = $2`, accountID, id))
