@@ -165,15 +165,26 @@ func TestAmountAgrees(t *testing.T) {
 		}
 		return n, true
 	}
-	const alphabet = "0159.-x"
-	var b []byte
-	var each func(depth int)
-	each = func(depth int) {
+	check := func(b []byte) {
 		gn, gok := amount(b)
 		wn, wok := reference(b)
 		if gn != wn || gok != wok {
 			t.Fatalf("amount(%q) = %d, %v; want %d, %v", b, gn, gok, wn, wok)
 		}
+	}
+	eachString("0159.-x", 6, check)
+	for _, s := range []string{"1234567.1234567", "99999999.999999", "0.0000001", "-0.5"} {
+		check([]byte(s))
+	}
+}
+
+// eachString calls f with every string of up to depth bytes of alphabet
+// (the same slice, changed between calls).
+func eachString(alphabet string, depth int, f func([]byte)) {
+	var b []byte
+	var each func(depth int)
+	each = func(depth int) {
+		f(b)
 		if depth == 0 {
 			return
 		}
@@ -183,9 +194,26 @@ func TestAmountAgrees(t *testing.T) {
 			b = b[:len(b)-1]
 		}
 	}
-	each(6)
-	for _, s := range []string{"1234567.1234567", "99999999.999999", "0.0000001", "-0.5"} {
-		b = []byte(s)
-		each(0)
+	each(depth)
+}
+
+// TestAmountCompAgrees holds amountComp, the sum items' amount, to
+// amount(compOne(b, sep)) on every string of up to 7 bytes of digits,
+// points, minus signs, a letter and separators, long ones, and separators
+// that amountComp leaves to amount.
+func TestAmountCompAgrees(t *testing.T) {
+	for _, sep := range []byte{':', '^', '.', '1', '-'} {
+		check := func(b []byte) {
+			gn, gok := amountComp(b, sep)
+			wn, wok := amount(compOne(b, sep))
+			if gn != wn || gok != wok {
+				t.Fatalf("amountComp(%q, %q) = %d, %v; want %d, %v", b, sep, gn, gok, wn, wok)
+			}
+		}
+		eachString("019.-x:^", 7, check)
+		for _, s := range []string{"1234567.1234567", "99999999.999999", "9999999999999999", "99999999999999999",
+			"12345678901234.5", "0.0000001:5", "0.000001:5", "1.1234567", "123:", ":123", "12.5:3.25"} {
+			check([]byte(s))
+		}
 	}
 }

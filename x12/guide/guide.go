@@ -137,10 +137,12 @@ type Segment struct {
 	sumItems  []sumItem // sum rules this segment adds to
 	seqItems  []sumItem // sequence rules this segment numbers
 	npi       []*rule   // npi and format rules on this segment's elements
-	// conds are the loop rules whose condition reads this segment;
-	// ruleWork is set when conds or one of the four lists above is not
-	// empty (applyRules skips the rest).
-	conds    []*loopRule
+	// conds are the loop rules whose condition reads this segment.
+	conds []*loopRule
+	// feeds are the five lists above as feedRules reads them
+	// (compileFeeds); ruleWork is set when there are any (applyRules
+	// skips the rest).
+	feeds    []feed
 	ruleWork bool
 
 	ID      string

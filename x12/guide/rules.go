@@ -25,15 +25,6 @@ type rule struct {
 	pattern         *regexp.Regexp
 }
 
-// applies reports whether an npi or format rule's condition holds on the
-// segment whose elements are f.
-func (r *rule) applies(f *fields) bool {
-	if r.whenAbsent {
-		return len(f.el(r.whenPos)) == 0
-	}
-	return r.when.has(f.el(r.whenPos))
-}
-
 // loopRule is a rule bound to one loop of the tree (a rule on "2300" binds
 // to each 2300 loop of an 837, which hangs under two HL levels).
 type loopRule struct {
@@ -108,7 +99,7 @@ func compileRule(g *Guide, sr *spec.Rule) (*rule, error) {
 			visit := func(s *Segment) {
 				if s.ID == seg && !slices.Contains(s.npi, r) {
 					s.npi = append(s.npi, r)
-					s.ruleWork = true
+					s.compileFeeds()
 					bound = true
 				}
 			}
@@ -140,9 +131,9 @@ func compileRule(g *Guide, sr *spec.Rule) (*rule, error) {
 				return nil, fmt.Errorf("loop %s has no segment %s", l.ID, seg)
 			}
 			lr.condSeg, lr.condPos, lr.cond2, lr.hasCnd = s, pos, comp, true
-			s.conds = append(s.conds, lr)
-			s.ruleWork = true
 			lr.in, lr.notIn, lr.present = set(sr.When.In), set(sr.When.NotIn), sr.When.Present
+			s.conds = append(s.conds, lr)
+			s.compileFeeds() // after the condition: a feed holds its answer for an empty value
 		}
 		switch sr.Kind {
 		case "require", "forbid":
@@ -163,7 +154,7 @@ func compileRule(g *Guide, sr *spec.Rule) (*rule, error) {
 			lr.sumIndex = l.sums
 			l.sums++
 			lr.totalSeg.sumTotals = append(lr.totalSeg.sumTotals, sumItem{rule: r, pos: pos})
-			lr.totalSeg.ruleWork = true
+			lr.totalSeg.compileFeeds()
 			for _, list := range [][]string{sr.Items, sr.Minus} {
 				for _, p := range list {
 					iseg, ipos, _ := splitPath(p)
@@ -171,7 +162,7 @@ func compileRule(g *Guide, sr *spec.Rule) (*rule, error) {
 					walk(l, func(s *Segment) {
 						if s.ID == iseg && !hasItem(s.sumItems, r, ipos) {
 							s.sumItems = append(s.sumItems, sumItem{rule: r, pos: ipos, minus: containsStr(sr.Minus, p)})
-							s.ruleWork = true
+							s.compileFeeds()
 							found = true
 						}
 					})
@@ -188,7 +179,7 @@ func compileRule(g *Guide, sr *spec.Rule) (*rule, error) {
 			walk(l, func(s *Segment) {
 				if s.ID == iseg && !hasItem(s.seqItems, r, ipos) {
 					s.seqItems = append(s.seqItems, sumItem{rule: r, pos: ipos})
-					s.ruleWork = true
+					s.compileFeeds()
 					found = true
 				}
 			})
@@ -317,122 +308,194 @@ func (v *Validator) applyRules(seg *x12.Segment, st *Step) {
 	}
 }
 
-// feedRules is applyRules for a segment some rule reads: the condition of
-// a rule of its loop, a sum's total or item, a sequence number, an NPI or
-// a format.
-func (v *Validator) feedRules(seg *x12.Segment, s *Segment) {
-	f := v.top()
+// feed is one thing a guide segment gives the rules: the condition of a
+// rule of its loop, a sum's total or item, a sequence number, an NPI or a
+// format. A segment's feeds (Segment.feeds) are its lists (conds,
+// sumTotals, sumItems, seqItems, npi) in the order feedRules reads them,
+// compiled into one short array so that a segment's rule work is one loop
+// with the element each reads found in place.
+type feed struct {
+	kind  uint8 // feedCond, ...
+	minus bool  // an item subtracted from its sum
+	// empty is a condition's answer for an empty value (lr.testValue(nil)):
+	// most absent elements a condition reads cost no code lookup.
+	empty bool
+	// pos is the element read (an NPI or format rule's condition element;
+	// its target is r.npiPos), comp its component (conditions; 0: none).
+	pos, comp int
+	lr        *loopRule // a condition's rule
+	r         *rule     // the rule of a total, item, sequence, NPI or format
+}
+
+// Kinds of feed, in the order feedRules reads them.
+const (
+	feedCond = iota
+	feedTotal
+	feedItem
+	feedSeq
+	feedFormat
+)
+
+// compileFeeds makes s.feeds of s's rule lists (after every change to them).
+func (s *Segment) compileFeeds() {
+	s.feeds = s.feeds[:0]
 	for _, lr := range s.conds {
-		// The conditions on s of the rules of the loop instance it is
-		// in: s.conds may hold other loops' rules, as a shared loop's
-		// segment is one node.
-		if lr.loop == f.loop {
-			if lr.test(&v.f) {
-				f.cond |= lr.bit
-			}
-			f.seen |= lr.bit
-		}
+		s.feeds = append(s.feeds, feed{kind: feedCond, pos: lr.condPos, comp: lr.cond2, lr: lr, empty: lr.testValue(nil)})
 	}
-	business := !v.opts.SkipBusiness
-	if business && len(s.sumTotals) > 0 {
-		for _, it := range s.sumTotals {
-			if fr, lr := v.ruleFrame(it.rule); fr != nil {
+	for _, it := range s.sumTotals {
+		s.feeds = append(s.feeds, feed{kind: feedTotal, pos: it.pos, r: it.rule})
+	}
+	for _, it := range s.sumItems {
+		s.feeds = append(s.feeds, feed{kind: feedItem, pos: it.pos, r: it.rule, minus: it.minus})
+	}
+	for _, it := range s.seqItems {
+		s.feeds = append(s.feeds, feed{kind: feedSeq, pos: it.pos, r: it.rule})
+	}
+	for _, r := range s.npi {
+		s.feeds = append(s.feeds, feed{kind: feedFormat, pos: r.whenPos, r: r})
+	}
+	s.ruleWork = len(s.feeds) > 0
+}
+
+// feedRules is applyRules for a segment some rule reads (s.feeds): each
+// feed's element read as fields.el does, written out here (el is not
+// inlined), then what the feed does with it.
+func (v *Validator) feedRules(seg *x12.Segment, s *Segment) {
+	f := &v.f
+	for i := range s.feeds {
+		fd := &s.feeds[i]
+		var val []byte
+		if p := fd.pos; p <= f.n {
+			sp := f.span[p&maxFields]
+			val = f.raw[sp&0xffff : sp>>16]
+		} else {
+			val = f.elSlow(p)
+		}
+		switch fd.kind {
+		case feedCond:
+			// The conditions on s of the rules of the loop instance it
+			// is in: s may hold other loops' rules, as a shared loop's
+			// segment is one node.
+			lr, fr := fd.lr, v.top()
+			if lr.loop != fr.loop {
+				continue
+			}
+			if fd.comp > 0 && len(val) > 0 {
+				val = nthComponent(val, f.csep, fd.comp)
+			}
+			met := fd.empty
+			if len(val) > 0 {
+				met = lr.testValue(val)
+			}
+			if met {
+				fr.cond |= lr.bit
+			}
+			fr.seen |= lr.bit
+		case feedTotal:
+			if v.opts.SkipBusiness {
+				continue
+			}
+			if fr, lr := v.ruleFrame(fd.r); fr != nil {
 				ss := &fr.sums[lr.sumIndex]
-				ss.total, ss.hasTotal = amount(v.f.el(it.pos))
+				ss.total, ss.hasTotal = amount(val)
 				ss.pos, ss.off = v.pos, seg.Offset()
 			}
-		}
-	}
-	if business && len(s.sumItems) > 0 {
-		for _, it := range s.sumItems {
-			fr, lr := v.ruleFrame(it.rule)
+		case feedItem:
+			if v.opts.SkipBusiness {
+				continue
+			}
+			fr, lr := v.ruleFrame(fd.r)
 			if fr == nil {
 				continue
 			}
-			ss := &fr.sums[lr.sumIndex]
-			n, ok := amount(compOne(v.f.el(it.pos), v.d.Component))
+			n, ok := amountComp(val, v.d.Component)
 			if !ok {
 				continue
 			}
-			if it.minus {
+			ss := &fr.sums[lr.sumIndex]
+			if fd.minus {
 				ss.sum -= n
 			} else {
 				ss.sum += n
 			}
-		}
-	}
-	if len(s.seqItems) > 0 {
-		v.checkSequence(seg, s)
-	}
-	if len(s.npi) > 0 {
-		v.checkFormats(seg, s, business && !v.opts.SkipNPI)
-	}
-}
-
-// checkSequence counts a numbered segment (LX) in the loop instance its
-// sequence rule belongs to: the n-th must say n. After a wrong number the
-// count follows the value sent, so one slip is reported once.
-func (v *Validator) checkSequence(seg *x12.Segment, s *Segment) {
-	for _, it := range s.seqItems {
-		fr, lr := v.ruleFrame(it.rule)
-		if fr == nil {
-			continue
-		}
-		ss := &fr.sums[lr.sumIndex]
-		ss.sum++
-		val := v.f.el(it.pos)
-		n := -1
-		if len(val) <= 9 {
-			n = digits(val) // the common case, without strconv
-		}
-		if n < 0 {
-			var err error
-			if n, err = strconv.Atoi(string(val)); err != nil || len(val) == 0 {
-				continue // the element check reports a missing or non-numeric value
+		case feedSeq:
+			fr, lr := v.ruleFrame(fd.r)
+			if fr == nil {
+				continue
 			}
-		}
-		if int64(n) != ss.sum {
-			de := ""
-			if it.pos <= len(s.Elements) {
-				de = s.Elements[it.pos-1].DE
+			ss := &fr.sums[lr.sumIndex]
+			ss.sum++
+			if n := digits(val); len(val) > 9 || n < 0 || int64(n) != ss.sum {
+				v.checkSequence(s, fd, ss, val)
 			}
-			v.elementFinding(CodeSequence, "7", it.pos, 0, 0, de, val,
-				fmt.Sprintf("%s%02d %s should be %d: %s", s.ID, it.pos, clip(string(val)), ss.sum, it.rule.Message))
-			ss.sum = int64(n)
+		case feedFormat:
+			v.checkFormat(s, fd.r, val, !v.opts.SkipBusiness && !v.opts.SkipNPI)
 		}
 	}
 }
 
-// checkFormats applies the npi and format rules bound to a segment; npi
-// rules only when npi is true (business rules on, NPI check not skipped).
-func (v *Validator) checkFormats(seg *x12.Segment, s *Segment, npi bool) {
-	for _, r := range s.npi {
-		if (r.pattern == nil && !npi) || (r.pattern != nil && v.opts.SkipElements) || !r.applies(&v.f) {
-			continue
+// checkSequence is feedRules's sequence check (LX: the n-th segment of the
+// loop instance must say n; ss.sum is n) for a value that is not n in
+// at most nine digits. After a wrong number the count follows the value
+// sent, so one slip is reported once.
+func (v *Validator) checkSequence(s *Segment, fd *feed, ss *sumState, val []byte) {
+	n := -1
+	if len(val) <= 9 {
+		n = digits(val) // the common case, without strconv
+	}
+	if n < 0 {
+		var err error
+		if n, err = strconv.Atoi(string(val)); err != nil || len(val) == 0 {
+			return // the element check reports a missing or non-numeric value
 		}
-		id := v.f.el(r.npiPos)
-		if len(id) == 0 {
-			continue
-		}
+	}
+	if int64(n) != ss.sum {
 		de := ""
-		if r.npiPos <= len(s.Elements) {
-			de = s.Elements[r.npiPos-1].DE
+		if fd.pos <= len(s.Elements) {
+			de = s.Elements[fd.pos-1].DE
 		}
-		switch {
-		case r.pattern != nil:
-			if !r.pattern.Match(id) {
-				v.elementFinding(CodePattern, "I12", r.npiPos, 0, 0, de, id,
-					fmt.Sprintf("%s%02d %q: %s", s.ID, r.npiPos, clip(string(id)), r.Message))
-			}
-		case !NPICheckDigitOK(string(id)):
-			v.elementFinding(CodeNPI, "I12", r.npiPos, 0, 0, de, id,
-				fmt.Sprintf("%s%02d %s: %s", s.ID, r.npiPos, clip(string(id)), r.Message))
-		case id[0] != '1' && id[0] != '2':
-			// The check digit is right; only the registry's numbering
-			// practice is not followed, which no guide rule requires.
-			v.elementFindingSev(x12.Warning, CodeNPIPrefix, "", r.npiPos, 0, 0, de, id,
-				fmt.Sprintf("%s%02d %s has a correct NPI check digit but does not start with 1 or 2, as every NPI the NPPES registry issues does; check it is an NPI", s.ID, r.npiPos, clip(string(id))))
+		v.elementFinding(CodeSequence, "7", fd.pos, 0, 0, de, val,
+			fmt.Sprintf("%s%02d %s should be %d: %s", s.ID, fd.pos, clip(string(val)), ss.sum, fd.r.Message))
+		ss.sum = int64(n)
+	}
+}
+
+// checkFormat applies an npi or format rule bound to a segment, whose
+// condition element (r.whenPos) is when; an npi rule only when npi is true
+// (business rules on, NPI check not skipped).
+func (v *Validator) checkFormat(s *Segment, r *rule, when []byte, npi bool) {
+	if (r.pattern == nil && !npi) || (r.pattern != nil && v.opts.SkipElements) {
+		return
+	}
+	if r.whenAbsent {
+		if len(when) != 0 {
+			return
 		}
+	} else if !r.when.has(when) {
+		return
+	}
+	id := v.f.el(r.npiPos)
+	if len(id) == 0 {
+		return
+	}
+	de := ""
+	if r.npiPos <= len(s.Elements) {
+		de = s.Elements[r.npiPos-1].DE
+	}
+	switch {
+	case r.pattern != nil:
+		if !r.pattern.Match(id) {
+			v.elementFinding(CodePattern, "I12", r.npiPos, 0, 0, de, id,
+				fmt.Sprintf("%s%02d %q: %s", s.ID, r.npiPos, clip(string(id)), r.Message))
+		}
+	case !NPICheckDigitOK(string(id)):
+		v.elementFinding(CodeNPI, "I12", r.npiPos, 0, 0, de, id,
+			fmt.Sprintf("%s%02d %s: %s", s.ID, r.npiPos, clip(string(id)), r.Message))
+	case id[0] != '1' && id[0] != '2':
+		// The check digit is right; only the registry's numbering
+		// practice is not followed, which no guide rule requires.
+		v.elementFindingSev(x12.Warning, CodeNPIPrefix, "", r.npiPos, 0, 0, de, id,
+			fmt.Sprintf("%s%02d %s has a correct NPI check digit but does not start with 1 or 2, as every NPI the NPPES registry issues does; check it is an NPI", s.ID, r.npiPos, clip(string(id))))
 	}
 }
 
@@ -456,16 +519,6 @@ func (v *Validator) ruleFrame(r *rule) (*frame, *loopRule) {
 		}
 	}
 	return nil, nil
-}
-
-// test evaluates the rule's condition on the segment holding its element,
-// whose elements are f.
-func (lr *loopRule) test(f *fields) bool {
-	val := f.el(lr.condPos)
-	if lr.cond2 > 0 {
-		val = nthComponent(val, f.csep, lr.cond2)
-	}
-	return lr.testValue(val)
 }
 
 func (lr *loopRule) testValue(val []byte) bool {
@@ -564,15 +617,7 @@ func amount(b []byte) (int64, bool) {
 	if neg {
 		b = b[1:]
 	}
-	var n int64
-	i := 0
-	for ; i < len(b); i++ {
-		d := b[i] - '0'
-		if d > 9 {
-			break
-		}
-		n = n*10 + int64(d)
-	}
+	n, i := digitRun(b, 0, 0)
 	frac := 0
 	if i < len(b) {
 		if b[i] != '.' {
@@ -594,6 +639,44 @@ func amount(b []byte) (int64, bool) {
 		n = -n
 	}
 	return n, true
+}
+
+// amountComp is amount(compOne(b, sep)) in one loop over the bytes (a
+// sum item's amount, the feedRules path of every SV1 of an 837P): digits,
+// at most one point, up to a component separator. What it does not read
+// the same way (a sign, more than six decimals, more than 16 bytes, a
+// separator that is a digit, a point or a minus) goes to amount.
+func amountComp(b []byte, sep byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 16 || b[0] == '-' || sep-'0' <= 9 || sep == '.' || sep == '-' {
+		return amount(compOne(b, sep))
+	}
+	n, i := digitRun(b, 0, 0)
+	frac := 0
+	if i < len(b) && b[i] == '.' {
+		var j int
+		n, j = digitRun(b, i+1, n)
+		frac, i = j-i-1, j
+	}
+	if i < len(b) && (b[i] != sep || i == 0) {
+		return 0, false // not a number, or an empty first component
+	}
+	if frac > 6 {
+		return amount(b[:i])
+	}
+	return n * pow10[6-frac], true
+}
+
+// digitRun reads the digits of b from i on into n (n*10 + each) and
+// returns n and the index of the first byte that is not a digit.
+func digitRun(b []byte, i int, n int64) (int64, int) {
+	for ; i < len(b); i++ {
+		d := b[i] - '0'
+		if d > 9 {
+			break
+		}
+		n = n*10 + int64(d)
+	}
+	return n, i
 }
 
 // pow10[i] is 10 to the i.
