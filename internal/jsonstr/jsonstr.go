@@ -10,27 +10,52 @@ import "unicode/utf8"
 // \u00XX (and <, >, & when html), invalid UTF-8 as \ufffd, U+2028 and
 // U+2029 escaped.
 func Append(b []byte, s string, html bool) []byte {
-	const hex = "0123456789abcdef"
+	plain := &plainASCII
+	if html {
+		plain = &plainASCIIHTML
+	}
+	// Most strings need no escape at all: find the first byte that needs
+	// a look, and copy s whole when there is none.
+	i := 0
+	if !html {
+		for len(s)-i >= 8 && plain8(load8(s[i:i+8])) {
+			i += 8
+		}
+	}
+	for i < len(s) && plain[s[i]] {
+		i++
+	}
 	b = append(b, '"')
+	if i == len(s) {
+		b = append(b, s...)
+		return append(b, '"')
+	}
+	return appendEscaped(b, s, i, plain, html)
+}
+
+// appendEscaped is Append's loop from s[i], the first byte that needs a
+// look; b holds the opening quote.
+func appendEscaped(b []byte, s string, i int, plain *[256]bool, html bool) []byte {
+	const hex = "0123456789abcdef"
 	start := 0
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		// Eight bytes at a time while none needs a look: no control
 		// character, quote, backslash or non-ASCII byte among them (the
 		// answer's strings are mostly plain ASCII, its X12 alone ~5 KB).
 		if !html {
-			for i+8 <= len(s) && plain8(uint64(s[i])|uint64(s[i+1])<<8|uint64(s[i+2])<<16|uint64(s[i+3])<<24|
-				uint64(s[i+4])<<32|uint64(s[i+5])<<40|uint64(s[i+6])<<48|uint64(s[i+7])<<56) {
+			for len(s)-i >= 8 && plain8(load8(s[i:i+8])) {
 				i += 8
 			}
 			if i >= len(s) {
 				break
 			}
 		}
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (!html || c != '<' && c != '>' && c != '&') {
-				i++
-				continue
-			}
+		c := s[i]
+		if plain[c] {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
@@ -69,6 +94,27 @@ func Append(b []byte, s string, html bool) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// plainASCII marks the bytes Append copies as they are outside HTML mode:
+// printable ASCII but the quote and the backslash; plainASCIIHTML also
+// leaves out <, > and &. A byte's look-up is one load where the tests it
+// stands for were six compares.
+var plainASCII, plainASCIIHTML = plainTables()
+
+func plainTables() (plain, html [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		plain[c] = c != '"' && c != '\\'
+		html[c] = plain[c] && c != '<' && c != '>' && c != '&'
+	}
+	return plain, html
+}
+
+// load8 reads t's eight bytes as one little-endian word: t has a constant
+// length here, so the compiler makes the eight loads one.
+func load8(t string) uint64 {
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 }
 
 // plain8 reports whether none of the eight bytes of x needs escaping

@@ -3,6 +3,7 @@ package jsonstr
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -31,6 +32,43 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 			if !bytes.Equal(got, append([]byte("x"), bytes.TrimSuffix(want.Bytes(), []byte("\n"))...)) {
 				t.Errorf("html %v, %q: got %s, want %s", html, s, got[1:], want.Bytes())
 			}
+		}
+	}
+}
+
+// FuzzAppend holds Append to encoding/json on any string, in both HTML
+// modes: the plain-prefix scan, the eight-byte words and the byte table
+// must hand every byte that needs escaping to the escaping loop.
+func FuzzAppend(f *testing.F) {
+	for _, s := range []string{"", "plain ASCII text of some length", "ISA*00*~\nGS*HS*~", `a"b\c`, "<&>", "é漢\u2028\xff", "0123456\x01"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, html := range []bool{false, true} {
+			var want bytes.Buffer
+			enc := json.NewEncoder(&want)
+			enc.SetEscapeHTML(html)
+			if err := enc.Encode(s); err != nil {
+				t.Fatal(err)
+			}
+			if got := Append(nil, s, html); !bytes.Equal(got, bytes.TrimSuffix(want.Bytes(), []byte("\n"))) {
+				t.Errorf("html %v, %q: got %s, want %s", html, s, got, want.Bytes())
+			}
+		}
+	})
+}
+
+// BenchmarkAppend: the kinds of strings an eligibility answer holds (codes,
+// names, descriptions, its X12 with a line break after each segment).
+func BenchmarkAppend(b *testing.B) {
+	strs := []string{"1", "30", "IND", "Y", "Health Benefit Plan Coverage", "UnitedHealthcare", "2024-08-01",
+		"Co-Payment", "In Plan-Network", "JOHN", strings.Repeat("EB*C*IND*30***23*500*****Y~\n", 40)}
+	var buf []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = buf[:0]
+		for _, s := range strs {
+			buf = Append(buf, s, false)
 		}
 	}
 }
