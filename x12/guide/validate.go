@@ -99,8 +99,9 @@ func (v *Validator) structure(seg *x12.Segment) *Step {
 	return v.place(seg)
 }
 
-// place is structure for a segment whose elements v.f holds.
-func (v *Validator) place(seg *x12.Segment) *Step {
+// placeFull is place by the walker's full step: locate, then the loops
+// the segment closes and opens, and the checks its place implies.
+func (v *Validator) placeFull(seg *x12.Segment) *Step {
 	st := v.walker.step(seg)
 	v.seg = seg
 	if st.Segment == nil {
@@ -120,8 +121,7 @@ func (v *Validator) place(seg *x12.Segment) *Step {
 			n = 0
 		}
 		if max := st.Opened.Max; max > 0 && int(n) > max {
-			v.segmentFinding(CodeLoopOverMax, "4", x12.Error, st.Segment,
-				fmt.Sprintf("loop %s occurs %d times, more than its maximum %d", st.Opened.ID, n, max))
+			v.loopOverMax(st, int(n))
 		}
 		if st.Opened.hasHL {
 			v.checkHL(seg)
@@ -129,15 +129,31 @@ func (v *Validator) place(seg *x12.Segment) *Step {
 	} else {
 		n := int(f.counts[st.child])
 		if max := st.Segment.Max; max > 0 && n > max {
-			v.segmentFinding(CodeSegmentOverMax, "5", x12.Error, st.Segment,
-				fmt.Sprintf("%s is used %d times in loop %s, more than its maximum %d", st.Segment.ID, n, v.loopName(), max))
+			v.segmentOverMax(st, n)
 		}
 	}
 	if st.Segment.Usage == NotUsed {
-		v.segmentFinding(CodeSegmentNotUsed, "I4", x12.Error, st.Segment,
-			fmt.Sprintf("%s (%s) is not used in this guide", st.Segment.ID, st.Segment.Name))
+		v.notUsed(st.Segment)
 	}
 	return st
+}
+
+// loopOverMax reports the loop st opened, its nth, over its maximum.
+func (v *Validator) loopOverMax(st *Step, n int) {
+	v.segmentFinding(CodeLoopOverMax, "4", x12.Error, st.Segment,
+		fmt.Sprintf("loop %s occurs %d times, more than its maximum %d", st.Opened.ID, n, st.Opened.Max))
+}
+
+// segmentOverMax reports st's segment, its nth in its loop, over its maximum.
+func (v *Validator) segmentOverMax(st *Step, n int) {
+	v.segmentFinding(CodeSegmentOverMax, "5", x12.Error, st.Segment,
+		fmt.Sprintf("%s is used %d times in loop %s, more than its maximum %d", st.Segment.ID, n, v.loopName(), st.Segment.Max))
+}
+
+// notUsed reports a segment the guide marks not used.
+func (v *Validator) notUsed(s *Segment) {
+	v.segmentFinding(CodeSegmentNotUsed, "I4", x12.Error, s,
+		fmt.Sprintf("%s (%s) is not used in this guide", s.ID, s.Name))
 }
 
 // End closes the set: required segments and loops never seen are reported,

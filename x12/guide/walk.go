@@ -47,6 +47,11 @@ type frame struct {
 	// rule state, one bit per rule of the loop.
 	cond, seen, hits uint64
 	sums             []sumState
+	// shape numbers the loops and children matched last of this frame and
+	// every frame under it (place.go), valid for the frames below
+	// walker.known only: it is this walker's number, meaningless in
+	// another's (a copy made by Save is renumbered on Resume).
+	shape uint32
 }
 
 // walker follows a transaction set through its guide's loop tree: the part
@@ -65,6 +70,16 @@ type walker struct {
 	last Step
 	// f holds the elements of the segment being placed.
 	f fields
+	// known is how many frames, from the bottom, have their shape; memo
+	// is the placement memo (place.go), nil when off.
+	known  int
+	memo   *placeMemo
+	noMemo bool // the reference for the memo's tests: every segment located
+	// qn, qpos and qcomp record the qualifiers locate read: qn is 0 for
+	// none, 1 for one element (qpos, qcomp) only, 2 for more.
+	qn          uint8
+	qpos, qcomp int
+	cand        *candidate // the candidate of the last step's segment
 }
 
 func (w *walker) reset(g *Guide) {
@@ -72,6 +87,10 @@ func (w *walker) reset(g *Guide) {
 	w.depth = 0
 	w.pos = 0
 	w.lastHL = 0
+	w.known = 0
+	if w.memo == nil && !w.noMemo {
+		w.memo = newPlaceMemo()
+	}
 }
 
 // push opens a frame for loop l whose first segment is at the current position.
@@ -130,6 +149,7 @@ func (w *walker) pop() {
 		w.onClose(f)
 	}
 	w.depth--
+	w.known = min(w.known, w.depth)
 }
 
 // top returns the innermost open frame.
@@ -148,6 +168,7 @@ func (w *walker) locate(seg *x12.Segment) (depth int, child *candidate, outOfOrd
 	} else {
 		id = w.f.elSlow(0)
 	}
+	w.qn = 0
 	num := w.g.ids.num(id)
 	if num == 0 {
 		return -1, nil, false // an id the guide does not use anywhere
@@ -168,6 +189,7 @@ func (w *walker) locate(seg *x12.Segment) (depth int, child *candidate, outOfOrd
 				return w.depth - 1, c, false
 			}
 			if m.one != 0 && m.comp == 0 && m.pos <= w.f.n {
+				w.read(m)
 				p := w.f.span[m.pos&maxFields]
 				lo, n := int(p&0xffff), int(p>>16)-int(p&0xffff)
 				if uint(n-1) < 7 && cap(w.f.raw)-lo >= 8 {
@@ -226,10 +248,14 @@ func (w *walker) step(seg *x12.Segment) *Step {
 	if !ooo {
 		f.idx = c
 	}
+	if !ooo {
+		w.known = min(w.known, d) // its shape changes
+	}
 	f.counts[c]++
 	f.posOf[c], f.offOf[c] = int32(w.pos), seg.Offset()
 	st.Closed, st.OutOfOrder, st.child = closed, ooo, c
 	st.Opened, st.Segment = cand.loop, cand.first
+	w.cand = cand
 	if cand.loop != nil {
 		w.push(cand.loop, seg.Offset())
 	}
@@ -243,6 +269,7 @@ func (w *walker) matches(m *matcher) bool {
 	if m.pos == 0 {
 		return true
 	}
+	w.read(m)
 	f := &w.f
 	var v []byte
 	if m.pos <= f.n { // f.el, inline
@@ -259,6 +286,18 @@ func (w *walker) matches(m *matcher) bool {
 		return binary.LittleEndian.Uint64(v[:8])&lowBytes[n&7]|uint64(n)<<56 == m.one
 	}
 	return m.codes.has(v)
+}
+
+// read records that locate reads the qualifier of m: a placement that
+// read one element only is the same for every segment with the same value
+// there (place.go).
+func (w *walker) read(m *matcher) {
+	switch {
+	case w.qn == 0:
+		w.qn, w.qpos, w.qcomp = 1, m.pos, m.comp
+	case w.qpos != m.pos || w.qcomp != m.comp:
+		w.qn = 2
+	}
 }
 
 // nthComponent returns component c (1-based) of an element, without allocating.
