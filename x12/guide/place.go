@@ -67,10 +67,10 @@ type placeEntry struct {
 	// shape of the loop it opens.
 	shapeD, shapePush uint32
 	// max is the repeat limit place checks, the loop's the segment opens
-	// or else the segment's (0: none).
+	// or else the segment's (MaxInt32: none).
 	max int32
-	// full has bit i set when frame i, if it closes, has work beyond its
-	// required children (rules, HL): the full pop.
+	// full has bit i set when frame i, if it closes, has rules to check:
+	// the full pop.
 	full uint16
 }
 
@@ -111,6 +111,9 @@ func (w *walker) reshape() {
 		f.shape = s
 	}
 	w.known = w.depth
+	if w.depth > 0 {
+		w.shape = w.stack[w.depth-1].shape
+	}
 }
 
 // place is structure for a segment whose elements v.f holds: as the
@@ -125,21 +128,19 @@ func (v *Validator) place(seg *x12.Segment) *Step {
 	if w.known != w.depth {
 		w.reshape()
 	}
-	shape := w.stack[w.depth-1].shape
-	// w.f.word(0) and w.f.qualWord, inline for the common case.
+	// w.f.word(0) and w.f.qualWord, inline for the common case: the id
+	// starts the segment.
 	fl := &w.f
 	id := noWord
-	if fl.n >= 0 {
-		p := fl.span[0]
-		if lo, n := int(p&0xffff), int(p>>16)-int(p&0xffff); uint(n) < 8 && cap(fl.raw)-lo >= 8 {
-			id = binary.LittleEndian.Uint64(fl.raw[lo:lo+8])&lowBytes[n&7] | uint64(n)<<56
-		}
-	} else {
+	if n := int(fl.span[0] >> 16); fl.n >= 0 && n < 8 && cap(fl.raw) >= 8 {
+		id = binary.LittleEndian.Uint64(fl.raw[:8])&lowBytes[n&7] | uint64(n)<<56
+	} else if fl.n < 0 {
 		id = fl.word(0)
 	}
+	shape := w.shape
 	e := &m.e[placeSlot(shape, id)]
 	if e.shape != shape || e.id != id {
-		return v.placeMiss(seg, e, shape, id)
+		return v.placeMiss(seg, e, id)
 	}
 	if q := int(e.qpos); q != 0 {
 		qual := noWord
@@ -158,28 +159,24 @@ func (v *Validator) place(seg *x12.Segment) *Step {
 			qual = fl.qualWord(q, int(e.qcomp))
 		}
 		if qual != e.qual {
-			return v.placeMiss(seg, e, shape, id)
+			return v.placeMiss(seg, e, id)
 		}
 	}
 
 	w.pos++
 	closed := 0
 	d := int(e.d)
-	for w.depth-1 > d {
-		f := &w.stack[w.depth-1]
-		if e.full>>(w.depth-1)&1 != 0 || !f.requiredSeen() {
-			w.pop()
-		} else {
-			w.depth--
-		}
-		closed++
+	if w.depth-1 > d {
+		closed = v.closeTo(d, e.full)
 	}
 	f := &w.stack[d]
 	cand := e.cand
 	c := cand.child
 	f.idx, f.shape = c, e.shapeD
-	f.counts[c]++
-	n := f.counts[c]
+	w.shape = e.shapeD
+	count := &f.counts[c]
+	*count++
+	n := *count
 	f.posOf[c], f.offOf[c] = int32(w.pos), seg.Offset()
 	st := &w.last
 	st.Closed, st.OutOfOrder, st.child = closed, false, c
@@ -187,11 +184,12 @@ func (v *Validator) place(seg *x12.Segment) *Step {
 	v.seg, v.loop = seg, f.loop
 	if cand.loop != nil {
 		w.push(cand.loop, seg.Offset()).shape = e.shapePush
+		w.shape = e.shapePush
 		v.loop = cand.loop
 	}
 	w.known = w.depth
 	st.Depth = w.depth
-	if e.max != 0 && n > e.max {
+	if n > e.max {
 		v.overMax(st, int(n))
 	}
 	if e.flags != 0 {
@@ -203,6 +201,25 @@ func (v *Validator) place(seg *x12.Segment) *Step {
 		}
 	}
 	return st
+}
+
+// closeTo closes the frames above frame d for place, as the walker's step
+// does: the full pop for a frame whose bit is set in full (its loop has
+// rules), that misses a required child or whose HL04 promised children
+// never seen; the others have nothing to do or report. It returns how many
+// closed.
+func (v *Validator) closeTo(d int, full uint16) int {
+	w := &v.walker
+	top := w.depth - 1
+	for k := top; k > d; k-- {
+		f := &w.stack[k]
+		if full>>k&1 != 0 || !f.requiredSeen() || f.hlChild == '1' && !f.hlKids && f.loop.hasHL {
+			w.depth = k + 1
+			w.pop()
+		}
+	}
+	w.depth = d + 1
+	return top - d
 }
 
 // requiredSeen reports whether every required child of f's loop was seen.
@@ -217,19 +234,29 @@ func (f *frame) requiredSeen() bool {
 
 // placeMiss places a segment the memo has no entry for, and fills entry e
 // with the outcome when it is one the memo can repeat.
-func (v *Validator) placeMiss(seg *x12.Segment, e *placeEntry, shape uint32, id uint64) *Step {
+func (v *Validator) placeMiss(seg *x12.Segment, e *placeEntry, id uint64) *Step {
 	w := &v.walker
 	m := w.memo
-	gen, depth := m.gen, w.depth
+	gen, depth, shape := m.gen, w.depth, w.shape
 	m.misses++
 	var full uint16
+	var frames [16]openFrame
 	for i := range min(depth, 16) {
-		if l := w.stack[i].loop; len(l.rules) > 0 || len(l.nested) > 0 || l.hasHL {
+		l := w.stack[i].loop
+		if len(l.rules) > 0 || len(l.nested) > 0 {
 			full |= 1 << i
 		}
+		frames[i] = openFrame{l, w.stack[i].idx}
 	}
 	st := v.placeFull(seg)
-	if st.Segment == nil || st.OutOfOrder || w.qn > 1 || id == noWord || depth > 16 {
+	w.reshape()
+	if st.Segment == nil || st.OutOfOrder || id == noWord || depth > 16 || m.gen != gen {
+		return st // not a placement the memo can repeat (or shape is a number of before)
+	}
+	if w.qn > 0 && w.anyQualifier(frames[:depth], depth-1-st.Closed, w.cand) {
+		w.qn = 0 // placed alike whatever the qualifier
+	}
+	if w.qn > 1 {
 		return st
 	}
 	qual := uint64(0)
@@ -241,13 +268,8 @@ func (v *Validator) placeMiss(seg *x12.Segment, e *placeEntry, shape uint32, id 
 			return st
 		}
 	}
-	w.reshape()
-	if m.gen != gen {
-		return st // shape is a number of before
-	}
 	d := depth - 1 - st.Closed
-	cand := w.cand
-	ne := placeEntry{shape: shape, id: id, d: uint8(d), cand: cand, full: full, shapeD: w.stack[d].shape}
+	ne := placeEntry{shape: shape, id: id, d: uint8(d), cand: w.cand, full: full, shapeD: w.stack[d].shape}
 	if w.qn == 1 {
 		ne.qpos, ne.qcomp, ne.qual = uint8(w.qpos), uint8(w.qcomp), qual
 	}
@@ -259,15 +281,68 @@ func (v *Validator) placeMiss(seg *x12.Segment, e *placeEntry, shape uint32, id 
 			ne.flags |= placeHL
 		}
 	}
-	if max > 1<<30 {
+	switch {
+	case max > 1<<30:
 		return st
+	case max == 0:
+		ne.max = 1<<31 - 1 // no limit: a count never passes it
+	default:
+		ne.max = int32(max)
 	}
-	ne.max = int32(max)
 	if st.Segment.Usage == NotUsed {
 		ne.flags |= placeNotUsed
 	}
 	*e = ne
 	return st
+}
+
+// anyQualifier reports whether locate, over the open frames as they were
+// (the loop and last child of each), places the segment in frame d as
+// candidate c whatever its qualifiers: whether every candidate locate may
+// try and take before the first it takes unconditionally (one without a
+// qualifier, or any in its last two passes) is c in frame d, not out of
+// order. Then the memo need not read a qualifier (SV1 in the 837P's 2400:
+// one candidate, which locate takes in its first pass or its third).
+func (w *walker) anyQualifier(frames []openFrame, d int, c *candidate) bool {
+	num := w.g.ids.num(w.f.el(0))
+	if num == 0 {
+		return false
+	}
+	top := len(frames) - 1
+	// The innermost frame's candidates ahead, then locate's four passes.
+	for pass := -1; pass < 4; pass++ {
+		behind, anyQual := pass&1 == 1, pass >= 2
+		for k := top; k >= 0; k-- {
+			if pass < 0 && k != top {
+				break
+			}
+			fr := frames[k]
+			row := fr.loop.slots[num]
+			if row == 0 {
+				continue
+			}
+			kids := fr.loop.index.kids[row-1]
+			for i := range kids {
+				x := &kids[i]
+				if x.child == 0 || (x.child < fr.idx) != behind {
+					continue
+				}
+				if k != d || x != c || behind {
+					return false // locate may place it elsewhere
+				}
+				if anyQual || x.match.pos == 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// openFrame is what locate reads of an open frame.
+type openFrame struct {
+	loop *Loop
+	idx  int32
 }
 
 // overMax reports a loop or segment used more often than its maximum, as

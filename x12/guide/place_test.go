@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/clearhouse/clearhouse/internal/testenv"
@@ -283,4 +284,16 @@ func FuzzPlaceMemo(f *testing.F) {
 		}
 		placeBoth(t, "input", bytes.Join(segs, nil), nil)
 	})
+}
+
+// TestHLNumber: hlNumber reads an HL01 as strconv.Atoi does.
+func TestHLNumber(t *testing.T) {
+	for _, s := range []string{"", "0", "1", "9", "10", "007", "123456789", "1234567890", "99999999999999999999", "+5", "-3",
+		"1a", "a1", " 1", "1 ", "١", "12345678a"} {
+		want, err := strconv.Atoi(s)
+		got, ok := hlNumber([]byte(s))
+		if ok != (err == nil) || ok && got != want {
+			t.Errorf("hlNumber(%q) = %d, %v; strconv.Atoi %d, %v", s, got, ok, want, err)
+		}
+	}
 }

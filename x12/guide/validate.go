@@ -260,7 +260,7 @@ func (v *Validator) checkHL(seg *x12.Segment) {
 	if c := v.f.el(4); len(c) == 1 {
 		f.hlChild = c[0]
 	}
-	if n, err := strconv.Atoi(string(id)); err == nil {
+	if n, ok := hlNumber(id); ok {
 		if n != v.lastHL+1 {
 			v.elementFinding(CodeHLSequence, "7", 1, 0, 0, "628", id,
 				fmt.Sprintf("HL01 %s does not follow %d (hierarchical ids count up by one from 1)", clip(string(id)), v.lastHL))
@@ -290,6 +290,24 @@ func (v *Validator) checkHL(seg *x12.Segment) {
 				fmt.Sprintf("level %s has a parent HL %s whose HL04 says it has no children", f.loop.ID, parent.hlID[:parent.hlIDLen]))
 		}
 	}
+}
+
+// hlNumber is strconv.Atoi of an HL01, without the string for the usual
+// one of up to nine digits.
+func hlNumber(id []byte) (int, bool) {
+	if len(id) == 0 || len(id) > 9 {
+		n, err := strconv.Atoi(string(id))
+		return n, err == nil
+	}
+	n := 0
+	for _, c := range id {
+		if c < '0' || c > '9' {
+			n, err := strconv.Atoi(string(id))
+			return n, err == nil
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 // elementFinding reports an element problem of the current segment (IK4).

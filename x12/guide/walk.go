@@ -70,9 +70,11 @@ type walker struct {
 	last Step
 	// f holds the elements of the segment being placed.
 	f fields
-	// known is how many frames, from the bottom, have their shape; memo
-	// is the placement memo (place.go), nil when off.
+	// known is how many frames, from the bottom, have their shape, shape
+	// the innermost one's when known is depth; memo is the placement memo
+	// (place.go), nil when off.
 	known  int
+	shape  uint32
 	memo   *placeMemo
 	noMemo bool // the reference for the memo's tests: every segment located
 	// qn, qpos and qcomp record the qualifiers locate read: qn is 0 for
@@ -100,6 +102,26 @@ func (w *walker) push(l *Loop, off int64) *frame {
 	}
 	f := &w.stack[w.depth]
 	w.depth++
+	if f.loop != l {
+		// A frame of l (pushed, or copied by Resume) has its slices
+		// sized for l already: most pushes open the loop the frame held.
+		f.size(l)
+	}
+	clear(f.counts)
+	if len(f.sums) > 0 {
+		clear(f.sums)
+	}
+	f.loop, f.idx = l, 0
+	f.counts[0] = 1
+	f.posOf[0], f.offOf[0] = int32(w.pos), off
+	f.hlIDLen, f.hlChild, f.hlKids = 0, 0, false
+	f.startPos, f.startOff = w.pos, off
+	f.cond, f.seen, f.hits = 0, 0, 0
+	return f
+}
+
+// size gives f's slices the lengths of loop l's frames.
+func (f *frame) size(l *Loop) {
 	n := len(l.Children)
 	if cap(f.counts) < n {
 		f.counts = make([]int32, n)
@@ -109,21 +131,12 @@ func (w *walker) push(l *Loop, off int64) *frame {
 		f.counts = f.counts[:n]
 		f.posOf = f.posOf[:n]
 		f.offOf = f.offOf[:n]
-		clear(f.counts)
 	}
-	f.loop, f.idx = l, 0
-	f.counts[0] = 1
-	f.posOf[0], f.offOf[0] = int32(w.pos), off
-	f.hlIDLen, f.hlChild, f.hlKids = 0, 0, false
-	f.startPos, f.startOff = w.pos, off
-	f.cond, f.seen, f.hits = 0, 0, 0
 	if cap(f.sums) < l.sums {
 		f.sums = make([]sumState, l.sums)
 	} else {
 		f.sums = f.sums[:l.sums]
-		clear(f.sums)
 	}
-	return f
 }
 
 // before returns the position and offset of the last segment seen before
