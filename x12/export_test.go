@@ -1,7 +1,7 @@
 package x12
 
 // SplitStats is what became of one Validate's pieces of split sets.
-type SplitStats struct{ Pieces, ExactStarts, Right, Wrong, TemplateWaits, VerdictWaits int }
+type SplitStats struct{ Pieces, ExactStarts, Right, Wrong, TemplateWaits, VerdictWaits, Helped int }
 
 // SetSplitTest makes verdicts wrong when same says so and guessed starts
 // panic when fail says so, and reports each Validate's counts to done;
@@ -10,8 +10,16 @@ func SetSplitTest(same func(right bool) bool, fail func() bool, done func(SplitS
 	splitTest.same, splitTest.fail = same, fail
 	splitTest.done = func(s splitStats) {
 		if done != nil {
-			done(SplitStats{s.pieces, s.exactStarts, s.right, s.wrong, s.templateWaits, s.verdictWaits})
+			done(SplitStats{s.pieces, s.exactStarts, s.right, s.wrong, s.templateWaits, s.verdictWaits, s.helped})
 		}
 	}
 	return func() { splitTest.same, splitTest.fail, splitTest.done = nil, nil, nil }
+}
+
+// SetHelpTest makes the reader check a job itself when help says so, given
+// the jobs recorded and not begun it would otherwise want (1 checks every
+// one it can, a large number none); the returned func undoes it.
+func SetHelpTest(help func(ahead int) int) func() {
+	splitTest.help = help
+	return func() { splitTest.help = nil }
 }

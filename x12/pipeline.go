@@ -20,7 +20,8 @@ type ForkingSetValidator interface {
 // The pipeline: the calling goroutine (the reader) reads segments and checks
 // the envelopes as in a sequential run, but instead of calling the
 // SetValidator it records each set's segments and its own findings into
-// batches; workers replay the batches through forks of the SetValidator.
+// batches; workers (and the reader itself, between reads) replay the
+// batches through forks of the SetValidator.
 //
 //   - Buffers. The reader's buffer is never overwritten while a worker may
 //     still read a segment in it: when the reader is done with a buffer
@@ -30,7 +31,10 @@ type ForkingSetValidator interface {
 //     after the input ended), so nothing they read is being written.
 //   - Order. Sets are grouped into jobs of about one buffer of input each
 //     (a larger set is cut into pieces of that size, each a job: see
-//     pipeline_split.go), taken by the workers in order; each job collects its findings, and the
+//     pipeline_split.go), handed to the workers once recorded to the end
+//     (a long one sooner) and taken in order; the reader checks jobs too,
+//     the oldest no worker took, when it is ahead of the workers or would
+//     otherwise wait (help). Each job collects its findings, and the
 //     reader delivers them (OnFinding, the report tree) job by job, in input
 //     order. The reader's own findings travel in the batches as records,
 //     between the segments they were found at, so they keep their place.
@@ -75,6 +79,12 @@ type pipeline struct {
 	pieceMin int64 // the least input of a piece
 	cut      cutter
 	stats    splitStats // guarded by mu
+
+	// The reader checks jobs too (helper, a worker that runs on the
+	// reader's goroutine), when it is ahead of the workers or would
+	// otherwise wait: with as many goroutines as cores, each keeps its
+	// core, instead of three taking turns on two (each turn a wake-up).
+	helper *worker
 }
 
 // chunk is one reader buffer of input: base is the input offset of buf[0];
@@ -90,6 +100,11 @@ type chunk struct {
 type job struct {
 	batches chan *batch
 	sent    bool // batches closed (reader only)
+	// claimed is set by whoever checks the job: a worker, or the reader
+	// (which takes only jobs recorded to the end). Both take them in order.
+	claimed atomic.Bool
+	handed  bool // in the work queue (reader only)
+	nsent   int  // batches sent (reader only)
 	// A piece starts inside a set, at a segment prev also checks last:
 	// spec is set, and the piece starts from prev's template tmpl.
 	spec bool
@@ -197,14 +212,19 @@ func (v *validator) usePipeline() (fork ForkingSetValidator, workers int, never 
 	return fork, n, false
 }
 
+// newPipeline starts checking sets on workers goroutines: the reader's and
+// workers-1 others.
 func newPipeline(v *validator, fork ForkingSetValidator, workers int) *pipeline {
 	const maxLive = 16
 	p := &pipeline{v: v, r: v.r, fork: fork, wake: make(chan struct{}, 1),
 		maxJobs: 2*workers + 2, maxLive: maxLive, maxBytes: 2 << 20}
 	// Room for every job that may be queued: rotate waits at maxJobs unless
 	// the oldest is still being recorded, and a job spans a buffer of input,
-	// so only a few more can close within one chunk.
-	p.work = make(chan *job, p.maxJobs+16)
+	// so only a few more can close within one chunk. Jobs the reader checked
+	// itself stay queued until a worker skips them: room for many more, so
+	// that a worker kept off its core (a busy machine) does not stop the
+	// reader, which then checks them all.
+	p.work = make(chan *job, p.maxJobs+256)
 	p.live, p.liveBytes = 1, len(v.r.buf)
 	p.cur = p.newChunk(v.r.buf, v.r.base)
 	p.cond = sync.NewCond(&p.mu)
@@ -219,6 +239,7 @@ func newPipeline(v *validator, fork ForkingSetValidator, workers int) *pipeline 
 		w.reportFn = w.report
 		ws[i] = w
 	}
+	p.helper, ws = ws[0], ws[1:]
 	for _, w := range ws {
 		p.wg.Add(1)
 		go w.run(p.work)
@@ -346,6 +367,7 @@ func (p *pipeline) newJob(off int64, j *job) {
 		} else {
 			close(old.batches)
 			old.sent = true
+			p.hand(old)
 		}
 	}
 	// Bound the jobs in flight (and so the findings held for delivery);
@@ -353,6 +375,9 @@ func (p *pipeline) newJob(off int64, j *job) {
 	for len(p.queue) >= p.maxJobs && p.queue[0].sent {
 		if p.deliver(); len(p.queue) < p.maxJobs {
 			break
+		}
+		if p.help(1) {
+			continue
 		}
 		<-p.wake
 	}
@@ -364,7 +389,58 @@ func (p *pipeline) newJob(off int64, j *job) {
 	p.cut.templates, p.cut.chunks = 0, 0
 	p.queue = append(p.queue, j)
 	p.open, p.openFrom = j, off
-	p.work <- j
+}
+
+// hand gives job j to the workers, once: when it is recorded to the end,
+// or, a long one, once it spans handOn chunks. A worker that takes only
+// jobs recorded to the end never waits for the reader in the middle of one
+// (each wait, a wake-up).
+func (p *pipeline) hand(j *job) {
+	if !j.handed {
+		j.handed = true
+		p.work <- j
+	}
+}
+
+// handOn is the chunks a job spans before the workers get it unfinished.
+const handOn = 2
+
+// helpAhead is how many jobs recorded to the end and taken by no worker
+// make the reader check the oldest of them: it leaves the others to the
+// workers, enough to keep them busy while it does.
+const helpAhead = 3
+
+// help checks jobs on the reader's goroutine while at least ahead of them
+// are recorded to the end and taken by no worker: the oldest such job
+// first, as the workers take them, so that every job the reader checks has
+// the jobs before it recorded and begun, and whatever it waits for (their
+// templates and verdicts) needs nothing more of the reader.
+func (p *pipeline) help(ahead int) (helped bool) {
+	for {
+		var oldest *job
+		n := 0
+		for _, j := range p.queue {
+			if j.sent && !j.claimed.Load() {
+				if oldest == nil {
+					oldest = j
+				}
+				n++
+			}
+		}
+		if splitTest.help != nil && oldest != nil {
+			ahead = splitTest.help(ahead)
+		}
+		if n < ahead || oldest == nil {
+			return helped
+		}
+		if oldest.claimed.CompareAndSwap(false, true) {
+			helped = true
+			p.mu.Lock()
+			p.stats.helped++
+			p.mu.Unlock()
+			p.helper.do(oldest)
+		}
+	}
 }
 
 // seal sends every batch of the current chunk, closing the jobs that ended
@@ -375,14 +451,22 @@ func (p *pipeline) seal() {
 		j.batches <- b
 		close(j.batches)
 		j.sent = true
+		p.hand(j)
 	}
 	clear(p.pend)
 	p.pend = p.pend[:0]
 	if p.b != nil {
-		p.open.batches <- p.b
+		j := p.open
+		j.batches <- p.b
 		p.b = nil
+		if j.nsent++; j.nsent >= handOn {
+			p.hand(j)
+		}
 	}
 	p.unref(p.cur)
+	if !p.stopped {
+		p.help(helpAhead)
+	}
 }
 
 // swap is the reader's fill when the pipeline runs: old holds the unread
@@ -437,6 +521,9 @@ func (p *pipeline) acquire(n int) []byte {
 		}
 		p.mu.Unlock()
 		p.deliver()
+		if p.help(1) {
+			continue
+		}
 		<-p.wake
 	}
 }
@@ -489,6 +576,9 @@ func (p *pipeline) finish() {
 		if p.deliver(); len(p.queue) == 0 {
 			break
 		}
+		if p.help(1) {
+			continue
+		}
 		<-p.wake
 	}
 	p.wg.Wait()
@@ -521,6 +611,7 @@ func (p *pipeline) stop() {
 	if p.open != nil && !p.open.sent {
 		close(p.open.batches)
 		p.open.sent = true
+		p.hand(p.open)
 	}
 	close(p.work)
 }
@@ -569,6 +660,9 @@ type worker struct {
 func (w *worker) run(work <-chan *job) {
 	defer w.p.wg.Done()
 	for j := range work {
+		if !j.claimed.CompareAndSwap(false, true) {
+			continue // the reader checked it
+		}
 		w.do(j)
 	}
 }

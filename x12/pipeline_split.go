@@ -276,6 +276,12 @@ func (w *worker) await(j *job) {
 	p := w.p
 	p.mu.Lock()
 	for w.decide(j); !j.exact && j.verdict == verdictOpen; w.decide(j) {
+		if j.prev != nil && j.prev.panicked != nil {
+			// The caller gets that panic before this piece's findings,
+			// and never waits for them: nor does this piece.
+			j.exact, j.prev = true, nil
+			break
+		}
 		p.stats.verdictWaits++
 		p.cond.Wait()
 	}
@@ -451,12 +457,14 @@ type splitStats struct {
 	wrong       int // started from a guess, checked again
 	// Waits of workers: for a template, for a verdict (maxKept).
 	templateWaits, verdictWaits int
+	helped                      int // jobs the reader checked
 }
 
 // splitTest lets tests turn verdicts wrong (same) and read the counts.
 var splitTest struct {
 	same func(right bool) bool
-	fail func() bool // a guessed start panics
+	fail func() bool         // a guessed start panics
+	help func(ahead int) int // how far ahead the reader checks jobs
 	done func(splitStats)
 }
 

@@ -63,17 +63,27 @@ func TestPipelineSplitsSets(t *testing.T) {
 		// other.
 		{"every guess panics", nil, func() bool { return true }},
 	}
+	// The reader checks jobs itself when it is ahead of the workers: as
+	// it chooses, every job it can, or none.
+	helps := []struct {
+		name string
+		help func(int) int
+	}{{"the reader helps as it chooses", nil}, {"the reader checks all it can", func(int) int { return 1 }},
+		{"the reader checks none", func(int) int { return 1 << 30 }}}
 	var stats []x12.SplitStats
 	defer x12.SetSplitTest(nil, nil, nil)()
+	defer x12.SetHelpTest(nil)()
 	for name, data := range inputs {
 		for _, ro := range [][]x12.ReaderOption{{x12.WithBufferSize(512)}, {x12.WithBufferSize(4096)}} {
 			want, wantRep := validateWith(t, data, 1, ro)
 			for _, m := range modes {
 				x12.SetSplitTest(m.same, m.fail, func(s x12.SplitStats) { stats = append(stats, s) })
-				for _, workers := range []int{2, 3} {
+				for i, workers := range []int{2, 3, 2, 3, 2} {
+					h := helps[i%len(helps)]
+					x12.SetHelpTest(h.help)
 					stats = stats[:0]
 					got, rep := validateWith(t, data, workers, ro)
-					what := fmt.Sprintf("%s, %s, %d workers, %d reader options", name, m.name, workers, len(ro))
+					what := fmt.Sprintf("%s, %s, %d workers, %s, %d reader options", name, m.name, workers, h.name, len(ro))
 					if !reflect.DeepEqual(got, want) {
 						t.Fatalf("%s: %d findings, sequentially %d", what, len(got), len(want))
 					}
@@ -82,6 +92,9 @@ func TestPipelineSplitsSets(t *testing.T) {
 					}
 					if len(stats) != 1 || stats[0].Pieces < 10 {
 						t.Fatalf("%s: pieces %+v, want 10 or more", what, stats)
+					}
+					if s := stats[0]; h.help != nil && (s.Helped == 0) != (h.help(1) > 1) {
+						t.Fatalf("%s: %+v: the reader checked %d jobs", what, s, s.Helped)
 					}
 					if s := stats[0]; m.same == nil && m.fail == nil && name == "one set" && s.Wrong > 0 {
 						t.Fatalf("%s: %+v: guesses found wrong on a file without findings", what, s)
@@ -189,7 +202,7 @@ func TestPipelineSplitMemory(t *testing.T) {
 }
 
 // FuzzPipelineSplit: a set of 60 claims with bytes changed, checked on two
-// workers with the set cut into pieces of about 512 bytes, gives the
+// or three goroutines with the set cut into pieces of about 512 bytes, gives the
 // findings and report of the sequential run. The fuzzer's input names
 // where the bytes change and what they become, and the reader's buffer.
 func FuzzPipelineSplit(f *testing.F) {
@@ -204,7 +217,9 @@ func FuzzPipelineSplit(f *testing.F) {
 		data = append(data[:i:i], append(with[:min(len(with), 64):min(len(with), 64)], data[min(i+len(with), len(data)):]...)...)
 		ro := []x12.ReaderOption{x12.WithBufferSize(512 << (buf % 4))}
 		want, wantRep := validateWith(t, data, 1, ro)
-		got, rep := validateWith(t, data, 2, ro)
+		// The reader checks jobs as it chooses, every one it can, or none.
+		defer x12.SetHelpTest([]func(int) int{nil, func(int) int { return 1 }, func(int) int { return 1 << 30 }}[buf/4%3])()
+		got, rep := validateWith(t, data, 2+int(buf/16%2), ro)
 		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(rep, wantRep) {
 			t.Fatalf("%d findings on two workers, %d sequentially; reports equal %v", len(got), len(want), reflect.DeepEqual(rep, wantRep))
 		}

@@ -50,14 +50,14 @@ type ValidateOptions struct {
 	// NoTree stops the report from keeping per-envelope records, so memory
 	// stays flat whatever the number of sets; use OnFinding to see findings.
 	NoTree bool
-	// Workers is how many goroutines check transaction sets (Sets) beside
-	// the one reading the input and checking the envelopes. 0 chooses: as
-	// many as GOMAXPROCS (at most 4) when Sets is a ForkingSetValidator,
-	// OnSegment is nil and GOMAXPROCS is above 1, from the first ST after
-	// the input has filled the reader's buffer; otherwise, or with 1 (or
-	// less), everything runs on the calling goroutine. The findings, their order and the
-	// report are the same either way; OnFinding is always called on the
-	// calling goroutine.
+	// Workers is how many goroutines check transaction sets (Sets): the
+	// calling one, which also reads the input and checks the envelopes, and
+	// Workers-1 others. 0 chooses: as many as GOMAXPROCS (at most 4) when
+	// Sets is a ForkingSetValidator, OnSegment is nil and GOMAXPROCS is
+	// above 1, from the first ST after the input has filled the reader's
+	// buffer; otherwise, or with 1 (or less), everything runs on the
+	// calling goroutine. The findings, their order and the report are the
+	// same either way; OnFinding is always called on the calling goroutine.
 	Workers int
 }
 
