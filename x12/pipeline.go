@@ -1,6 +1,7 @@
 package x12
 
 import (
+	"bytes"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -142,6 +143,7 @@ const (
 	recEnd            // EndSet; off, pos and ids[idx] are the current segment's
 	recSplit          // the last segment of a piece: Segment, then Save
 	recResume         // a piece's first segment: Resume from sets[idx] before it
+	recSpan           // n segments in a row from off, positions pos on: Segment each
 )
 
 // Record flags.
@@ -155,7 +157,7 @@ const (
 // its chunk: raw is chunk.buf[off-base:][:n], as the reader returned it.
 type rec struct {
 	off   int64
-	n     int32 // length of raw
+	n     int32 // length of raw; for recSpan, the segments
 	end   int32 // End() - off
 	pos   int32
 	idx   int32
@@ -273,7 +275,7 @@ func (p *pipeline) batch() *batch {
 	if cap(b.recs) == 0 {
 		// Room for a buffer of short segments at once, rather than
 		// append's doublings.
-		b.recs = make([]rec, 0, len(p.cur.buf)/32)
+		b.recs = make([]rec, 0, len(p.cur.buf)/256)
 	}
 	b.j, b.c = p.open, p.cur
 	p.cur.refs.Add(1)
@@ -310,19 +312,31 @@ func (p *pipeline) fill(r *rec, seg *Segment, pos int, kind uint8, idx int) {
 		kind: kind, flags: fl, d: seg.d}
 }
 
-// segment records a segment of the current set (not its ST); the common
-// case, room in the current batch, without record's calls.
+// segment records a segment of the current set (not its ST). Nearly every
+// one only extends the span the last record describes (recSpan): the
+// segments that follow one another in the chunk, with nothing recorded
+// between them, which the worker finds again in the chunk's bytes as the
+// reader did. A record per segment, written on one core and read on the
+// other, cost more than finding the segment again.
 func (p *pipeline) segment(seg *Segment, pos int) {
 	if raw := seg.raw; p.splits && len(raw) > 2 && raw[0] == 'H' && raw[1] == 'L' && raw[2] == seg.d.Element {
 		p.hl(seg, pos)
 		return
 	}
-	if b := p.b; b != nil && len(b.recs) < cap(b.recs) {
-		b.recs = b.recs[:len(b.recs)+1]
-		p.fill(&b.recs[len(b.recs)-1], seg, pos, recSegment, 0)
+	if b := p.b; b != nil && len(b.recs) > 0 {
+		if r := &b.recs[len(b.recs)-1]; r.kind == recSpan && int32(pos) == r.pos+r.n && r.d == seg.d &&
+			seg.breaks == (r.flags&flagBreaks != 0) && !seg.unterminated {
+			r.n++
+			return
+		}
+	}
+	if seg.unterminated {
+		p.record(seg, pos, recSegment, 0)
 		return
 	}
-	p.record(seg, pos, recSegment, 0)
+	p.record(seg, pos, recSpan, 0)
+	r := &p.b.recs[len(p.b.recs)-1]
+	r.n = 1
 }
 
 // begin records a set's start: st is its ST.
@@ -634,7 +648,11 @@ type worker struct {
 	endID  string
 	lc     lineCache
 	lcOf   *chunk
-	out    []pending
+	// skip is the Reader's table of bytes between segments for skipFor.
+	skip    [256]bool
+	skipFor Delimiters
+	skipSet bool
+	out     []pending
 	// reportFn is report, bound once: a method value made per call
 	// would be allocated per segment.
 	reportFn func(Finding)
@@ -788,6 +806,8 @@ func (w *worker) replay(b *batch) {
 		}
 		r := &b.recs[i]
 		switch r.kind {
+		case recSpan:
+			w.span(c, r)
 		case recSegment:
 			w.load(c, r)
 			w.sv.Segment(&w.seg, w.pos, w.reportFn)
@@ -816,6 +836,41 @@ func (w *worker) replay(b *batch) {
 				w.resume()
 			}
 		}
+	}
+}
+
+// span checks the segments of a recSpan: r.n of them from r.off, each
+// found in the chunk as the Reader found it (Reader.next): past the bytes
+// it skips between segments, up to the terminator, without a line-break
+// terminator's padding.
+func (w *worker) span(c *chunk, r *rec) {
+	d := r.d
+	if d != w.skipFor || !w.skipSet {
+		w.skip = skipBytes(d)
+		w.skipFor, w.skipSet = d, true
+	}
+	lineTerm := d.Segment == '\n' || d.Segment == '\r'
+	breaks := r.flags&flagBreaks != 0
+	buf := c.buf
+	i := int(r.off - c.base)
+	for k := range r.n {
+		if w.dead {
+			return
+		}
+		for w.skip[buf[i]] {
+			i++
+		}
+		e := i + bytes.IndexByte(buf[i:], d.Segment)
+		raw := buf[i:e]
+		if lineTerm {
+			for len(raw) > 0 && (raw[len(raw)-1] == ' ' || raw[len(raw)-1] == '\t') {
+				raw = raw[:len(raw)-1]
+			}
+		}
+		w.seg.reset(raw, c.base+int64(i), c.base+int64(e), d, breaks)
+		w.pos = int(r.pos + k)
+		w.sv.Segment(&w.seg, w.pos, w.reportFn)
+		i = e + 1
 	}
 }
 

@@ -3,6 +3,7 @@ package x12_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"testing"
@@ -136,4 +137,71 @@ func TestPipelinePanic(t *testing.T) {
 	}()
 	_, _ = x12.Validate(bytes.NewReader(buf.Bytes()), x12.ValidateOptions{Workers: 2, Sets: panicky{}})
 	t.Fatal("no panic")
+}
+
+// segments is a SetValidator that reports every segment it is given: its
+// position, offset, end and bytes, so that a test sees each segment the
+// workers found again in a chunk (pipeline.go's spans) as the reader read it.
+type segments struct{}
+
+func (segments) BeginSet(x12.SetHeader, func(x12.Finding)) {}
+func (segments) Segment(seg *x12.Segment, pos int, report func(x12.Finding)) {
+	report(x12.Finding{Severity: x12.Info, Code: "test.segment", Offset: seg.Offset(), Position: pos,
+		Message: fmt.Sprintf("%q, end %d, %d elements, unterminated %v", seg.Raw(), seg.End(), seg.Len(), seg.Unterminated())})
+}
+func (segments) EndSet(func(x12.Finding)) {}
+func (segments) Fork() x12.SetValidator   { return segments{} }
+
+// TestPipelineSpans: the segments checked on other goroutines are those
+// the reader read, whatever lies between them and however they end: line
+// breaks and indentation after the terminator, a line break as the
+// terminator with blanks padding the line, line breaks inside segments,
+// and the input ending without a terminator.
+func TestPipelineSpans(t *testing.T) {
+	var buf bytes.Buffer
+	if _, err := x12gen.Generate(&buf, x12gen.Options{Kind: x12gen.Claims837P, Items: 40, PerSet: 3, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	base := buf.Bytes()
+	lines := bytes.ReplaceAll(base, []byte("~"), []byte("\n"))
+	layouts := map[string][]byte{
+		"as generated":             base,
+		"a line break after each":  bytes.ReplaceAll(base, []byte("~"), []byte("~\n")),
+		"CRLF and indentation":     bytes.ReplaceAll(base, []byte("~"), []byte("~\r\n  ")),
+		"blanks after each":        bytes.ReplaceAll(base, []byte("~"), []byte("~ \t ")),
+		"a line break terminates":  lines,
+		"padded lines":             bytes.ReplaceAll(bytes.ReplaceAll(lines, []byte("\nDTP"), []byte("   \nDTP")), []byte("\nREF"), []byte("\t \nREF")),
+		"wrapped segments":         bytes.ReplaceAll(bytes.ReplaceAll(base, []byte("~NM1*"), []byte("~NM1*\r\n")), []byte("~SV1*HC:"), []byte("~SV1*HC\n:")),
+		"no terminator at the end": bytes.TrimSuffix(bytes.TrimSuffix(base, []byte("\n")), []byte("~")),
+	}
+	defer x12.SetHelpTest(nil)()
+	for name, data := range layouts {
+		for _, size := range []int{512, 4096} {
+			run := func(workers int) []x12.Finding {
+				var out []x12.Finding
+				if _, err := x12.Validate(bytes.NewReader(data), x12.ValidateOptions{Workers: workers, Sets: segments{},
+					Reader: []x12.ReaderOption{x12.WithBufferSize(size)}, OnFinding: func(f x12.Finding) { out = append(out, f) }}); err != nil {
+					t.Fatal(err)
+				}
+				return out
+			}
+			want := run(1)
+			if len(want) < 1000 {
+				t.Fatalf("%s: %d findings, want one a segment", name, len(want))
+			}
+			for _, help := range []func(int) int{nil, func(int) int { return 1 }} {
+				x12.SetHelpTest(help)
+				for _, workers := range []int{2, 3} {
+					if got := run(workers); !reflect.DeepEqual(got, want) {
+						i := 0
+						for i < min(len(got), len(want)) && reflect.DeepEqual(got[i], want[i]) {
+							i++
+						}
+						t.Fatalf("%s, %d-byte buffers, %d workers: finding %d of %d differs from the sequential run's (of %d)",
+							name, size, workers, i, len(got), len(want))
+					}
+				}
+			}
+		}
+	}
 }

@@ -322,12 +322,18 @@ func (r *Reader) readISA() (*Segment, error) {
 func (r *Reader) setDelimiters(d Delimiters) {
 	r.d, r.haveD = d, true
 	r.lineTerm = d.Segment == '\n' || d.Segment == '\r'
-	r.skip = [256]bool{}
+	r.skip = skipBytes(d)
+}
+
+// skipBytes is the table of the bytes skipped between segments with d:
+// line breaks and blanks that are no delimiter.
+func skipBytes(d Delimiters) (skip [256]bool) {
 	for _, c := range []byte{'\r', '\n', ' ', '\t'} {
 		if c != d.Element && c != d.Segment && c != d.Component && c != d.Repetition {
-			r.skip[c] = true
+			skip[c] = true
 		}
 	}
+	return skip
 }
 
 // start handles what precedes the first segment: BOM, UTF-16, whitespace.
