@@ -80,6 +80,7 @@ type pipeline struct {
 	pieceMin int64 // the least input of a piece
 	cut      cutter
 	stats    splitStats // guarded by mu
+	span     openSpan
 
 	// The reader checks jobs too (helper, a worker that runs on the
 	// reader's goroutine), when it is ahead of the workers or would
@@ -133,6 +134,7 @@ type batch struct {
 	fs   []pending // the reader's findings (recFinding)
 	sets []setInfo // set headers (recBegin)
 	ids  []string  // ids of the segments that ended sets (recEnd)
+	lens []uint16  // the lengths of the segments of spans (recSpan)
 }
 
 // Record kinds.
@@ -143,7 +145,7 @@ const (
 	recEnd            // EndSet; off, pos and ids[idx] are the current segment's
 	recSplit          // the last segment of a piece: Segment, then Save
 	recResume         // a piece's first segment: Resume from sets[idx] before it
-	recSpan           // n segments in a row from off, positions pos on: Segment each
+	recSpan           // n segments in a row from off, positions pos on, lengths lens[idx:]: Segment each
 )
 
 // Record flags.
@@ -269,6 +271,9 @@ func (p *pipeline) signal() {
 // batch returns the open job's batch for the current chunk.
 func (p *pipeline) batch() *batch {
 	if p.b != nil {
+		if p.span.open {
+			p.closeSpan()
+		}
 		return p.b
 	}
 	b := batchPool.Get().(*batch)
@@ -313,30 +318,53 @@ func (p *pipeline) fill(r *rec, seg *Segment, pos int, kind uint8, idx int) {
 }
 
 // segment records a segment of the current set (not its ST). Nearly every
-// one only extends the span the last record describes (recSpan): the
-// segments that follow one another in the chunk, with nothing recorded
-// between them, which the worker finds again in the chunk's bytes as the
-// reader did. A record per segment, written on one core and read on the
-// other, cost more than finding the segment again.
+// one only adds its length to the open span (recSpan): the segments that
+// follow one another in the chunk with nothing recorded between them,
+// which the worker finds again in the chunk's bytes as the reader did. A
+// record per segment, written on one core and read on the other, cost more
+// than finding the segment again.
 func (p *pipeline) segment(seg *Segment, pos int) {
 	if raw := seg.raw; p.splits && len(raw) > 2 && raw[0] == 'H' && raw[1] == 'L' && raw[2] == seg.d.Element {
 		p.hl(seg, pos)
 		return
 	}
-	if b := p.b; b != nil && len(b.recs) > 0 {
-		if r := &b.recs[len(b.recs)-1]; r.kind == recSpan && int32(pos) == r.pos+r.n && r.d == seg.d &&
-			seg.breaks == (r.flags&flagBreaks != 0) && !seg.unterminated {
-			r.n++
-			return
-		}
+	n := p.v.rawLen
+	if sp := &p.span; sp.open && seg.breaks == sp.breaks && seg.d == sp.d && !seg.unterminated && n <= maxSpanLen {
+		p.b.lens = append(p.b.lens, uint16(n))
+		return
 	}
-	if seg.unterminated {
+	if seg.unterminated || n > maxSpanLen {
 		p.record(seg, pos, recSegment, 0)
 		return
 	}
-	p.record(seg, pos, recSpan, 0)
-	r := &p.b.recs[len(p.b.recs)-1]
-	r.n = 1
+	b := p.batch()
+	p.span = openSpan{open: true, breaks: seg.breaks, d: seg.d, off: seg.offset, pos: int32(pos), idx: int32(len(b.lens))}
+	b.lens = append(b.lens, uint16(n))
+}
+
+// maxSpanLen is the longest segment a span holds (its length a uint16).
+const maxSpanLen = 1<<16 - 1
+
+// openSpan is the span the reader is adding segments to, recorded when
+// anything else is (batch) or the batch is sent.
+type openSpan struct {
+	open   bool
+	breaks bool
+	d      Delimiters
+	off    int64
+	pos    int32
+	idx    int32 // its first length in the batch's lens
+}
+
+// closeSpan records the open span.
+func (p *pipeline) closeSpan() {
+	sp, b := &p.span, p.b
+	var fl uint8
+	if sp.breaks {
+		fl = flagBreaks
+	}
+	b.recs = append(b.recs, rec{off: sp.off, n: int32(len(b.lens)) - sp.idx, pos: sp.pos, idx: sp.idx, kind: recSpan, flags: fl, d: sp.d})
+	sp.open = false
 }
 
 // begin records a set's start: st is its ST.
@@ -376,6 +404,9 @@ func (p *pipeline) rotate(off int64) {
 func (p *pipeline) newJob(off int64, j *job) {
 	if old := p.open; old != nil {
 		if p.b != nil {
+			if p.span.open {
+				p.closeSpan()
+			}
 			p.pend = append(p.pend, p.b)
 			p.b = nil
 		} else {
@@ -470,6 +501,9 @@ func (p *pipeline) seal() {
 	clear(p.pend)
 	p.pend = p.pend[:0]
 	if p.b != nil {
+		if p.span.open {
+			p.closeSpan()
+		}
 		j := p.open
 		j.batches <- p.b
 		p.b = nil
@@ -789,7 +823,7 @@ func (p *pipeline) recycle(b *batch) {
 	clear(b.fs)
 	clear(b.sets)
 	clear(b.ids)
-	*b = batch{recs: b.recs[:0], fs: b.fs[:0], sets: b.sets[:0], ids: b.ids[:0]}
+	*b = batch{recs: b.recs[:0], fs: b.fs[:0], sets: b.sets[:0], ids: b.ids[:0], lens: b.lens[:0]}
 	batchPool.Put(b)
 }
 
@@ -807,7 +841,7 @@ func (w *worker) replay(b *batch) {
 		r := &b.recs[i]
 		switch r.kind {
 		case recSpan:
-			w.span(c, r)
+			w.span(c, r, b.lens[r.idx:][:r.n])
 		case recSegment:
 			w.load(c, r)
 			w.sv.Segment(&w.seg, w.pos, w.reportFn)
@@ -839,11 +873,11 @@ func (w *worker) replay(b *batch) {
 	}
 }
 
-// span checks the segments of a recSpan: r.n of them from r.off, each
-// found in the chunk as the Reader found it (Reader.next): past the bytes
-// it skips between segments, up to the terminator, without a line-break
-// terminator's padding.
-func (w *worker) span(c *chunk, r *rec) {
+// span checks the segments of a recSpan, of lengths lens, from r.off: each
+// found in the chunk as the Reader found it (Reader.next), past the bytes
+// it skips between segments, its terminator right after it (a line-break
+// terminator after blanks padding the line).
+func (w *worker) span(c *chunk, r *rec, lens []uint16) {
 	d := r.d
 	if d != w.skipFor || !w.skipSet {
 		w.skip = skipBytes(d)
@@ -853,22 +887,20 @@ func (w *worker) span(c *chunk, r *rec) {
 	breaks := r.flags&flagBreaks != 0
 	buf := c.buf
 	i := int(r.off - c.base)
-	for k := range r.n {
+	for k, n := range lens {
 		if w.dead {
 			return
 		}
 		for w.skip[buf[i]] {
 			i++
 		}
-		e := i + bytes.IndexByte(buf[i:], d.Segment)
+		e := i + int(n)
 		raw := buf[i:e]
 		if lineTerm {
-			for len(raw) > 0 && (raw[len(raw)-1] == ' ' || raw[len(raw)-1] == '\t') {
-				raw = raw[:len(raw)-1]
-			}
+			e += bytes.IndexByte(buf[e:], d.Segment)
 		}
 		w.seg.reset(raw, c.base+int64(i), c.base+int64(e), d, breaks)
-		w.pos = int(r.pos + k)
+		w.pos = int(r.pos) + k
 		w.sv.Segment(&w.seg, w.pos, w.reportFn)
 		i = e + 1
 	}

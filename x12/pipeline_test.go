@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/clearhouse/clearhouse/x12"
@@ -173,10 +174,12 @@ func TestPipelineSpans(t *testing.T) {
 		"padded lines":             bytes.ReplaceAll(bytes.ReplaceAll(lines, []byte("\nDTP"), []byte("   \nDTP")), []byte("\nREF"), []byte("\t \nREF")),
 		"wrapped segments":         bytes.ReplaceAll(bytes.ReplaceAll(base, []byte("~NM1*"), []byte("~NM1*\r\n")), []byte("~SV1*HC:"), []byte("~SV1*HC\n:")),
 		"no terminator at the end": bytes.TrimSuffix(bytes.TrimSuffix(base, []byte("\n")), []byte("~")),
+		// Longer than a span's lengths hold (maxSpanLen).
+		"a segment of 70,000 bytes": bytes.Replace(base, []byte("~DMG*"), []byte("~NTE*ADD*"+strings.Repeat("A", 70000)+"~DMG*"), 2),
 	}
 	defer x12.SetHelpTest(nil)()
 	for name, data := range layouts {
-		for _, size := range []int{512, 4096} {
+		for _, size := range []int{512, 4096, 1 << 17} {
 			run := func(workers int) []x12.Finding {
 				var out []x12.Finding
 				if _, err := x12.Validate(bytes.NewReader(data), x12.ValidateOptions{Workers: workers, Sets: segments{},
