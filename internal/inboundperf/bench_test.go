@@ -33,7 +33,10 @@ import (
 // runs another build (before/after in one run: bench/inbound.sh).
 // CLEARHOUSE_INBOUNDPERF_CPUPROFILE=DIR writes serve's CPU profile of each
 // shape's upload to DIR/SHAPE.pprof (the first
-// CLEARHOUSE_INBOUNDPERF_PROFILE_SECONDS, 8 by default, from the upload's start).
+// CLEARHOUSE_INBOUNDPERF_PROFILE_SECONDS, 8 by default, from the upload's start);
+// CLEARHOUSE_INBOUNDPERF_TRACE=DIR instead writes serve's execution trace of
+// those seconds to DIR/SHAPE.trace (go tool trace -pprof=sync, =syscall: what
+// the goroutines waited for).
 func BenchmarkInbound(b *testing.B) {
 	mb := envInt(b, "CLEARHOUSE_INBOUND_MB", 60)
 	for _, shape := range []struct {
@@ -54,6 +57,9 @@ func BenchmarkInbound(b *testing.B) {
 				wait := func() {}
 				if dir := os.Getenv("CLEARHOUSE_INBOUNDPERF_CPUPROFILE"); dir != "" {
 					wait = s.profile(b, filepath.Join(dir, shape.name+".pprof"), envInt(b, "CLEARHOUSE_INBOUNDPERF_PROFILE_SECONDS", 8))
+				}
+				if dir := os.Getenv("CLEARHOUSE_INBOUNDPERF_TRACE"); dir != "" {
+					wait = s.trace(b, filepath.Join(dir, shape.name+".trace"), envInt(b, "CLEARHOUSE_INBOUNDPERF_PROFILE_SECONDS", 8))
 				}
 				ex, took := s.upload(b, path)
 				wait()

@@ -76,10 +76,20 @@ type server struct {
 // profile takes a CPU profile of serve for the next seconds and writes it
 // to path; the returned function waits for it.
 func (s *server) profile(t testing.TB, path string, seconds int) func() {
+	return s.fetchProfile(t, path, "profile", seconds)
+}
+
+// trace takes an execution trace of serve for the next seconds and writes
+// it to path; the returned function waits for it.
+func (s *server) trace(t testing.TB, path string, seconds int) func() {
+	return s.fetchProfile(t, path, "trace", seconds)
+}
+
+func (s *server) fetchProfile(t testing.TB, path, kind string, seconds int) func() {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", s.pprofAddr, seconds))
+		resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/%s?seconds=%d", s.pprofAddr, kind, seconds))
 		if err != nil {
 			t.Errorf("profile: %v", err)
 			return
@@ -94,6 +104,11 @@ func (s *server) profile(t testing.TB, path string, seconds int) func() {
 		io.Copy(f, resp.Body)
 	}()
 	return func() { <-done }
+}
+
+// profiling: serve is asked for a CPU profile or an execution trace.
+func profiling() bool {
+	return os.Getenv("CLEARHOUSE_INBOUNDPERF_CPUPROFILE") != "" || os.Getenv("CLEARHOUSE_INBOUNDPERF_TRACE") != ""
 }
 
 // startServer prepares a data directory (key, partners) and starts serve
@@ -122,7 +137,7 @@ func startServer(t testing.TB, env []string, cgroupLimit int64) *server {
 	run("partners", "apply", "--data", data, "--account", "Inbound Perf", "--mode", "test", "-f", doc)
 	s := &server{key: lines[len(lines)-1], log: &bytes.Buffer{}}
 	args := []string{"serve", "--data", data, "--listen", "127.0.0.1:0", "--rate-limit", "0"}
-	if os.Getenv("CLEARHOUSE_INBOUNDPERF_CPUPROFILE") != "" {
+	if profiling() {
 		args = append(args, "--pprof-listen", "127.0.0.1:0")
 	}
 	s.cmd = exec.Command(bin, args...)
@@ -163,7 +178,7 @@ func startServer(t testing.TB, env []string, cgroupLimit int64) *server {
 	case <-time.After(60 * time.Second):
 		t.Fatalf("serve did not start:\n%s", s.log)
 	}
-	if os.Getenv("CLEARHOUSE_INBOUNDPERF_CPUPROFILE") != "" {
+	if profiling() {
 		s.pprofAddr = <-foundProfiler
 	}
 	return s
