@@ -38,6 +38,24 @@ type Writer interface {
 	Abort()
 }
 
+// Finisher is a Writer that can write out what it still buffers (the last
+// compressed block, an aligned direct buffer) before Commit, so that Commit
+// holds no buffers and is left the durability alone (fsync, rename): a
+// caller can then keep many commits waiting for the disk at little memory.
+// After Finish only Commit or Abort may follow; a failed Finish aborts.
+type Finisher interface {
+	Writer
+	Finish() error
+}
+
+// Finish calls w's Finish if it has one.
+func Finish(w Writer) error {
+	if f, ok := w.(Finisher); ok {
+		return f.Finish()
+	}
+	return nil
+}
+
 // Store holds file contents by key. Keys are slash-separated paths made by
 // the caller from record ids (e.g. "executions/<id>/input"); never from
 // user input.
@@ -244,17 +262,22 @@ type fileWriter struct {
 	direct                *[]byte
 	dn                    int
 	noDirect, wroteDirect bool
+	// newDirs are the directories made for the file whose names Commit
+	// makes durable (makeDir); finished: Finish wrote everything out.
+	newDirs  []string
+	finished bool
 }
 
 func createFile(target string) (Writer, error) {
-	if err := ensureDir(filepath.Dir(target)); err != nil {
+	newDirs, err := makeDir(filepath.Dir(target))
+	if err != nil {
 		return nil, fmt.Errorf("blob: put %s: %w", target, err)
 	}
 	f, err := os.CreateTemp(filepath.Dir(target), ".tmp-*")
 	if err != nil {
 		return nil, fmt.Errorf("blob: put %s: %w", target, err)
 	}
-	return &fileWriter{f: f, target: target}, nil
+	return &fileWriter{f: f, target: target, newDirs: newDirs}, nil
 }
 
 // writebackChunk is how much of a large blob is written before the kernel
@@ -301,6 +324,22 @@ func (w *fileWriter) writeBuffered(p []byte) (int, error) {
 	return n, err
 }
 
+// Finish writes out the last direct block and gives its buffer back;
+// Commit is then left only the fsyncs and the rename.
+func (w *fileWriter) Finish() error {
+	if w.done || w.finished {
+		return fmt.Errorf("blob: put %s: already finished", w.target)
+	}
+	w.finished = true
+	if w.direct != nil {
+		if err := w.flushDirect(true); err != nil {
+			w.Abort()
+			return fmt.Errorf("blob: put %s: %w", w.target, err)
+		}
+	}
+	return nil
+}
+
 func (w *fileWriter) Commit() error {
 	if w.done {
 		return fmt.Errorf("blob: put %s: already finished", w.target)
@@ -328,6 +367,9 @@ func (w *fileWriter) Commit() error {
 	}
 	if err := syncDir(filepath.Dir(w.target)); err != nil {
 		return fmt.Errorf("blob: put %s: sync its directory: %w", w.target, err)
+	}
+	if err := syncParents(w.newDirs); err != nil {
+		return fmt.Errorf("blob: put %s: sync its directory's parents: %w", w.target, err)
 	}
 	return nil
 }

@@ -55,9 +55,10 @@ var encoders = sync.Pool{New: func() any {
 // (WriterConcurrency(1)) the encoder compresses on the caller's goroutine,
 // a block at a time, and keeps no goroutine of its own.
 type compressWriter struct {
-	w   Writer
-	z   *s2.Writer
-	key string
+	w        Writer
+	z        *s2.Writer
+	key      string
+	finished bool // Finish wrote the stream's end; Commit commits
 }
 
 func newCompressWriter(w Writer, key string) *compressWriter {
@@ -73,17 +74,35 @@ func (c *compressWriter) Write(p []byte) (int, error) {
 	return c.z.Write(p)
 }
 
-// Commit writes the last block and the stream's end, then commits.
-func (c *compressWriter) Commit() error {
+// Finish writes the last block and the stream's end and gives the encoder
+// back (blob.Finisher); Commit then commits what was written.
+func (c *compressWriter) Finish() error {
 	if c.z == nil {
 		return fmt.Errorf("blob: put %s: already finished", c.key)
 	}
 	err := c.z.Close()
 	c.release()
+	if err == nil {
+		err = Finish(c.w)
+	}
 	if err != nil {
 		c.w.Abort()
+		c.finished = false
 		return fmt.Errorf("blob: put %s: %w", c.key, err)
 	}
+	c.finished = true
+	return nil
+}
+
+// Commit writes the last block and the stream's end, unless Finish did,
+// then commits.
+func (c *compressWriter) Commit() error {
+	if !c.finished {
+		if err := c.Finish(); err != nil {
+			return err
+		}
+	}
+	c.finished = false
 	return c.w.Commit()
 }
 

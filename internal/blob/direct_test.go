@@ -3,7 +3,6 @@ package blob
 import (
 	"bytes"
 	"context"
-	"io"
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
@@ -54,14 +53,8 @@ func TestLargeBlobsWrittenDirect(t *testing.T) {
 			if err := w.Commit(); err != nil {
 				t.Fatal(err)
 			}
-			rc, err := s.Get(ctx, key)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := io.ReadAll(rc)
-			rc.Close()
-			if err != nil || !bytes.Equal(got, want) {
-				t.Fatalf("read back %d bytes (%v), want %d", len(got), err, len(want))
+			if got := readBack(t, s, key); !bytes.Equal(got, want) {
+				t.Fatalf("read back %d bytes, want %d", len(got), len(want))
 			}
 		})
 	}

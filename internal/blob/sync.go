@@ -115,6 +115,22 @@ const maxDurableDirs = 4096
 // that this process has not seen made durable gets its parent synced too:
 // another goroutine may have just made it and not yet synced the parent.
 func ensureDir(dir string) error {
+	chain, err := makeDir(dir)
+	if err != nil {
+		return err
+	}
+	return syncParents(chain)
+}
+
+// makeDir makes dir and any missing parents without waiting for the disk:
+// it returns the directories (deepest first) whose names syncParents must
+// still make durable, before anything that names a file inside them is
+// reported stored. A streamed write (createFile) makes its directory this
+// way and syncs it with the file in Commit, which runs beside the writes
+// (an inbound file of sets of 1,000 claims makes two directories a set;
+// synced at creation, their parents' fsyncs held up the blob writer, and so
+// the pass, for about a third of its time).
+func makeDir(dir string) ([]string, error) {
 	var chain []string // dir and the parents above it up to a known one, deepest first
 	for d := dir; ; d = filepath.Dir(d) {
 		if isDurableDir(d) {
@@ -124,17 +140,26 @@ func ensureDir(dir string) error {
 		if _, err := os.Stat(d); err == nil {
 			break
 		} else if !errors.Is(err, fs.ErrNotExist) {
-			return err
+			return nil, err
 		}
 		if filepath.Dir(d) == d {
 			break
 		}
 	}
 	if len(chain) == 0 {
-		return nil
+		return nil, nil
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
+		return nil, err
+	}
+	return chain, nil
+}
+
+// syncParents syncs the parent of each directory of chain (makeDir's) and
+// remembers them as durable.
+func syncParents(chain []string) error {
+	if len(chain) == 0 {
+		return nil
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
 		if err := syncDir(filepath.Dir(chain[i])); err != nil {

@@ -42,6 +42,12 @@ func newEnv(t *testing.T, open storetest.Opener) *env {
 // newEnvWrapped is newEnv with the service's blob store wrapped by wrap.
 func newEnvWrapped(t *testing.T, open storetest.Opener, wrap func(blob.Store) blob.Store) *env {
 	t.Helper()
+	return newEnvWith(t, open, wrap, func(*core.Options) {})
+}
+
+// newEnvWith is newEnvWrapped with the service's options changed by opt.
+func newEnvWith(t *testing.T, open storetest.Opener, wrap func(blob.Store) blob.Store, opt func(*core.Options)) *env {
+	t.Helper()
 	st := open(t)
 	opened, err := blob.Open(ctx, "file://"+filepath.Join(t.TempDir(), "blobs"), "")
 	if err != nil {
@@ -51,7 +57,9 @@ func newEnvWrapped(t *testing.T, open storetest.Opener, wrap func(blob.Store) bl
 	blobs := wrap(opened)
 	quiet := slog.New(slog.DiscardHandler)
 	q := jobs.New(st, jobs.Options{PollInterval: 10 * time.Millisecond, Concurrency: 2, Logger: quiet})
-	svc, err := core.New(core.Options{Store: st, Blob: blobs, Jobs: q, Logger: quiet})
+	opts := core.Options{Store: st, Blob: blobs, Jobs: q, Logger: quiet}
+	opt(&opts)
+	svc, err := core.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

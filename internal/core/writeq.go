@@ -21,14 +21,24 @@ type writeQueue struct {
 	free  chan []byte
 	done  chan struct{}
 	once  sync.Once
-	// commits are the background commits (commitAsync) in flight: at most
-	// maxBackgroundCommits, so a slow disk holds the writer back.
-	commits   sync.WaitGroup
-	commitSem chan struct{}
+	// pending are the background commits (commitAsync) waiting for one of
+	// maxBackgroundCommits committers: at most maxPendingCommits, so a slow
+	// disk holds the writer back. Their blobs are finished (blob.Finish) on
+	// the writer goroutine before they wait: a waiting commit holds an open
+	// file, not an encoder's or a direct write's buffers.
+	pending    chan writeReq
+	committers sync.WaitGroup
+	started    int
 }
 
-// maxBackgroundCommits bounds the fragments being fsynced at once.
+// maxBackgroundCommits bounds the blobs being fsynced at once.
 const maxBackgroundCommits = 4
+
+// maxPendingCommits bounds the finished blobs waiting for their fsync. A
+// file of sets of 1,000 claims finishes four small blobs a set; with only
+// the committers' four slots, the writer waited for an fsync (and the pass
+// for the writer) at nearly every set.
+const maxPendingCommits = 64
 
 // writeBuffers bounds the bytes waiting to be written (each buffer holds one
 // Write, at most about 256 KiB from the encoders).
@@ -58,7 +68,7 @@ type blobCreator interface {
 
 func newWriteQueue(blobs blob.Store) *writeQueue {
 	q := &writeQueue{blobs: blobs, reqs: make(chan writeReq, writeBuffers), free: make(chan []byte, writeBuffers), done: make(chan struct{}),
-		commitSem: make(chan struct{}, maxBackgroundCommits)}
+		pending: make(chan writeReq, maxPendingCommits)}
 	for range writeBuffers {
 		q.free <- nil // allocated on first use, at the size of the first write
 	}
@@ -98,21 +108,33 @@ func (q *writeQueue) run() {
 				r.reply <- err
 				continue
 			}
-			// The fsyncs run beside the next writes: a fragment's commit
-			// no longer stalls the writes queued behind it.
-			q.commitSem <- struct{}{}
-			q.commits.Add(1)
-			go func() {
-				defer q.commits.Done()
-				r.reply <- r.w.w.Commit()
-				<-q.commitSem
-			}()
+			// The fsyncs run beside the next writes: a blob's commit no
+			// longer stalls the writes queued behind it.
+			if err := blob.Finish(r.w.w); err != nil { // aborted
+				r.reply <- err
+				continue
+			}
+			if q.started < maxBackgroundCommits {
+				q.started++
+				q.committers.Add(1)
+				go q.commit()
+			}
+			q.pending <- r
 		case opAbort:
 			r.w.abortBlob()
 			r.reply <- nil
 		}
 	}
-	q.commits.Wait()
+	close(q.pending)
+	q.committers.Wait()
+}
+
+// commit runs pending commits until the queue closes.
+func (q *writeQueue) commit() {
+	defer q.committers.Done()
+	for r := range q.pending {
+		r.reply <- r.w.w.Commit()
+	}
 }
 
 // close ends the goroutine once the queued requests are done. Writers must

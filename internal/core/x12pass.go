@@ -40,10 +40,43 @@ type pass struct {
 	ids     *identifierSpill
 	vals    *valueSink // the identifiers' search rows, stored beside the pass
 
+	// settings are the inbound transaction settings the file's sets found,
+	// by partnership, ST01 and guide version (settingKey): a file of sets of
+	// 1,000 claims asked the database 321 times for the same row, and each
+	// read waited for the WAL to be durable behind the identifiers' batches.
+	settings map[settingKey]settingFound
+
 	// faults that stop the file (configuration, limits); findings of the
 	// validator are read from the report afterwards.
 	faults []Fault
 	stop   error // why reading stopped early (a fault or a storage error)
+}
+
+type settingKey struct{ partnership, id, version string }
+
+type settingFound struct {
+	setting store.TransactionSetting
+	err     error // nil or store.ErrNotFound
+}
+
+// transactionSetting is Partners.FindTransactionSetting, asked once per
+// file for each partnership, set and guide version: every set of the file
+// is processed with the setting its first such set found.
+func (p *pass) transactionSetting(partnership, id, version string) (store.TransactionSetting, error) {
+	k := settingKey{partnership, id, version}
+	if f, ok := p.settings[k]; ok {
+		return f.setting, f.err
+	}
+	setting, err := p.s.opts.Partners.FindTransactionSetting(p.ctx, p.e.AccountID, p.e.Mode, partnership,
+		store.DirectionInbound, id, version)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return setting, err // a storage error is not kept
+	}
+	if p.settings == nil {
+		p.settings = map[settingKey]settingFound{}
+	}
+	p.settings[k] = settingFound{setting, err}
+	return setting, err
 }
 
 // errStop makes the reader end the pass early.
@@ -295,8 +328,7 @@ func (p *pass) BeginSet(h x12.SetHeader, report func(x12.Finding)) {
 		p.beginUnguidedSet(h, version)
 		return
 	}
-	setting, err := p.s.opts.Partners.FindTransactionSetting(p.ctx, p.e.AccountID, p.e.Mode, p.ic.partnership.ID,
-		store.DirectionInbound, h.ID, g.Version)
+	setting, err := p.transactionSetting(p.ic.partnership.ID, h.ID, g.Version)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		p.fail(FaultInvalidConfig, "Partnership %s has no inbound transaction setting for %s (%s). "+
@@ -365,8 +397,7 @@ func (p *pass) startSet(run *setRun) {
 // partnership's inbound setting for its ST01 passes such sets through; then
 // it is stored as its X12 alone (a transaction with no Guide JSON output).
 func (p *pass) beginUnguidedSet(h x12.SetHeader, version string) {
-	setting, err := p.s.opts.Partners.FindTransactionSetting(p.ctx, p.e.AccountID, p.e.Mode, p.ic.partnership.ID,
-		store.DirectionInbound, h.ID, "")
+	setting, err := p.transactionSetting(p.ic.partnership.ID, h.ID, "")
 	switch {
 	case err != nil && !errors.Is(err, store.ErrNotFound):
 		p.storageError(err)
