@@ -217,3 +217,56 @@ func TestAmountCompAgrees(t *testing.T) {
 		}
 	}
 }
+
+// frameCheck is a SetValidator that, after every segment, holds frameOf to
+// ruleFrame for every rule of the set's guide (it does not fork: every set
+// is checked on the one Validator).
+type frameCheck struct {
+	sv     *SetValidator
+	t      testing.TB
+	name   string
+	placed int // rules frameOf looks up by level (r.at set)
+}
+
+func (c *frameCheck) BeginSet(h x12.SetHeader, report func(x12.Finding)) { c.sv.BeginSet(h, report) }
+func (c *frameCheck) EndSet(report func(x12.Finding))                    { c.sv.EndSet(report) }
+
+func (c *frameCheck) Segment(seg *x12.Segment, position int, report func(x12.Finding)) {
+	c.sv.Segment(seg, position, report)
+	v := c.sv.v
+	if !c.sv.active || v.g == nil {
+		return
+	}
+	for _, r := range v.g.rules {
+		if r.at != nil {
+			c.placed++
+		}
+		f1, lr1 := v.frameOf(r)
+		f2, lr2 := v.ruleFrame(r)
+		if f1 != f2 || lr1 != lr2 {
+			c.t.Fatalf("%s: segment %d (%s): frameOf(%s) = %p, %p; ruleFrame %p, %p", c.name, position, seg.ID(), r.ID, f1, lr1, f2, lr2)
+		}
+	}
+}
+
+// TestFrameOfAgrees: frameOf finds the frame ruleFrame finds, for every
+// rule after every segment of the corpus and of generated files.
+func TestFrameOfAgrees(t *testing.T) {
+	t.Parallel()
+	placed := 0
+	check := func(name string, data []byte) {
+		c := &frameCheck{sv: NewSetValidator(Options{}), t: t, name: name}
+		if _, err := x12.Validate(bytes.NewReader(data), x12.ValidateOptions{Sets: c, NoTree: true}); err != nil {
+			t.Logf("%s: %v", name, err)
+		}
+		placed += c.placed
+	}
+	eachCorpusFile(t, check)
+	for name, data := range fastPathSamples(t, 12) {
+		check(name, data)
+	}
+	if placed == 0 {
+		t.Fatal("no rule placed by level: frameOf was not tried")
+	}
+	t.Logf("%d looks of a rule placed by level", placed)
+}

@@ -23,14 +23,19 @@ type rule struct {
 	when            *codeSet
 	whenAbsent      bool
 	pattern         *regexp.Regexp
+	// at holds the loop rules of a rule whose loops each sit at one
+	// level of the loop tree, none inside another of them (placeRule):
+	// frameOf looks at one frame a loop instead of searching the stack.
+	at []*loopRule
 }
 
 // loopRule is a rule bound to one loop of the tree (a rule on "2300" binds
 // to each 2300 loop of an 837, which hangs under two HL levels).
 type loopRule struct {
-	r    *rule
-	bit  uint64
-	loop *Loop // the loop whose rules hold it
+	r     *rule
+	bit   uint64
+	loop  *Loop // the loop whose rules hold it
+	level int   // the loop's level in the tree (its frame's index in the stack), when r.at is set
 	// condition: an element of a segment of this loop.
 	condSeg         *Segment
 	condPos, cond2  int // element position and component (0: none)
@@ -119,11 +124,14 @@ func compileRule(g *Guide, sr *spec.Rule) (*rule, error) {
 	if len(loops) == 0 {
 		return nil, fmt.Errorf("no loop %s", sr.Loop)
 	}
+	var lrs []*loopRule
+	defer func() { placeRule(g.root, r, lrs) }()
 	for _, l := range loops {
 		if len(l.rules) >= 64 {
 			return nil, fmt.Errorf("loop %s has more than 64 rules", l.ID)
 		}
 		lr := &loopRule{r: r, bit: 1 << uint(len(l.rules)), loop: l}
+		lrs = append(lrs, lr)
 		if sr.When != nil {
 			seg, pos, comp := splitPath(sr.When.Element)
 			s := childSegment(l, seg)
@@ -376,8 +384,8 @@ func (v *Validator) feedRules(seg *x12.Segment, s *Segment) {
 			// The conditions on s of the rules of the loop instance it
 			// is in: s may hold other loops' rules, as a shared loop's
 			// segment is one node.
-			lr, fr := fd.lr, v.top()
-			if lr.loop != fr.loop {
+			cr, top := fd.lr, v.top()
+			if cr.loop != top.loop {
 				continue
 			}
 			if fd.comp > 0 && len(val) > 0 {
@@ -385,17 +393,17 @@ func (v *Validator) feedRules(seg *x12.Segment, s *Segment) {
 			}
 			met := fd.empty
 			if len(val) > 0 {
-				met = lr.testValue(val)
+				met = cr.testValue(val)
 			}
 			if met {
-				fr.cond |= lr.bit
+				top.cond |= cr.bit
 			}
-			fr.seen |= lr.bit
+			top.seen |= cr.bit
 		case feedTotal:
 			if v.opts.SkipBusiness {
 				continue
 			}
-			if fr, lr := v.ruleFrame(fd.r); fr != nil {
+			if fr, lr := v.frameOf(fd.r); fr != nil {
 				ss := &fr.sums[lr.sumIndex]
 				ss.total, ss.hasTotal = amount(val)
 				ss.pos, ss.off = v.pos, seg.Offset()
@@ -404,7 +412,7 @@ func (v *Validator) feedRules(seg *x12.Segment, s *Segment) {
 			if v.opts.SkipBusiness {
 				continue
 			}
-			fr, lr := v.ruleFrame(fd.r)
+			fr, lr := v.frameOf(fd.r)
 			if fr == nil {
 				continue
 			}
@@ -419,7 +427,7 @@ func (v *Validator) feedRules(seg *x12.Segment, s *Segment) {
 				ss.sum += n
 			}
 		case feedSeq:
-			fr, lr := v.ruleFrame(fd.r)
+			fr, lr := v.frameOf(fd.r)
 			if fr == nil {
 				continue
 			}
@@ -506,6 +514,60 @@ func compOne(b []byte, sep byte) []byte {
 		return b[:j]
 	}
 	return b
+}
+
+// placeRule sets r.at and the levels of its loop rules lrs when each of
+// their loops sits at one level of the tree under root (a loop may be
+// shared by several parents) and none inside another: then at most one
+// open loop instance carries r, and it is the frame at its loop's level.
+func placeRule(root *Loop, r *rule, lrs []*loopRule) {
+	levels := map[*Loop]int{}
+	ok := true
+	var visit func(l *Loop, level int, inside bool)
+	visit = func(l *Loop, level int, inside bool) {
+		if !ok || level > 64 {
+			ok = false // a deeper tree than guides have: left to ruleFrame
+			return
+		}
+		carries := false
+		for _, lr := range lrs {
+			carries = carries || lr.loop == l
+		}
+		if carries {
+			if lv, seen := levels[l]; inside || seen && lv != level {
+				ok = false
+				return
+			}
+			levels[l] = level
+		}
+		for _, c := range l.Children {
+			if c.Loop != nil {
+				visit(c.Loop, level+1, inside || carries)
+			}
+		}
+	}
+	visit(root, 0, false)
+	if !ok || len(lrs) == 0 {
+		return
+	}
+	for _, lr := range lrs {
+		lr.level = levels[lr.loop]
+	}
+	r.at = lrs
+}
+
+// frameOf is ruleFrame: for a rule placed by placeRule, one look at the
+// frame at each of its loops' levels.
+func (v *Validator) frameOf(r *rule) (*frame, *loopRule) {
+	if r.at == nil {
+		return v.ruleFrame(r)
+	}
+	for _, lr := range r.at {
+		if d := lr.level; d < v.depth && v.stack[d].loop == lr.loop {
+			return &v.stack[d], lr
+		}
+	}
+	return nil, nil
 }
 
 // ruleFrame finds the innermost open loop instance carrying rule r.
