@@ -253,7 +253,13 @@ func (s *Service) route(res *Result, caller Caller, payerID string, known *payer
 			return payers.Route{}, false
 		}
 	}
-	route, err := s.cfg.Router.Route(caller.Mode, payerID, payers.Eligibility)
+	var route payers.Route
+	var err error
+	if known != nil {
+		route, err = s.cfg.Router.RouteFound(caller.Mode, payerID, *known, payers.Eligibility)
+	} else {
+		route, err = s.cfg.Router.Route(caller.Mode, payerID, payers.Eligibility)
+	}
 	if err != nil {
 		s.notConfigured(res, payerID, res.SubmitterControlNumber, err)
 		return route, false
@@ -281,9 +287,7 @@ func (s *Service) exchange(ctx context.Context, caller Caller, route payers.Rout
 	// scenarios; a route to the account's own stored connection
 	// (upstream.AccountRoute) resolves it for the caller. Other connections
 	// never read it.
-	ctx = payers.WithCaller(ctx, payers.Caller{AccountID: caller.AccountID, Mode: caller.Mode})
-	ctx, rec := payers.WithRouteRecord(ctx)
-	ctx, sims := payers.WithSimulationLog(ctx)
+	ctx, rec, sims := payers.WithExchange(ctx, payers.Caller{AccountID: caller.AccountID, Mode: caller.Mode})
 	answer, err := route.Connection.Exchange(ctx, res.X12Request)
 	if all := sims.All(); len(all) > 0 {
 		// Recorded with the check even when the scenario's answer is a

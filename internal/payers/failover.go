@@ -21,17 +21,17 @@ type RouteRecord struct {
 	Failovers int
 }
 
-type routeRecordKey struct{}
-
 // WithRouteRecord returns ctx carrying a fresh record for one exchange.
 func WithRouteRecord(ctx context.Context) (context.Context, *RouteRecord) {
 	rec := &RouteRecord{}
-	return context.WithValue(ctx, routeRecordKey{}, rec), rec
+	return with(ctx, func(v *exchangeValues) { v.record = rec }), rec
 }
 
 func routeRecordFrom(ctx context.Context) *RouteRecord {
-	rec, _ := ctx.Value(routeRecordKey{}).(*RouteRecord)
-	return rec
+	if v := exchangeFrom(ctx); v != nil {
+		return v.record
+	}
+	return nil
 }
 
 func (r *RouteRecord) tried(name string, answered bool) {

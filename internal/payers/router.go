@@ -176,6 +176,19 @@ func (r *Router) Route(mode Mode, tradingPartnerServiceID, transaction string) (
 	if !ok {
 		return Route{}, &NotConfiguredError{PayerID: id, Reason: "unknown payer id; check the payer directory for the id to use"}
 	}
+	return r.route(mode, id, p, transaction)
+}
+
+// RouteFound is Route for a payer the caller has already looked up in the
+// router's Directory: p is what Lookup(tradingPartnerServiceID) returned.
+// The route or error is Route's, without a second lookup and copy of the
+// entry (an eligibility check looks its payer up for validation first).
+func (r *Router) RouteFound(mode Mode, tradingPartnerServiceID string, p Payer, transaction string) (Route, error) {
+	return r.route(mode, strings.TrimSpace(tradingPartnerServiceID), p, transaction)
+}
+
+// route is Route once the payer is found: id is the trimmed id asked for.
+func (r *Router) route(mode Mode, id string, p Payer, transaction string) (Route, error) {
 	if !p.Supports(transaction) {
 		return Route{}, &UnsupportedTransactionError{PayerID: p.ID, Transaction: transaction}
 	}

@@ -3,6 +3,8 @@ package payers
 import (
 	"context"
 	"errors"
+	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -134,5 +136,81 @@ func TestNewRouterRefusesMockInProduction(t *testing.T) {
 	}
 	if got := r.ConnectionNames(); len(got) != 2 || got[0] != "a" {
 		t.Errorf("ConnectionNames = %v", got)
+	}
+}
+
+// TestRouteFoundIsRoute: for a payer already looked up, RouteFound gives
+// what Route gives — connection, payer, error text — in both modes, for
+// configured, unconfigured, mock-set and alias ids (as sent, with spaces
+// and in lower case) and unsupported transactions.
+func TestRouteFoundIsRoute(t *testing.T) {
+	r, _, _ := newTestRouter(t)
+	for _, mode := range []Mode{ModeTest, ModeProduction, "information"} {
+		for _, id := range []string{"87726", " 87726 ", "62308", "60054", "cms", "CMS", "MBILU", "52133"} {
+			for _, tx := range []string{Eligibility, ClaimStatus, ProfessionalClaim} {
+				p, ok := r.Directory().Lookup(id)
+				if !ok {
+					t.Fatalf("%q is not in the directory", id)
+				}
+				want, wantErr := r.Route(mode, id, tx)
+				got, gotErr := r.RouteFound(mode, id, p, tx)
+				if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) || reflect.TypeOf(wantErr) != reflect.TypeOf(gotErr) {
+					t.Errorf("%s %q %s: error %v, want %v", mode, id, tx, gotErr, wantErr)
+				}
+				if got.ConnectionName != want.ConnectionName || got.Connection != want.Connection || !reflect.DeepEqual(got.Payer, want.Payer) {
+					t.Errorf("%s %q %s: route %+v, want %+v", mode, id, tx, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestExchangeValuesNest: WithExchange sets the caller, the route record
+// and the simulation log in one value; WithCaller, WithRouteRecord and
+// WithSimulationLog replace only their own part, inside or outside it, and
+// each lookup finds the innermost of its own part.
+func TestExchangeValuesNest(t *testing.T) {
+	bg := context.Background()
+	if _, ok := CallerFrom(bg); ok || routeRecordFrom(bg) != nil {
+		t.Fatal("an empty context carries exchange values")
+	}
+	NoteSimulation(bg, Simulation{Scenario: "nowhere"}) // no log: nothing happens
+
+	c1, c2 := Caller{AccountID: "a1", Mode: ModeTest}, Caller{AccountID: "a2", Mode: ModeProduction}
+	ctx1, rec1, sims1 := WithExchange(bg, c1)
+	ctx2 := WithCaller(ctx1, c2)
+	ctx3, sims3 := WithSimulationLog(ctx2)
+	ctx4, rec4 := WithRouteRecord(ctx3)
+	outer, recOuter := WithRouteRecord(WithCaller(bg, c2))
+	ctx5, rec5, sims5 := WithExchange(outer, c1)
+	for _, tc := range []struct {
+		name   string
+		ctx    context.Context
+		caller Caller
+		rec    *RouteRecord
+		sims   *SimulationLog
+	}{
+		{"exchange", ctx1, c1, rec1, sims1},
+		{"caller inside", ctx2, c2, rec1, sims1},
+		{"log inside", ctx3, c2, rec1, sims3},
+		{"record inside", ctx4, c2, rec4, sims3},
+		{"caller and record outside", outer, c2, recOuter, nil},
+		{"exchange inside them", ctx5, c1, rec5, sims5},
+	} {
+		if c, ok := CallerFrom(tc.ctx); !ok || c != tc.caller {
+			t.Errorf("%s: caller %+v %v, want %+v", tc.name, c, ok, tc.caller)
+		}
+		if rec := routeRecordFrom(tc.ctx); rec != tc.rec {
+			t.Errorf("%s: another route record", tc.name)
+		}
+		NoteSimulation(tc.ctx, Simulation{Scenario: tc.name})
+		if tc.sims != nil {
+			if all := tc.sims.All(); len(all) == 0 || all[len(all)-1].Scenario != tc.name {
+				t.Errorf("%s: simulation noted elsewhere: %+v", tc.name, all)
+			}
+		}
+	}
+	if n := len(sims1.All()); n != 2 {
+		t.Errorf("the exchange's own log has %d simulations, want 2", n)
 	}
 }

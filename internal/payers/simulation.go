@@ -23,18 +23,17 @@ type SimulationLog struct {
 	list []Simulation
 }
 
-type simulationKey struct{}
-
 // WithSimulationLog returns ctx carrying a new log that an in-process
 // payer fills with the scenarios that answer through ctx.
 func WithSimulationLog(ctx context.Context) (context.Context, *SimulationLog) {
 	l := &SimulationLog{}
-	return context.WithValue(ctx, simulationKey{}, l), l
+	return with(ctx, func(v *exchangeValues) { v.sims = l }), l
 }
 
 // NoteSimulation records s in ctx's log, if it carries one.
 func NoteSimulation(ctx context.Context, s Simulation) {
-	if l, ok := ctx.Value(simulationKey{}).(*SimulationLog); ok {
+	if v := exchangeFrom(ctx); v != nil && v.sims != nil {
+		l := v.sims
 		l.mu.Lock()
 		l.list = append(l.list, s)
 		l.mu.Unlock()
