@@ -63,7 +63,9 @@ func BenchmarkMap271(b *testing.B) {
 // work: everything but the store.
 type discardHistory struct{}
 
-func (discardHistory) InsertEligibilityCheck(context.Context, store.EligibilityCheck) error { return nil }
+func (discardHistory) InsertEligibilityCheck(context.Context, store.EligibilityCheck) error {
+	return nil
+}
 
 // BenchmarkCheck is one test-mode check through Service.Check without the
 // network and the store: the history JSON, validation, routing, the 270, the
