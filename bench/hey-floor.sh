@@ -14,6 +14,14 @@
 #   D=5s ROUNDS=3 C=16 bench/hey-floor.sh
 #   PPROF=/tmp/cpu.out bench/hey-floor.sh   # also a CPU profile of the server under the eligibility load
 #
+# Each run also reports hey's own CPU per request (user + system, from the
+# shell's `time`) and how busy the machine's cores were (/proc/stat): on two
+# cores hey competes with the server, and a check's 13–16 KB answer costs hey
+# several times what /healthz's costs it, so the share of /healthz by
+# requests/s follows (server + hey CPU of /healthz) / (server + hey CPU of a
+# check) when the cores are saturated; busy well below 100 % means latency,
+# not CPU, limited the run.
+#
 # Settings: D (duration of each hey run, default 10s), C (connections, 16),
 # ROUNDS (2), SEQ (duration of the sequential run, default 5s; 0 skips it),
 # BEFORE (a commit to build and measure beside the working tree), BODY (a
@@ -74,49 +82,54 @@ for b in "${builds[@]}"; do start "$b"; done
 cpu() { awk '{print $14 + $15}' "/proc/${pid[$1]}/stat"; }
 tick=$(getconf CLK_TCK)
 
+# busy: the machine's busy and total CPU time so far, in clock ticks.
+busy() { awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t }' /proc/stat; }
+
 # run NAME healthz|check CONNECTIONS DURATION: one hey run; prints
-# "req/s p99-ms cpu-µs/req ok-count bad-count".
+# "req/s p99-ms cpu-µs/req ok-count bad-count hey-cpu-µs/req busy-%".
 run() {
-  local name=$1 what=$2 c=$3 d=$4 before after out="$tmp/hey.out"
+  local name=$1 what=$2 c=$3 d=$4 before after out="$tmp/hey.out" b0 t0 b1 t1 heycpu
   local url="http://${addr[$name]}/healthz" args=()
   if [[ $what == check ]]; then
     url="http://${addr[$name]}/2024-04-01/change/medicalnetwork/eligibility/v3"
     args=(-m POST -H "Authorization: Key ${key[$name]}" -T application/json -D "$tmp/body.json")
   fi
   before=$(cpu "$name")
-  "$HEY" -z "$d" -c "$c" "${args[@]}" "$url" >"$out"
+  read -r b0 t0 < <(busy)
+  heycpu=$( { TIMEFORMAT='%U %S'; time "$HEY" -z "$d" -c "$c" "${args[@]}" "$url" >"$out"; } 2>&1 | awk '{ print $1 + $2 }')
+  read -r b1 t1 < <(busy)
   after=$(cpu "$name")
-  awk -v ticks=$((after - before)) -v hz="$tick" '
+  awk -v ticks=$((after - before)) -v hz="$tick" -v hey="$heycpu" -v busy=$((b1 - b0)) -v total=$((t1 - t0)) '
     /Requests\/sec/ { rps = $2 }
     / 99%+ in / { p99 = $3 * 1000 }
     /^\s*\[[0-9]+\]/ { code = $1; gsub(/[\[\]]/, "", code); if (code == 200) ok += $2; else bad += $2 }
-    END { n = ok + bad; printf "%.0f %.2f %.0f %d %d\n", rps, p99, n ? ticks / hz * 1e6 / n : 0, ok, bad }' "$out"
+    END { n = ok + bad; printf "%.0f %.2f %.0f %d %d %.0f %.0f\n", rps, p99, n ? ticks / hz * 1e6 / n : 0, ok, bad, n ? hey * 1e6 / n : 0, total ? 100 * busy / total : 0 }' "$out"
 }
 
 for b in "${builds[@]}"; do run "$b" check "$C" 2s >/dev/null; done # warm up: caches, WAL, pools
 echo "# hey at $C connections, $D a run, $ROUNDS rounds, body $BODY; $(nproc) cores; commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo +worktree)${BEFORE:+, before = $BEFORE}"
-printf "%-7s %-5s %-10s %10s %8s %10s %10s %8s %9s  %s\n" build round load healthz/s p99-ms cpu-µs/req checks/s p99-ms cpu-µs/req "share of /healthz (by req/s; by CPU)"
+printf "%-7s %-5s %-10s %10s %8s %10s %8s %6s %10s %8s %10s %8s %6s  %s\n" build round load healthz/s p99-ms cpu-µs/req hey-µs busy% checks/s p99-ms cpu-µs/req hey-µs busy% "share of /healthz (by req/s; by CPU)"
 declare -A share cpux
 for r in $(seq "$ROUNDS"); do
   for b in "${builds[@]}"; do
     load=$(cut -d' ' -f1 /proc/loadavg)
-    read -r hr hp hc _ _ < <(run "$b" healthz "$C" "$D")
+    read -r hr hp hc _ _ hh hb < <(run "$b" healthz "$C" "$D")
     if [[ $b == after && -n ${PPROF:-} && $r == 1 ]]; then
       pp=$(sed -n 's/.*"msg":"profiler listening".*"addr":"\([^"]*\)".*/\1/p' "$tmp/serve-after.log" | head -1)
       secs=${D%s}
       curl -s -o "$PPROF" "http://$pp/debug/pprof/profile?seconds=$((secs > 2 ? secs - 1 : 1))" &
       prof=$!
     fi
-    read -r er ep ec eok ebad < <(run "$b" check "$C" "$D")
+    read -r er ep ec eok ebad eh eb < <(run "$b" check "$C" "$D")
     [[ -n ${prof:-} ]] && { wait "$prof"; unset prof; echo "# CPU profile of the server's eligibility run: $PPROF (go tool pprof $tmp/after $PPROF)"; }
     [[ $ebad == 0 ]] || echo "# $b round $r: $ebad answers were not 200 (of $((eok + ebad))): see hey's output in $tmp/hey.out" >&2
-    printf "%-7s %-5s %-10s %10s %8s %10s %10s %8s %9s  %s\n" "$b" "$r" "$load" "$hr" "$hp" "$hc" "$er" "$ep" "$ec" \
-      "$(awk -v e="$er" -v h="$hr" -v ec="$ec" -v hc="$hc" 'BEGIN { printf "%.1f %%; %.1f %% (a check = %.1f no-op requests of server CPU)", 100 * e / h, 100 * hc / ec, ec / hc }')"
+    printf "%-7s %-5s %-10s %10s %8s %10s %8s %6s %10s %8s %10s %8s %6s  %s\n" "$b" "$r" "$load" "$hr" "$hp" "$hc" "$hh" "$hb" "$er" "$ep" "$ec" "$eh" "$eb" \
+      "$(awk -v e="$er" -v h="$hr" -v ec="$ec" -v hc="$hc" -v eh="$eh" -v hh="$hh" 'BEGIN { printf "%.1f %%; %.1f %% (a check = %.1f no-op requests of server CPU; with hey'"'"'s CPU %.1f %%)", 100 * e / h, 100 * hc / ec, ec / hc, 100 * (hc + hh) / (ec + eh) }')"
   done
 done
 if [[ $SEQ != 0 ]]; then
   for b in "${builds[@]}"; do
-    read -r sr sp sc _ _ < <(run "$b" check 1 "$SEQ")
+    read -r sr sp sc _ _ _ _ < <(run "$b" check 1 "$SEQ")
     echo "$b: sequential checks (1 connection, $SEQ, load $(cut -d' ' -f1 /proc/loadavg)): $sr/s, p99 $sp ms (target ≤ 5 ms), server CPU $sc µs a check"
   done
 fi
