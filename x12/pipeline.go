@@ -342,6 +342,62 @@ func (p *pipeline) segment(seg *Segment, pos int) {
 	b.lens = append(b.lens, uint16(n))
 }
 
+// spans reads, while a span is open, the segments that only extend it, in
+// one loop over the reader's buffer: what Reader.Next, validator.segment
+// and pipeline.segment do for such a segment (its terminator found, an id
+// of two or three letters or digits, neither an envelope's nor an HL, no
+// trailing separator: counted, its length added to the span), without
+// their calls. It stops at any segment that needs more, or at the end of
+// the buffer, which then takes the usual path; the reader's segment is left
+// as the last one read, as Next leaves it.
+func (v *validator) spans() {
+	r, p := v.r, v.pipe
+	if !p.span.open || r.err != nil || !r.haveD || r.lineTerm || r.breaks != p.span.breaks || v.set == nil {
+		return
+	}
+	b := p.b
+	buf, pos := r.buf[:r.end], r.pos
+	e, t := r.d.Element, r.d.Segment
+	n, last, lastLen := 0, 0, 0
+loop:
+	for pos < len(buf) {
+		c := buf[pos]
+		if r.skip[c] || c == 'I' || c == 'H' && p.splits {
+			break // skipped bytes, a possible ISA or IEA, a possible HL
+		}
+		i := bytes.IndexByte(buf[pos:], t)
+		if i < 3 || i > maxSpanLen {
+			break
+		}
+		raw := buf[pos : pos+i]
+		if !idChars[raw[0]] || !idChars[raw[1]] || raw[0] == e || raw[1] == e || raw[i-1] == e {
+			break
+		}
+		switch {
+		case raw[2] == e:
+			if d := raw[1]; c == 'S' && (d == 'T' || d == 'E') || c == 'G' && (d == 'S' || d == 'E') {
+				break loop
+			}
+		case i >= 4 && raw[3] == e && idChars[raw[2]]:
+		default:
+			break loop
+		}
+		b.lens = append(b.lens, uint16(i))
+		n++
+		last, lastLen = pos, i
+		pos += i + 1
+	}
+	if n == 0 {
+		return
+	}
+	v.position += n
+	v.set.Segments += n
+	v.rep.Segments += int64(n)
+	r.seg.reset(buf[last:last+lastLen], r.base+int64(last), r.base+int64(last+lastLen), r.d, r.breaks)
+	r.pos = pos
+	v.seg, v.rawLen = &r.seg, lastLen
+}
+
 // maxSpanLen is the longest segment a span holds (its length a uint16).
 const maxSpanLen = 1<<16 - 1
 

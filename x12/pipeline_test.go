@@ -174,28 +174,40 @@ func TestPipelineSpans(t *testing.T) {
 		"padded lines":             bytes.ReplaceAll(bytes.ReplaceAll(lines, []byte("\nDTP"), []byte("   \nDTP")), []byte("\nREF"), []byte("\t \nREF")),
 		"wrapped segments":         bytes.ReplaceAll(bytes.ReplaceAll(base, []byte("~NM1*"), []byte("~NM1*\r\n")), []byte("~SV1*HC:"), []byte("~SV1*HC\n:")),
 		"no terminator at the end": bytes.TrimSuffix(bytes.TrimSuffix(base, []byte("\n")), []byte("~")),
+		// Segments the reader's loop over a span (validator.spans) leaves
+		// to the usual path: trailing separators, ids not of letters and
+		// digits or of one letter, ids beginning with I or H.
+		"trailing separators": bytes.ReplaceAll(base, []byte("~DTP*"), []byte("*~DTP*")),
+		"odd ids": bytes.ReplaceAll(bytes.ReplaceAll(bytes.ReplaceAll(bytes.ReplaceAll(bytes.ReplaceAll(base,
+			[]byte("~REF*"), []byte("~rEF*")), []byte("~N3*"), []byte("~N*")), []byte("~SV1*"), []byte("~IV1*")),
+			[]byte("~DMG*"), []byte("~HMG*")), []byte("~LX*"), []byte("~AB~X~LX*")),
 		// Longer than a span's lengths hold (maxSpanLen).
 		"a segment of 70,000 bytes": bytes.Replace(base, []byte("~DMG*"), []byte("~NTE*ADD*"+strings.Repeat("A", 70000)+"~DMG*"), 2),
 	}
 	defer x12.SetHelpTest(nil)()
 	for name, data := range layouts {
 		for _, size := range []int{512, 4096, 1 << 17} {
-			run := func(workers int) []x12.Finding {
+			run := func(workers int) ([]x12.Finding, *x12.Report) {
 				var out []x12.Finding
-				if _, err := x12.Validate(bytes.NewReader(data), x12.ValidateOptions{Workers: workers, Sets: segments{},
-					Reader: []x12.ReaderOption{x12.WithBufferSize(size)}, OnFinding: func(f x12.Finding) { out = append(out, f) }}); err != nil {
+				rep, err := x12.Validate(bytes.NewReader(data), x12.ValidateOptions{Workers: workers, Sets: segments{},
+					Reader: []x12.ReaderOption{x12.WithBufferSize(size)}, OnFinding: func(f x12.Finding) { out = append(out, f) }})
+				if err != nil {
 					t.Fatal(err)
 				}
-				return out
+				return out, rep
 			}
-			want := run(1)
+			want, wantRep := run(1)
 			if len(want) < 1000 {
 				t.Fatalf("%s: %d findings, want one a segment", name, len(want))
 			}
 			for _, help := range []func(int) int{nil, func(int) int { return 1 }} {
 				x12.SetHelpTest(help)
 				for _, workers := range []int{2, 3} {
-					if got := run(workers); !reflect.DeepEqual(got, want) {
+					got, rep := run(workers)
+					if !reflect.DeepEqual(rep, wantRep) {
+						t.Fatalf("%s, %d-byte buffers, %d workers: the report differs from the sequential run's", name, size, workers)
+					}
+					if !reflect.DeepEqual(got, want) {
 						i := 0
 						for i < min(len(got), len(want)) && reflect.DeepEqual(got[i], want[i]) {
 							i++

@@ -120,6 +120,9 @@ func newValidator(src io.Reader, opts ValidateOptions) *validator {
 
 func (v *validator) run() (*Report, error) {
 	for {
+		if v.pipe != nil {
+			v.spans()
+		}
 		seg, err := v.r.Next()
 		v.drainReader()
 		if err == io.EOF {
