@@ -72,6 +72,9 @@ type placeEntry struct {
 	// full has bit i set when frame i, if it closes, has rules to check:
 	// the full pop.
 	full uint16
+	// reopen is set when the segment closes one frame, without rules or
+	// HL, and opens the same loop again (LX after a service line).
+	reopen bool
 }
 
 const (
@@ -167,7 +170,11 @@ func (v *Validator) place(seg *x12.Segment) *Step {
 	closed := 0
 	d := int(e.d)
 	if w.depth-1 > d {
-		closed = v.closeTo(d, e.full)
+		if e.reopen && w.stack[d+1].requiredSeen() {
+			closed = -1 // frame d+1 closes with nothing to report and reopens below
+		} else {
+			closed = v.closeTo(d, e.full)
+		}
 	}
 	f := &w.stack[d]
 	cand := e.cand
@@ -183,7 +190,15 @@ func (v *Validator) place(seg *x12.Segment) *Step {
 	st.Opened, st.Segment = cand.loop, cand.first
 	v.seg, v.loop = seg, f.loop
 	if cand.loop != nil {
-		w.push(cand.loop, seg.Offset()).shape = e.shapePush
+		if closed < 0 {
+			// The frame closed held this loop: open it again in place.
+			nf := &w.stack[d+1]
+			nf.open(cand.loop, w.pos, seg.Offset())
+			nf.shape = e.shapePush
+			st.Closed = 1
+		} else {
+			w.push(cand.loop, seg.Offset()).shape = e.shapePush
+		}
 		w.shape = e.shapePush
 		v.loop = cand.loop
 	}
@@ -276,6 +291,7 @@ func (v *Validator) placeMiss(seg *x12.Segment, e *placeEntry, id uint64) *Step 
 	max := st.Segment.Max
 	if st.Opened != nil {
 		ne.shapePush = w.stack[d+1].shape
+		ne.reopen = st.Closed == 1 && frames[d+1].loop == st.Opened && full>>(d+1)&1 == 0 && !st.Opened.hasHL
 		max = st.Opened.Max
 		if st.Opened.hasHL {
 			ne.flags |= placeHL

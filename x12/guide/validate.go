@@ -1,6 +1,7 @@
 package guide
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strconv"
 
@@ -254,10 +255,16 @@ func (v *Validator) closeFrame(f *frame) {
 // the enclosing level, and the parent's HL04.
 func (v *Validator) checkHL(seg *x12.Segment) {
 	f := v.top()
-	id := v.f.el(1)
-	f.hlIDLen = uint8(copy(f.hlID[:], id))
+	id, p, c := v.f.el(1), v.f.el(2), v.f.el(4)
+	if len(id) <= 8 && cap(id) >= 8 {
+		// One word, bytes past the id with it (hlIDLen bounds them): no call.
+		binary.LittleEndian.PutUint64(f.hlID[:8], binary.LittleEndian.Uint64(id[:8]))
+		f.hlIDLen = uint8(len(id))
+	} else {
+		f.hlIDLen = uint8(copy(f.hlID[:], id))
+	}
 	f.hlPos, f.hlOffset = v.pos, seg.Offset()
-	if c := v.f.el(4); len(c) == 1 {
+	if len(c) == 1 {
 		f.hlChild = c[0]
 	}
 	if n, ok := hlNumber(id); ok {
@@ -274,7 +281,6 @@ func (v *Validator) checkHL(seg *x12.Segment) {
 			break
 		}
 	}
-	p := v.f.el(2)
 	switch {
 	case parent == nil && len(p) > 0:
 		v.elementFinding(CodeHLParent, "7", 2, 0, 0, "734", p,

@@ -107,17 +107,23 @@ func (w *walker) push(l *Loop, off int64) *frame {
 		// sized for l already: most pushes open the loop the frame held.
 		f.size(l)
 	}
+	f.open(l, w.pos, off)
+	return f
+}
+
+// open makes f a new instance of loop l, its slices sized for l, whose
+// first segment is at position pos and offset off.
+func (f *frame) open(l *Loop, pos int, off int64) {
 	clear(f.counts)
 	if len(f.sums) > 0 {
 		clear(f.sums)
 	}
 	f.loop, f.idx = l, 0
 	f.counts[0] = 1
-	f.posOf[0], f.offOf[0] = int32(w.pos), off
+	f.posOf[0], f.offOf[0] = int32(pos), off
 	f.hlIDLen, f.hlChild, f.hlKids = 0, 0, false
-	f.startPos, f.startOff = w.pos, off
+	f.startPos, f.startOff = pos, off
 	f.cond, f.seen, f.hits = 0, 0, 0
-	return f
 }
 
 // size gives f's slices the lengths of loop l's frames.
