@@ -344,10 +344,10 @@ func (p *pipeline) segment(seg *Segment, pos int) {
 
 // spans reads, while a span is open, the segments that only extend it, in
 // one loop over the reader's buffer: what Reader.Next, validator.segment
-// and pipeline.segment do for such a segment (its terminator found, an id
-// of two or three letters or digits, neither an envelope's nor an HL, no
-// trailing separator: counted, its length added to the span), without
-// their calls. It stops at any segment that needs more, or at the end of
+// and pipeline.segment do for such a segment (the bytes before it
+// skipped, its terminator found, an id of two or three letters or digits,
+// neither an envelope's nor an HL, no trailing separator: counted, its
+// length added to the span), without their calls. It stops at any segment that needs more, or at the end of
 // the buffer, which then takes the usual path; the reader's segment is left
 // as the last one read, as Next leaves it.
 func (v *validator) spans() {
@@ -362,8 +362,12 @@ func (v *validator) spans() {
 loop:
 	for pos < len(buf) {
 		c := buf[pos]
-		if r.skip[c] || c == 'I' || c == 'H' && p.splits {
-			break // skipped bytes, a possible ISA or IEA, a possible HL
+		if r.skip[c] {
+			pos++ // line breaks and blanks between segments, as Next skips them
+			continue
+		}
+		if c == 'I' || c == 'H' && p.splits {
+			break // a possible ISA or IEA, a possible HL
 		}
 		i := bytes.IndexByte(buf[pos:], t)
 		if i < 3 || i > maxSpanLen {
