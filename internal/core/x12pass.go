@@ -181,10 +181,13 @@ func (p *pass) close() {
 }
 
 // committed waits for the blobs of the finished sets that commit in the
-// background and returns the first error.
+// background, and for them to be durable, and returns the first error.
 func (p *pass) committed() error {
 	err := waitCommits(p.commits)
 	p.commits = p.commits[:0]
+	if serr := p.blobs.sync(); err == nil {
+		err = serr
+	}
 	return err
 }
 
