@@ -55,6 +55,9 @@ type conn struct {
 	// seen is set on SQLite's read pool: a read returns once every commit
 	// it could have seen is durable (walSync).
 	seen *walSync
+	// watch interrupts the statements of a SQLite transaction when its
+	// context ends (nil: the driver watches each statement).
+	watch *txWatch
 }
 
 // errWriterRows: on SQLite a query whose rows outlive the call cannot run
@@ -135,10 +138,20 @@ func (c conn) exec(ctx context.Context, q string, args ...any) (sql.Result, erro
 		ctx, cancel = c.bounded(ctx)
 		defer cancel()
 	}
-	if st := c.stmt(ctx, q); st != nil {
-		return st.ExecContext(ctx, args...)
+	ctx, watched, err := c.watch.statement(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return c.e.ExecContext(ctx, c.rebind(q), args...)
+	var res sql.Result
+	if st := c.stmt(ctx, q); st != nil {
+		res, err = st.ExecContext(ctx, args...)
+	} else {
+		res, err = c.e.ExecContext(ctx, c.rebind(q), args...)
+	}
+	if watched {
+		err = c.watch.ran(err)
+	}
+	return res, err
 }
 
 func (c conn) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
@@ -171,11 +184,19 @@ func (c conn) queryRow(ctx context.Context, q string, args ...any) scanner {
 		})
 	}
 	ctx = c.boundedRows(ctx)
+	ctx, watched, err := c.watch.statement(ctx)
+	if err != nil {
+		return ownRow(func(...any) error { return err })
+	}
 	var row *sql.Row
 	if st := c.stmt(ctx, q); st != nil {
 		row = st.QueryRowContext(ctx, args...)
 	} else {
 		row = c.e.QueryRowContext(ctx, c.rebind(q), args...)
+	}
+	if watched {
+		// The statement runs until Scan has read its row.
+		return ownRow(func(dest ...any) error { return c.watch.ran(row.Scan(dest...)) })
 	}
 	if c.seen != nil {
 		if err := c.seen.seen(ctx); err != nil {
@@ -367,11 +388,11 @@ func (s *sqlStore) inTx(ctx context.Context, fn func(q *queries) error) error {
 // next transaction. A transaction that rolled back waits for the commits it
 // could have read.
 func (s *sqlStore) commitTx(ctx context.Context, fn func(q *queries) error) (n uint64, err error) {
-	tx, done, err := s.begin(ctx)
+	tx, watch, done, err := s.begin(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("store: begin: %w", err)
 	}
-	c := conn{e: tx, sqlite: s.engine == EngineSQLite, stmts: s.writerStmts, tx: tx}
+	c := conn{e: tx, sqlite: s.engine == EngineSQLite, stmts: s.writerStmts, tx: tx, watch: watch}
 	if c.stmts != nil {
 		c.txStmts = map[*sql.Stmt]*sql.Stmt{}
 	}
@@ -386,9 +407,17 @@ func (s *sqlStore) commitTx(ctx context.Context, fn func(q *queries) error) (n u
 		}
 	}()
 	defer func() {
+		watch.end() // COMMIT and ROLLBACK are not interrupted
 		if p := recover(); p != nil {
 			_ = tx.Rollback()
 			panic(p)
+		}
+		if err == nil && watch != nil {
+			// database/sql's Commit would refuse to commit after ctx
+			// ended; the transaction was begun without it (txWatch).
+			if cerr := ctx.Err(); cerr != nil {
+				err = fmt.Errorf("store: commit: %w", cerr)
+			}
 		}
 		if err != nil {
 			_ = tx.Rollback()
@@ -422,24 +451,53 @@ func (s *sqlStore) commitTx(ctx context.Context, fn func(q *queries) error) (n u
 // begin starts a transaction on the writer. With a limit (PostgreSQL) the
 // wait for a pool connection is bounded by it; the transaction itself runs
 // under ctx, its statements bounded by the server's statement_timeout.
-// done returns the connection once the transaction has ended.
-func (s *sqlStore) begin(ctx context.Context) (*sql.Tx, func(), error) {
+// On SQLite the transaction's statements run under one txWatch of ctx
+// (nil if ctx cannot end). done returns the connection once the
+// transaction has ended.
+func (s *sqlStore) begin(ctx context.Context) (*sql.Tx, *txWatch, func(), error) {
+	if s.engine == EngineSQLite && ctx.Done() != nil {
+		return s.beginWatched(ctx)
+	}
 	if s.limit <= 0 {
 		tx, err := s.writer.BeginTx(ctx, nil)
-		return tx, func() {}, err
+		return tx, nil, func() {}, err
 	}
 	actx, cancel := context.WithTimeout(ctx, s.limit)
 	c, err := s.writer.Conn(actx)
 	cancel()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	tx, err := c.BeginTx(ctx, nil)
 	if err != nil {
 		c.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return tx, func() { c.Close() }, nil
+	return tx, nil, func() { c.Close() }, nil
+}
+
+// beginWatched begins a SQLite transaction whose statements one txWatch
+// of ctx interrupts, BEGIN's wait for the write lock included.
+func (s *sqlStore) beginWatched(ctx context.Context) (*sql.Tx, *txWatch, func(), error) {
+	c, err := s.writer.Conn(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	watch := watchTx(ctx, c)
+	bctx, watched, err := watch.statement(ctx)
+	if err == nil {
+		var tx *sql.Tx
+		tx, err = c.BeginTx(bctx, nil)
+		if watched {
+			err = watch.ran(err)
+		}
+		if err == nil {
+			return tx, watch, func() { c.Close() }, nil
+		}
+	}
+	watch.end()
+	c.Close()
+	return nil, nil, nil, err
 }
 
 // OnJobsCommitted registers fn to run (quickly, without blocking) after
