@@ -36,57 +36,42 @@ func TestAuditHeadsFollowTheRoundsSavepoints(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			gate, count := blockSync(s)
-			first := make(chan error, 1)
-			go func() { first <- s.CreateAccount(ctx, Account{ID: "acct-c", Name: "acct-c", CreatedAt: time.Now()}) }()
-			waitFor(t, "an fsync in flight", func() bool { return count.Load() == 1 })
 			boom := errors.New("boom")
 			const n = 8
-			errs := make([]chan error, n)
+			fns := make([]func(tx Queries) error, n)
 			for i := range n {
-				errs[i] = make(chan error, 1)
-				ran := make(chan struct{})
 				account := "acct-a"
 				if i%3 == 2 {
 					account = "acct-b"
 				}
-				go func() {
-					errs[i] <- s.GroupInTx(ctx, func(tx Queries) error {
-						defer close(ran)
-						seq, prev, err := tx.LockAuditChain(ctx, account)
-						if err != nil {
-							return err
+				fns[i] = func(tx Queries) error {
+					seq, prev, err := tx.LockAuditChain(ctx, account)
+					if err != nil {
+						return err
+					}
+					e := AuditEvent{ID: NewID(), AccountID: account, Seq: seq + 1, Mode: ModeTest, ActorType: "api_key",
+						ActorID: "k", Action: "read", ResourceType: "check", ResourceID: strconv.Itoa(i),
+						At: time.Now().UTC().Truncate(time.Microsecond), PrevHash: prev, Hash: fmt.Sprintf("%s>%d", prev, seq+1)}
+					if err := tx.AppendAuditEvent(ctx, e); err != nil {
+						return err
+					}
+					heads, err := tx.AuditChains(ctx)
+					if err != nil {
+						return err
+					}
+					for _, h := range heads {
+						if h.AccountID == account && (h.Seq != e.Seq || h.Hash != e.Hash) {
+							return fmt.Errorf("inside the transaction the head is %+v, want %d %q", h, e.Seq, e.Hash)
 						}
-						e := AuditEvent{ID: NewID(), AccountID: account, Seq: seq + 1, Mode: ModeTest, ActorType: "api_key",
-							ActorID: "k", Action: "read", ResourceType: "check", ResourceID: strconv.Itoa(i),
-							At: time.Now().UTC().Truncate(time.Microsecond), PrevHash: prev, Hash: fmt.Sprintf("%s>%d", prev, seq+1)}
-						if err := tx.AppendAuditEvent(ctx, e); err != nil {
-							return err
-						}
-						heads, err := tx.AuditChains(ctx)
-						if err != nil {
-							return err
-						}
-						for _, h := range heads {
-							if h.AccountID == account && (h.Seq != e.Seq || h.Hash != e.Hash) {
-								return fmt.Errorf("inside the transaction the head is %+v, want %d %q", h, e.Seq, e.Hash)
-							}
-						}
-						if tc.failing[i] {
-							return boom
-						}
-						return nil
-					})
-				}()
-				<-ran
-			}
-			close(gate)
-			if err := <-first; err != nil {
-				t.Fatal(err)
+					}
+					if tc.failing[i] {
+						return boom
+					}
+					return nil
+				}
 			}
 			want := map[string]int64{}
-			for i, ch := range errs {
-				err := <-ch
+			for i, err := range inOneRound(t, s, fns) {
 				switch {
 				case tc.failing[i] && !errors.Is(err, boom):
 					t.Errorf("caller %d: %v, want %v", i, err, boom)

@@ -58,6 +58,16 @@ type conn struct {
 	// watch interrupts the statements of a SQLite transaction when its
 	// context ends (nil: the driver watches each statement).
 	watch *txWatch
+	// pend holds what a caller of a SQLite group round deferred; every
+	// statement runs it first (checkrows.go).
+	pend *pendingWrites
+}
+
+// direct is c without pend: for a read that cannot see what is deferred
+// (the audit chain's head), which then need not be written before it.
+func (c conn) direct() conn {
+	c.pend = nil
+	return c
 }
 
 // errWriterRows: on SQLite a query whose rows outlive the call cannot run
@@ -138,6 +148,9 @@ func (c conn) exec(ctx context.Context, q string, args ...any) (sql.Result, erro
 		ctx, cancel = c.bounded(ctx)
 		defer cancel()
 	}
+	if err := c.pend.before(ctx); err != nil {
+		return nil, err
+	}
 	ctx, watched, err := c.watch.statement(ctx)
 	if err != nil {
 		return nil, err
@@ -157,6 +170,9 @@ func (c conn) exec(ctx context.Context, q string, args ...any) (sql.Result, erro
 func (c conn) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	if c.own != nil {
 		return nil, errWriterRows
+	}
+	if err := c.pend.before(ctx); err != nil {
+		return nil, err
 	}
 	ctx = c.boundedRows(ctx)
 	var rows *sql.Rows
@@ -182,6 +198,9 @@ func (c conn) queryRow(ctx context.Context, q string, args ...any) scanner {
 		return ownRow(func(dest ...any) error {
 			return c.own.inTx(ctx, func(tx *queries) error { return tx.w.queryRow(ctx, q, args...).Scan(dest...) })
 		})
+	}
+	if err := c.pend.before(ctx); err != nil {
+		return ownRow(func(...any) error { return err })
 	}
 	ctx = c.boundedRows(ctx)
 	ctx, watched, err := c.watch.statement(ctx)
@@ -226,6 +245,8 @@ type sqlStore struct {
 	checks *checkBatcher
 	// group is SQLite's group commit of GroupInTx.
 	group txGroup
+	// rounds counts what the rounds' callers ran (checkrows.go).
+	rounds roundStats
 	// wal makes SQLite's commits durable (nil on PostgreSQL).
 	wal *walSync
 	// ckpt checkpoints SQLite's WAL beside the writer (nil on PostgreSQL).
@@ -277,7 +298,7 @@ func newSQLStore(engine string, writer, reader *sql.DB, wal *walSync) *sqlStore 
 // families declare theirs beside their queries (recordStatements,
 // webhookDeliveryStatements); this is where they are gathered.
 func inTxStatements() []string {
-	return slices.Concat([]string{insertEligibilitySQL, insertUsageSQL}, recordStatements, webhookDeliveryStatements)
+	return slices.Concat([]string{insertEligibilitySQL, insertUsageSQL, insertCheckRowsSQL}, recordStatements, webhookDeliveryStatements)
 }
 
 // warm prepares the SQLite writer's transaction-only statements.
@@ -395,6 +416,9 @@ func (s *sqlStore) commitTx(ctx context.Context, fn func(q *queries) error) (n u
 	c := conn{e: tx, sqlite: s.engine == EngineSQLite, stmts: s.writerStmts, tx: tx, watch: watch}
 	if c.stmts != nil {
 		c.txStmts = map[*sql.Stmt]*sql.Stmt{}
+	}
+	if c.sqlite {
+		c.pend = &pendingWrites{w: c, stats: &s.rounds}
 	}
 	q := &queries{w: c, r: c, store: s, inTx: true}
 	if c.sqlite {

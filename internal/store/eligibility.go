@@ -28,6 +28,9 @@ func (q *queries) InsertEligibilityCheck(ctx context.Context, c EligibilityCheck
 	if c.Mode != ModeProduction {
 		c.CostMicros = 0 // test checks are free
 	}
+	if q.inTx && q.w.pend.deferCheck(&c) {
+		return nil // written with its usage row (and audit event) when the caller's function returns (checkrows.go)
+	}
 	return q.atomic(ctx, func(q *queries) error {
 		payload, buf := packCheck(&c)
 		_, err := q.w.exec(ctx, insertEligibilitySQL,

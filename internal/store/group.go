@@ -155,7 +155,13 @@ func (s *sqlStore) runGroup(ctx context.Context, round []*groupedTx) (uint64, []
 			if t.err = t.ctx.Err(); t.err != nil {
 				return errRolledBack
 			}
+			p := q.w.pend
+			p.start(false)
 			if t.err = t.fn(q); t.err != nil {
+				p.end()
+				return errRolledBack
+			}
+			if t.err, _ = p.finish(ctx); t.err != nil {
 				return errRolledBack
 			}
 			round = append(round, s.gather(ctx, maxGroup-1)...)
@@ -182,17 +188,34 @@ func (s *sqlStore) runSaved(ctx context.Context, q *queries, round *[]*groupedTx
 				continue
 			}
 			q.heads.keep() // what the callers before moved
-			if _, err := q.w.exec(ctx, "SAVEPOINT grouped"); err != nil {
-				return fmt.Errorf("store: savepoint: %w", err)
+			// The SAVEPOINT comes with the caller's first statement, if it
+			// runs one; a caller that only records a check runs one
+			// INSERT at the end, atomic without it (checkrows.go).
+			p := q.w.pend
+			p.start(true)
+			if t.err = t.fn(q); t.err == nil {
+				var roundErr error
+				if t.err, roundErr = p.finish(ctx); roundErr != nil {
+					return roundErr
+				}
+			} else {
+				p.end()
 			}
-			if t.err = t.fn(q); t.err != nil {
-				if _, err := q.w.exec(ctx, "ROLLBACK TO grouped"); err != nil {
-					return fmt.Errorf("store: rollback to savepoint: %w", err)
+			if p.err != nil {
+				return p.err // its SAVEPOINT failed
+			}
+			if t.err != nil {
+				if p.saved {
+					if _, err := q.w.exec(ctx, "ROLLBACK TO grouped"); err != nil {
+						return fmt.Errorf("store: rollback to savepoint: %w", err)
+					}
 				}
 				q.heads.drop()
 			}
-			if _, err := q.w.exec(ctx, "RELEASE grouped"); err != nil {
-				return fmt.Errorf("store: release savepoint: %w", err)
+			if p.saved {
+				if _, err := q.w.exec(ctx, "RELEASE grouped"); err != nil {
+					return fmt.Errorf("store: release savepoint: %w", err)
+				}
 			}
 			q.heads.keep()
 		}

@@ -32,6 +32,42 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// inOneRound runs fns as GroupInTx callers of one round, in their order:
+// they arrive one by one while an fsync is held (a commit of a new account
+// acct-held), each once the one before has run, and the fsync ends after
+// the last. It returns their errors.
+func inOneRound(t *testing.T, s *sqlStore, fns []func(tx Queries) error) []error {
+	t.Helper()
+	ctx := context.Background()
+	gate, count := blockSync(s)
+	first := make(chan error, 1)
+	go func() {
+		first <- s.CreateAccount(ctx, Account{ID: "acct-held", Name: "acct-held", CreatedAt: time.Now()})
+	}()
+	waitFor(t, "an fsync in flight", func() bool { return count.Load() == 1 })
+	errs := make([]chan error, len(fns))
+	for i, fn := range fns {
+		errs[i] = make(chan error, 1)
+		ran := make(chan struct{})
+		go func() {
+			errs[i] <- s.GroupInTx(ctx, func(tx Queries) error {
+				defer close(ran)
+				return fn(tx)
+			})
+		}()
+		<-ran
+	}
+	close(gate)
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	out := make([]error, len(fns))
+	for i, ch := range errs {
+		out[i] = <-ch
+	}
+	return out
+}
+
 // TestRoundGathersWhileAnFsyncRuns: callers that arrive one by one while
 // an fsync of the WAL is in flight share one commit, made when the fsync
 // ends (a commit before would have waited for the next fsync anyway), and
