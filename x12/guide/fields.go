@@ -111,6 +111,9 @@ func (f *fields) scanBytes(seg *x12.Segment, d x12.Delimiters) bool {
 	if len(raw) >= 1<<16 {
 		return false
 	}
+	if cap(raw)-len(raw) < 16 {
+		raw = f.padded(raw)
+	}
 	tbl := f.table(seg.Delimiters().Element, d)
 	var comp, rep uint64
 	k, start := 0, 0 // elements ended so far (the id first); start of the next
@@ -137,6 +140,14 @@ func (f *fields) scanBytes(seg *x12.Segment, d x12.Delimiters) bool {
 	}
 	f.span[k] = uint32(start) | uint32(len(raw))<<16
 	return f.done(raw, k, comp, rep)
+}
+
+// padded returns a copy of raw with 16 readable bytes after it (in f.tmp):
+// the element checks read short values as words, so a scanned segment
+// (fast) has such bytes after it always (checkSegment does not test it).
+func (f *fields) padded(raw []byte) []byte {
+	f.tmp = append(append(f.tmp[:0], raw...), make([]byte, 16)...)
+	return f.tmp[:len(raw)]
 }
 
 // done completes a scan of raw that found k element separators (f.span

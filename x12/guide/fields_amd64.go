@@ -22,7 +22,10 @@ func (f *fields) scan(seg *x12.Segment, d x12.Delimiters) bool {
 	if sd.Element != f.vecE || d.Component != f.vecC || d.Repetition != f.vecR || !f.vecSSE || cap(raw)-len(raw) < 16 {
 		return f.scanSlow(seg, d)
 	}
-	f.seg, f.csep, f.raw = seg, sd.Component, raw
+	if f.seg != seg { // the reader's one Segment, nearly always: no store
+		f.seg = seg
+	}
+	f.csep, f.raw = sd.Component, raw
 	return scanSSE(raw, f)
 }
 
@@ -42,8 +45,7 @@ func (f *fields) scanSlow(seg *x12.Segment, d x12.Delimiters) bool {
 		// The last bytes of the reader's buffer, or a segment built
 		// alone: scanSSE reads whole blocks, and elementsOK reads short
 		// values as words, so both want readable bytes after the last.
-		f.tmp = append(append(f.tmp[:0], raw...), make([]byte, 16)...)
-		raw = f.tmp[:len(raw)]
+		raw = f.padded(raw)
 	}
 	f.raw = raw
 	return scanSSE(raw, f)

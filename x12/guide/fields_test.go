@@ -50,6 +50,10 @@ func TestScanAgrees(t *testing.T) {
 		if !okA {
 			continue
 		}
+		if cap(a.raw)-len(a.raw) < 16 || cap(b.raw)-len(b.raw) < 16 {
+			// checkSegment reads words past a value without testing.
+			t.Fatalf("%q: %d and %d readable bytes after the segment, want 16", buf, cap(a.raw)-len(a.raw), cap(b.raw)-len(b.raw))
+		}
 		if a.n != b.n || a.compEl != b.compEl || a.repEl != b.repEl || !slices.Equal(a.span[:a.n+1], b.span[:b.n+1]) {
 			t.Fatalf("%q: scan n %d comp %b rep %b, scanBytes n %d comp %b rep %b", buf, a.n, a.compEl, a.repEl, b.n, b.compEl, b.repEl)
 		}
