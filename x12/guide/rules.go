@@ -437,7 +437,11 @@ func (v *Validator) feedRules(seg *x12.Segment, s *Segment) {
 				v.checkSequence(s, fd, ss, val)
 			}
 		case feedFormat:
-			v.checkFormat(s, fd.r, val, !v.opts.SkipBusiness && !v.opts.SkipNPI)
+			// The rule's condition first, here: most segments an NPI
+			// rule reads (NM1) do not carry an NPI.
+			if r := fd.r; r.whenAbsent && len(val) == 0 || !r.whenAbsent && r.when.has(val) {
+				v.checkFormat(s, r, !v.opts.SkipBusiness && !v.opts.SkipNPI)
+			}
 		}
 	}
 }
@@ -468,18 +472,11 @@ func (v *Validator) checkSequence(s *Segment, fd *feed, ss *sumState, val []byte
 	}
 }
 
-// checkFormat applies an npi or format rule bound to a segment, whose
-// condition element (r.whenPos) is when; an npi rule only when npi is true
+// checkFormat applies an npi or format rule bound to a segment whose
+// condition holds (feedRules tests it); an npi rule only when npi is true
 // (business rules on, NPI check not skipped).
-func (v *Validator) checkFormat(s *Segment, r *rule, when []byte, npi bool) {
+func (v *Validator) checkFormat(s *Segment, r *rule, npi bool) {
 	if (r.pattern == nil && !npi) || (r.pattern != nil && v.opts.SkipElements) {
-		return
-	}
-	if r.whenAbsent {
-		if len(when) != 0 {
-			return
-		}
-	} else if !r.when.has(when) {
 		return
 	}
 	id := v.f.el(r.npiPos)
