@@ -95,11 +95,13 @@ func (p *Payer) Exchange(ctx context.Context, request []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if is276(request) {
-		return p.answerStatus(ctx, request)
-	}
 	inq, err := readInquiry(request)
 	if err != nil {
+		// A 276 is no 270, so it is told apart only when the 270 reading
+		// fails: a 270 is read once, not first searched for a 276.
+		if is276(request) {
+			return p.answerStatus(ctx, request)
+		}
 		return nil, err
 	}
 	// The caller's own scenarios come first; the published mocks answer
