@@ -225,6 +225,27 @@ func (p *pendingWrites) flush(ctx context.Context) error {
 	p.event = nil
 	p.stats.checkRows.Add(1)
 	_, err := p.w.exec(ctx, insertCheckRowsSQL, args[:]...)
+	if err != nil && strings.Contains(err.Error(), "no such table: check_rows") {
+		// A writer connection opened while its database was not known
+		// to be migrated (another OpenSQLite of the same file in this
+		// process was migrating it) has no check_rows: make it here, in
+		// the transaction, and run the INSERT unprepared (the prepared
+		// one failed on this connection).
+		err = p.makeCheckRows(ctx)
+		if err == nil {
+			_, err = p.w.e.ExecContext(ctx, p.w.rebind(insertCheckRowsSQL), args[:]...)
+		}
+	}
 	putPacked(buf)
 	return mapErr(err)
+}
+
+// makeCheckRows makes check_rows on the transaction's connection.
+func (p *pendingWrites) makeCheckRows(ctx context.Context) error {
+	for _, q := range checkRowsSchema {
+		if _, err := p.w.e.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("store: make check_rows: %w", err)
+		}
+	}
+	return nil
 }

@@ -165,3 +165,52 @@ func TestCheckRowsOnANewWriterConnection(t *testing.T) {
 		t.Error("the check did not go through check_rows")
 	}
 }
+
+// TestCheckRowsMissingOnTheConnection: a writer connection without
+// check_rows (opened while another OpenSQLite of the same file was
+// migrating it) makes it when a round first needs it, and the check is
+// stored with its usage row and audit event.
+func TestCheckRowsMissingOnTheConnection(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := openTestSQLite(t)
+	if err := s.CreateAccount(ctx, Account{ID: "acct", Name: "acct", CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	err := s.inTx(ctx, func(q *queries) error {
+		_, err := q.w.exec(ctx, `DROP VIEW temp.check_rows`) // drops its trigger too
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 { // the first makes check_rows, the second finds it
+		c := EligibilityCheck{ID: fmt.Sprint("check-", i), AccountID: "acct", KeyID: "k", Mode: ModeTest, CreatedAt: time.Now()}
+		err := s.GroupInTx(ctx, func(tx Queries) error {
+			if err := tx.InsertEligibilityCheck(ctx, c); err != nil {
+				return err
+			}
+			seq, prev, err := tx.LockAuditChain(ctx, "acct")
+			if err != nil {
+				return err
+			}
+			return tx.AppendAuditEvent(ctx, AuditEvent{ID: NewID(), AccountID: "acct", Seq: seq + 1, Mode: ModeTest,
+				ActorType: "api_key", ActorID: "k", Action: "create", ResourceType: "eligibility_check", ResourceID: c.ID,
+				At: time.Now(), PrevHash: prev, Hash: fmt.Sprint(seq + 1)})
+		})
+		if err != nil {
+			t.Fatalf("check %d: %v", i, err)
+		}
+		if _, err := s.GetEligibilityCheck(ctx, "acct", c.ID); err != nil {
+			t.Fatalf("check %d: %v", i, err)
+		}
+	}
+	usage, err := s.ListUsage(ctx, "acct")
+	if err != nil || len(usage) != 2 {
+		t.Errorf("usage rows %v (%v), want 2", usage, err)
+	}
+	heads, err := s.AuditChains(ctx)
+	if err != nil || len(heads) != 1 || heads[0].Seq != 2 {
+		t.Errorf("heads %+v (%v), want the chain at 2", heads, err)
+	}
+}
