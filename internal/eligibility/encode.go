@@ -43,11 +43,15 @@ func (w *jsonw) item() {
 
 // key starts an object member.
 func (w *jsonw) key(k string) {
-	if !w.first {
-		w.b = append(w.b, ',')
+	b := w.b
+	if w.first {
+		b = append(b, '"')
+	} else {
+		b = append(b, ',', '"')
 	}
 	w.first = false
-	w.b = append(append(append(w.b, '"'), k...), '"', ':') // a field's name: letters only
+	b = append(b, k...) // a field's name: letters only
+	w.b = append(b, '"', ':')
 }
 
 // mapKey starts a map's member: its key is escaped like any string.
