@@ -3,11 +3,14 @@ package x12_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/clearhouse/clearhouse/internal/testenv"
 	"github.com/clearhouse/clearhouse/x12"
@@ -20,12 +23,63 @@ import (
 // finding: its bytes, offset, end, element count and position).
 func reviewValidate(data []byte, sets x12.SetValidator, workers int, ro []x12.ReaderOption) ([]x12.Finding, *x12.Report, string) {
 	var out []x12.Finding
-	rep, err := x12.Validate(bytes.NewReader(data), x12.ValidateOptions{Workers: workers, Sets: sets, Reader: ro,
+	var src io.Reader = bytes.NewReader(data)
+	if reviewSource != nil {
+		src = reviewSource(src)
+	}
+	rep, err := x12.Validate(src, x12.ValidateOptions{Workers: workers, Sets: sets, Reader: ro,
 		OnFinding: func(f x12.Finding) { out = append(out, f) }})
 	if err != nil {
 		return out, rep, err.Error()
 	}
 	return out, rep, ""
+}
+
+// reviewSource, when set, wraps the input reviewValidate reads.
+var reviewSource func(io.Reader) io.Reader
+
+// chunkReader returns its reader's bytes a few at a time (1 to 97 bytes,
+// varying), as a slow network connection would.
+type chunkReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	c.n = (c.n*31 + 7) % 97
+	return c.r.Read(p[:min(len(p), c.n+1)])
+}
+
+// TestReviewSlowSourcesAgree: input that arrives a byte, a few bytes or
+// half a buffer at a time, or ends in an error with its last bytes, fills
+// the reader's buffer with parts of segments: the pipeline's findings and
+// report are still the sequential run's.
+func TestReviewSlowSourcesAgree(t *testing.T) {
+	base := reviewBase(t, x12gen.Options{Kind: x12gen.Claims837P, Items: 10, PerSet: 3, Seed: 65})
+	inputs := map[string][]byte{
+		"as generated":        base,
+		"CRLF":                bytes.ReplaceAll(base, []byte("~"), []byte("~\r\n")),
+		"trailing separators": bytes.ReplaceAll(base, []byte("~DTP*"), []byte("*~DTP*")),
+		"IK3 ids":             bytes.ReplaceAll(base, []byte("~REF*"), []byte("~IK3*")),
+	}
+	defer func() { reviewSource = nil }()
+	for _, src := range []struct {
+		name string
+		wrap func(io.Reader) io.Reader
+	}{
+		{"a byte at a time", iotest.OneByteReader},
+		{"half at a time", iotest.HalfReader},
+		{"data with the error", iotest.DataErrReader},
+		{"chunks", func(r io.Reader) io.Reader { return &chunkReader{r: r} }},
+		{"a timeout", func(r io.Reader) io.Reader { return iotest.TimeoutReader(&chunkReader{r: r}) }},
+	} {
+		reviewSource = src.wrap
+		for name, data := range inputs {
+			for _, ro := range [][]x12.ReaderOption{nil, {x12.WithBufferSize(512)}} {
+				reviewPipelineAgrees(t, fmt.Sprintf("%s, %s, %d reader options", name, src.name, len(ro)), data, ro)
+			}
+		}
+	}
 }
 
 // reviewPipelineAgrees fails unless data gives, on 2, 3 and 4 goroutines,
@@ -45,8 +99,14 @@ func reviewPipelineAgrees(t *testing.T, name string, data []byte, ro []x12.Reade
 	} {
 		x12.SetHelpTest(nil)
 		want, wantRep, wantErr := reviewValidate(data, s.sets(), 1, ro)
-		for i, workers := range []int{2, 3, 4} {
-			x12.SetHelpTest(helps[i])
+		for i, workers := range []int{2, 3, 4, 0} {
+			x12.SetHelpTest(helps[i%len(helps)])
+			if workers == 0 {
+				// Validate's choice: the pipeline starts at the first ST
+				// after the reader's buffer filled, in the middle of the
+				// input.
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+			}
 			got, rep, err := reviewValidate(data, s.sets(), workers, ro)
 			what := fmt.Sprintf("%s, %s, %d workers, help %d", name, s.name, workers, i)
 			if err != wantErr {
