@@ -31,13 +31,19 @@ type reviewOutcome struct {
 // and read through its accessors into checkElements (no fast scan).
 // Otherwise the defaults, on workers goroutines.
 func reviewRun(data []byte, ro []x12.ReaderOption, ref bool, workers int) reviewOutcome {
+	return reviewRunTree(data, ro, ref, workers, false)
+}
+
+// reviewRunTree is reviewRun, without the report's envelope records when
+// noTree is set (as the command line validates).
+func reviewRunTree(data []byte, ro []x12.ReaderOption, ref bool, workers int, noTree bool) reviewOutcome {
 	sv := NewSetValidator(Options{})
 	if ref {
 		sv.v.noMemo, sv.v.slowOnly, sv.v.memo = true, true, nil
 		workers = 1
 	}
 	var o reviewOutcome
-	o.report, o.err = x12.Validate(bytes.NewReader(data), x12.ValidateOptions{Reader: ro, Sets: sv, Workers: workers,
+	o.report, o.err = x12.Validate(bytes.NewReader(data), x12.ValidateOptions{Reader: ro, Sets: sv, Workers: workers, NoTree: noTree,
 		OnFinding: func(f x12.Finding) { o.findings = append(o.findings, f) }})
 	if o.err == nil {
 		var b bytes.Buffer
@@ -72,6 +78,14 @@ func reviewAgree(t testing.TB, name string, data []byte, ro []x12.ReaderOption) 
 		if got.acks != want.acks {
 			t.Fatalf("%s: the acknowledgments differ:\ngot       %s\nreference %s", what, got.acks, want.acks)
 		}
+	}
+	want = reviewRunTree(data, ro, true, 1, true)
+	got := reviewRunTree(data, ro, false, 2, true)
+	if i, a, b, differ := firstDiff(got.findings, want.findings); differ {
+		t.Fatalf("%s, 2 workers, no tree: finding %d differs:\ngot       %+v\nreference %+v", name, i, a, b)
+	}
+	if !reflect.DeepEqual(got.report, want.report) || got.acks != want.acks {
+		t.Fatalf("%s, 2 workers, no tree: the report or the acknowledgments differ", name)
 	}
 	return len(want.findings)
 }
