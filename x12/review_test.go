@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/iotest"
 
@@ -232,8 +233,28 @@ func TestReviewSplitSetAgrees(t *testing.T) {
 		"trailing separators": rep("~HL*", "*~HL*", -1),
 		"many findings":       bytes.ReplaceAll(rep("~REF*", "*~REF*", -1), []byte("~DTP*"), []byte("*~DTP*")),
 	}
-	for name, data := range inputs {
-		reviewPipelineAgrees(t, name, data, []x12.ReaderOption{x12.WithBufferSize(4096)})
+	// The pieces' guessed states found right, all found wrong, every
+	// third guess panicking.
+	var n atomic.Int64
+	modes := []struct {
+		name string
+		same func(bool) bool
+		fail func() bool
+	}{
+		{"guesses as found", nil, nil},
+		{"every guess wrong", func(bool) bool { return false }, nil},
+		{"every third guess panics", nil, func() bool { return n.Add(1)%3 == 0 }},
+	}
+	pieces := 0
+	defer x12.SetSplitTest(nil, nil, nil)()
+	for _, m := range modes {
+		x12.SetSplitTest(m.same, m.fail, func(s x12.SplitStats) { pieces += s.Pieces })
+		for name, data := range inputs {
+			reviewPipelineAgrees(t, name+", "+m.name, data, []x12.ReaderOption{x12.WithBufferSize(4096)})
+		}
+	}
+	if pieces == 0 {
+		t.Fatal("no set was split")
 	}
 }
 
