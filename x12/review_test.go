@@ -187,6 +187,9 @@ func TestReviewSpanEdgesAgree(t *testing.T) {
 		"non-ASCII in ids":            rep(base, "~DTP*", "~D\xc3\xa9P*"),
 		"lower-case ids":              rep(base, "~REF*", "~ref*"),
 		"the element separator as id": rep(base, "~DTP*", "~*TP*"),
+		// The buffers before have no line break, those after have some.
+		"line breaks from the middle on": append(bytes.Clone(base[:len(base)/2]), rep(base[len(base)/2:], "~", "~\n")...),
+		"a line break inside a few":      rep(base, "~SV1*HC:", "~SV1*HC\r\n:"),
 	}
 	for _, d := range []x12.Delimiters{
 		{Element: '\t', Repetition: '^', Component: ':', Segment: '~'},
