@@ -90,13 +90,17 @@ func checkRowsHook(c sqlite.ExecQuerierContext, dsn string) error {
 	if _, ok := migratedWriters.Load(dsn); !ok {
 		return nil
 	}
-	return makeCheckRows(c)
+	return makeCheckRows(func(q string) error {
+		_, err := c.ExecContext(context.Background(), q, nil)
+		return err
+	})
 }
 
-// makeCheckRows makes check_rows on c.
-func makeCheckRows(c driver.ExecerContext) error {
+// makeCheckRows makes check_rows with exec, which runs one statement on
+// the connection (a driver connection's, or a transaction's).
+func makeCheckRows(exec func(q string) error) error {
 	for _, q := range checkRowsSchema {
-		if _, err := c.ExecContext(context.Background(), q, nil); err != nil {
+		if err := exec(q); err != nil {
 			return fmt.Errorf("store: make check_rows: %w", err)
 		}
 	}
@@ -123,7 +127,10 @@ func migratedWriter(ctx context.Context, writer *sql.DB, dsn string) error {
 		if !ok {
 			return fmt.Errorf("store: make check_rows: unexpected driver connection %T", dc)
 		}
-		return makeCheckRows(ec)
+		return makeCheckRows(func(q string) error {
+			_, err := ec.ExecContext(context.Background(), q, nil)
+			return err
+		})
 	})
 }
 
@@ -214,10 +221,9 @@ func (p *pendingWrites) flush(ctx context.Context) error {
 	p.has = false
 	c := &p.check
 	payload, buf := packCheck(c)
-	args := [36]any{c.ID, c.AccountID, c.KeyID, c.Mode, c.TradingPartnerServiceID, c.PayerName,
-		c.ControlNumber, c.Status, text(c.X12Request), c.HTTPStatus, toUS(c.CreatedAt), c.DurationMicros, c.CostMicros,
-		strings.ToUpper(c.PatientName), strings.ToUpper(c.MemberID), c.PatientBirthDate, c.ServiceDate,
-		c.SubmitterControlNumber, c.Route, payload, NewID(), UsageEligibilityCheck}
+	var args [36]any
+	checkArgs(args[:checkColumns], c, payload)
+	args[checkColumns], args[checkColumns+1] = NewID(), UsageEligibilityCheck
 	if e := p.event; e != nil {
 		copy(args[22:], []any{e.ID, e.Seq, e.Mode, e.ActorType, e.ActorID, e.RemoteAddr, e.Action, e.ResourceType,
 			e.ResourceID, e.Route, e.Status, toUS(e.At), e.PrevHash, e.Hash})
@@ -231,21 +237,14 @@ func (p *pendingWrites) flush(ctx context.Context) error {
 		// process was migrating it) has no check_rows: make it here, in
 		// the transaction, and run the INSERT unprepared (the prepared
 		// one failed on this connection).
-		err = p.makeCheckRows(ctx)
+		err = makeCheckRows(func(q string) error {
+			_, err := p.w.e.ExecContext(ctx, q)
+			return err
+		})
 		if err == nil {
 			_, err = p.w.e.ExecContext(ctx, p.w.rebind(insertCheckRowsSQL), args[:]...)
 		}
 	}
 	putPacked(buf)
 	return mapErr(err)
-}
-
-// makeCheckRows makes check_rows on the transaction's connection.
-func (p *pendingWrites) makeCheckRows(ctx context.Context) error {
-	for _, q := range checkRowsSchema {
-		if _, err := p.w.e.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("store: make check_rows: %w", err)
-		}
-	}
-	return nil
 }

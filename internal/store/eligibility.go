@@ -24,6 +24,21 @@ const insertEligibilitySQL = `INSERT INTO eligibility_checks (id, account_id, ke
 	patient_name, member_id, patient_birth_date, service_date, submitter_control_number, route, payload)
 	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`
 
+// checkColumns is how many values insertEligibilitySQL takes.
+const checkColumns = 20
+
+// checkArgs writes c's values for insertEligibilitySQL's columns, in its
+// order, into dst (checkColumns long); check_rows (checkrows.go) takes the
+// same values first.
+func checkArgs(dst []any, c *EligibilityCheck, payload any) {
+	_ = dst[checkColumns-1]
+	dst[0], dst[1], dst[2], dst[3], dst[4], dst[5] = c.ID, c.AccountID, c.KeyID, c.Mode, c.TradingPartnerServiceID, c.PayerName
+	dst[6], dst[7], dst[8], dst[9], dst[10], dst[11], dst[12] = c.ControlNumber, c.Status, text(c.X12Request), c.HTTPStatus,
+		toUS(c.CreatedAt), c.DurationMicros, c.CostMicros
+	dst[13], dst[14], dst[15], dst[16] = strings.ToUpper(c.PatientName), strings.ToUpper(c.MemberID), c.PatientBirthDate, c.ServiceDate
+	dst[17], dst[18], dst[19] = c.SubmitterControlNumber, c.Route, payload
+}
+
 func (q *queries) InsertEligibilityCheck(ctx context.Context, c EligibilityCheck) error {
 	if c.Mode != ModeProduction {
 		c.CostMicros = 0 // test checks are free
@@ -33,11 +48,9 @@ func (q *queries) InsertEligibilityCheck(ctx context.Context, c EligibilityCheck
 	}
 	return q.atomic(ctx, func(q *queries) error {
 		payload, buf := packCheck(&c)
-		_, err := q.w.exec(ctx, insertEligibilitySQL,
-			c.ID, c.AccountID, c.KeyID, c.Mode, c.TradingPartnerServiceID, c.PayerName,
-			c.ControlNumber, c.Status, text(c.X12Request), c.HTTPStatus, toUS(c.CreatedAt), c.DurationMicros, c.CostMicros,
-			strings.ToUpper(c.PatientName), strings.ToUpper(c.MemberID), c.PatientBirthDate, c.ServiceDate,
-			c.SubmitterControlNumber, c.Route, payload)
+		var args [checkColumns]any
+		checkArgs(args[:], &c, payload)
+		_, err := q.w.exec(ctx, insertEligibilitySQL, args[:]...)
 		putPacked(buf)
 		if err != nil {
 			return mapErr(err)

@@ -325,7 +325,10 @@ func (w *walker) anyQualifier(frames []openFrame, d int, c *candidate) bool {
 		return false
 	}
 	top := len(frames) - 1
-	// The innermost frame's candidates ahead, then locate's four passes.
+	// Pass -1 reads the innermost frame's candidates behind (-1&1 is 1):
+	// one there with the segment's id makes the answer no, more cautious
+	// than locate needs, whose first pass tries the candidates ahead
+	// first. Then locate's four passes.
 	for pass := -1; pass < 4; pass++ {
 		behind, anyQual := pass&1 == 1, pass >= 2
 		for k := top; k >= 0; k-- {
