@@ -2,7 +2,11 @@ package services
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -99,4 +103,83 @@ func openStore(t *testing.T, open func() (store.Store, error)) store.Store {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// scenariosHelperEnv makes the test binary, run by
+// TestStoreScenariosSeeAnotherProcess, the other process: it opens the
+// SQLite database at the path in the variable and uploads or removes an
+// account's file there, as `clearhouse mockpayer apply` does, then exits.
+const scenariosHelperEnv = "CLEARHOUSE_TEST_SCENARIOS_CHANGE"
+
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(scenariosHelperEnv); spec != "" {
+		if err := changeScenarios(spec); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(3)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// changeScenarios runs the change "path\taccount\tname" (upload a file
+// whose scenario is name; "-" removes the file).
+func changeScenarios(spec string) error {
+	path, rest, _ := strings.Cut(spec, "\t")
+	account, name, _ := strings.Cut(rest, "\t")
+	st, err := store.OpenSQLite(context.Background(), path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	t := store.ForTenant(st, store.Scope{AccountID: account, Mode: store.ModeTest})
+	if name == "-" {
+		return t.DeleteMockScenarios(context.Background())
+	}
+	return t.PutMockScenarios(context.Background(), scenarioFile(name), time.Now())
+}
+
+// A change made by another process (a second OS process here, not a second
+// store in this one) is what the next check sees, although the checks
+// before it were answered without reading the database (the scenarios
+// signal is shared through a file, not through this process's memory).
+func TestStoreScenariosSeeAnotherProcess(t *testing.T) {
+	path := filepath.Join(t.TempDir(), store.SQLiteFile)
+	server := openStore(t, func() (store.Store, error) { return store.OpenSQLite(context.Background(), path) })
+	a, _ := storetest.Seed(t, server, store.ModeTest)
+	source := storeScenarios(server)
+	ctx := payers.WithCaller(context.Background(), payers.Caller{AccountID: a.ID, Mode: payers.ModeTest})
+	want := func(step, name string) {
+		t.Helper()
+		for range 3 { // the read that fills the cache, then cached answers
+			set, err := source(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if set != nil {
+				got = set.Scenarios[0].Name
+			}
+			if got != name {
+				t.Fatalf("%s: answered by scenario %q, want %q", step, got, name)
+			}
+		}
+	}
+	change := func(name string) {
+		t.Helper()
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), scenariosHelperEnv+"="+path+"\t"+a.ID+"\t"+name)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("the other process: %v: %s", err, out)
+		}
+	}
+	want("no file", "")
+	change("first")
+	want("uploaded by another process", "first")
+	change("second")
+	want("replaced by another process", "second")
+	change("-")
+	want("removed by another process", "")
+	change("third")
+	want("uploaded again", "third")
 }

@@ -253,6 +253,9 @@ type sqlStore struct {
 	ckpt *checkpointer
 	// jobHooks run after a commit that enqueued jobs (see OnJobsCommitted).
 	jobHooks atomic.Pointer[[]func()]
+	// scenarios spares SQLite's checks the scenarios version's read (nil:
+	// read it; PostgreSQL, or no signal file).
+	scenarios *scenariosSignal
 }
 
 // InsertEligibilityCheck goes through the group commit on SQLite. Inside a
@@ -377,7 +380,7 @@ func (s *sqlStore) Close() error {
 			c.stmts.close()
 		}
 	}
-	err := errors.Join(ckptErr, s.writer.Close())
+	err := errors.Join(ckptErr, s.writer.Close(), s.scenarios.close())
 	if s.reader != s.writer {
 		err = errors.Join(err, s.reader.Close())
 	}

@@ -1,0 +1,101 @@
+package store
+
+import (
+	"os"
+	"strings"
+	"sync/atomic"
+)
+
+// scenariosSignal spares SQLite's test-mode checks their read of the
+// scenarios version (a read transaction on the pool, the largest part of
+// a cached scenario lookup) while keeping its promise: a change to any
+// account's scenario file committed by any process on the database is
+// seen by the next check that starts after the commit.
+//
+// The signal is one number, raised, that every process using the
+// database maps from a file beside it (the database's path plus
+// scenariosSignalSuffix): SQLite's WAL needs the processes on one host
+// already (its -shm file is mapped the same way).
+//
+//   - A change raises the version inside its transaction
+//     (bumpMockScenariosVersion) and, still inside it, raises the signal
+//     to at least the new version: before the commit, so the signal is
+//     never below a committed version.
+//   - A reader that finds the signal equal to a version it has read
+//     committed knows no change has committed since that version (any
+//     such change would have raised the signal past it, before its
+//     commit, which came before this check began), and uses the version
+//     without reading it. Otherwise it reads the version as before and
+//     remembers it; it also raises the signal to it, which keeps the
+//     invariant (the version read is committed) and lets a new file's
+//     signal catch up with the database.
+//
+// A change that rolls back, or a process killed between its signal and
+// its commit, leaves the signal above every committed version: readers
+// then read the version on every check, as before, until the next change
+// commits that version. A database restored to an older version does the
+// same. A change by a program that does not raise the signal (an older
+// clearhouse) would not be seen: the file and the database go together.
+type scenariosSignal struct {
+	raised *atomic.Int64 // in the shared mapping
+	// known is a committed version this process has read (-1: none).
+	known atomic.Int64
+	unmap func() error
+}
+
+// scenariosSignalSuffix names the signal's file beside the database.
+const scenariosSignalSuffix = "-scenarios"
+
+// openScenariosSignal maps the signal of the SQLite database at path, or
+// returns nil (every check then reads the version) for an in-memory
+// database or where the file cannot be mapped: a read-only directory, a
+// platform without shared mappings.
+func openScenariosSignal(path string) *scenariosSignal {
+	if path == "" || strings.HasPrefix(path, ":memory:") || strings.Contains(path, "mode=memory") {
+		return nil
+	}
+	perm := os.FileMode(0o600)
+	if st, err := os.Stat(path); err == nil {
+		perm = st.Mode().Perm()
+	}
+	raised, unmap, err := mapSignal(path+scenariosSignalSuffix, perm)
+	if err != nil {
+		return nil
+	}
+	s := &scenariosSignal{raised: raised, unmap: unmap}
+	s.known.Store(-1)
+	return s
+}
+
+// current returns the version without reading it, when it can.
+func (s *scenariosSignal) current() (int64, bool) {
+	v := s.raised.Load()
+	return v, v == s.known.Load()
+}
+
+// read records a version read committed.
+func (s *scenariosSignal) read(v int64) {
+	raiseTo(s.raised, v)
+	raiseTo(&s.known, v)
+}
+
+// changing records a version a change's transaction has written, before
+// it commits.
+func (s *scenariosSignal) changing(v int64) { raiseTo(s.raised, v) }
+
+func (s *scenariosSignal) close() error {
+	if s == nil {
+		return nil
+	}
+	return s.unmap()
+}
+
+// raiseTo sets *n to v if that is more.
+func raiseTo(n *atomic.Int64, v int64) {
+	for {
+		old := n.Load()
+		if old >= v || n.CompareAndSwap(old, v) {
+			return
+		}
+	}
+}

@@ -1,0 +1,45 @@
+//go:build linux || darwin || freebsd
+
+package store
+
+import (
+	"errors"
+	"os"
+	"sync/atomic"
+	"syscall"
+	"unsafe"
+)
+
+// signalSize is the signal file's length: one 8-byte number.
+const signalSize = 8
+
+// mapSignal maps the number in the file at path (created, zero, if
+// missing) shared with every process that maps it.
+func mapSignal(path string, perm os.FileMode) (*atomic.Int64, func() error, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, perm)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close() // the mapping outlives the descriptor
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	// Growing a file others may have just grown and written is safe:
+	// truncating to the length it already has changes nothing.
+	if st.Size() < signalSize {
+		if err := f.Truncate(signalSize); err != nil {
+			return nil, nil, err
+		}
+	}
+	mem, err := syscall.Mmap(int(f.Fd()), 0, signalSize, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(mem) < signalSize {
+		_ = syscall.Munmap(mem)
+		return nil, nil, errors.New("store: scenarios signal: short mapping")
+	}
+	// The mapping is page-aligned, so the number is 8-byte aligned.
+	return (*atomic.Int64)(unsafe.Pointer(&mem[0])), func() error { return syscall.Munmap(mem) }, nil
+}

@@ -1,0 +1,90 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// The scenarios signal answers the version without a read only while no
+// change has committed since the version this store last read; a change
+// that rolled back leaves the committed version answered (by reading it)
+// until a later change commits; the signal file is shared by every store
+// on the database.
+func TestScenariosSignal(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), SQLiteFile)
+	open := func() *sqlStore {
+		t.Helper()
+		st, err := OpenSQLite(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return st.(*sqlStore)
+	}
+	server, other := open(), open()
+	if server.scenarios == nil {
+		t.Skip("no scenarios signal on this platform")
+	}
+	acct := Account{ID: NewID(), Name: "A", CreatedAt: time.Now()}
+	if err := server.CreateAccount(ctx, acct); err != nil {
+		t.Fatal(err)
+	}
+	put := func(s Queries, body string) error {
+		return s.PutMockScenarios(ctx, MockScenarios{AccountID: acct.ID, Mode: ModeTest, Body: []byte(body), UpdatedAt: time.Now()})
+	}
+	// version reads the server's version; cached says whether it needed
+	// no read.
+	version := func(step string, want int64, cached bool) {
+		t.Helper()
+		_, hit := server.scenarios.current()
+		v, err := server.MockScenariosVersion(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v != want || hit != cached {
+			t.Errorf("%s: version %d (answered without a read: %v), want %d (%v)", step, v, hit, want, cached)
+		}
+	}
+	v0, err := other.MockScenariosVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	version("first read", v0, false)
+	version("unchanged", v0, true)
+	if err := put(other, `{"a":1}`); err != nil {
+		t.Fatal(err)
+	}
+	version("another store's change", v0+1, false)
+	version("after it", v0+1, true)
+
+	errUndo := errors.New("undo")
+	if err := other.InTx(ctx, func(tx Queries) error {
+		if err := put(tx, `{"a":2}`); err != nil {
+			return err
+		}
+		// Inside the change's transaction the version is its own.
+		if v, err := tx.MockScenariosVersion(ctx); err != nil || v != v0+2 {
+			t.Errorf("inside the change: version %d, %v; want %d", v, err, v0+2)
+		}
+		version("while another store's change is not committed", v0+1, false)
+		return errUndo
+	}); !errors.Is(err, errUndo) {
+		t.Fatal(err)
+	}
+	version("after a change rolled back", v0+1, false)
+	version("still", v0+1, false)
+	if err := put(other, `{"a":3}`); err != nil {
+		t.Fatal(err)
+	}
+	version("the next change committed", v0+2, false)
+	version("after it", v0+2, true)
+	if err := put(server, `{"a":4}`); err != nil {
+		t.Fatal(err)
+	}
+	version("this store's own change", v0+3, false)
+	version("after it", v0+3, true)
+}
