@@ -88,3 +88,31 @@ func TestScenariosSignal(t *testing.T) {
 	version("this store's own change", v0+3, false)
 	version("after it", v0+3, true)
 }
+
+// BenchmarkMockScenariosVersion is a test-mode check's scenarios-version
+// lookup on SQLite with the signal (unchanged scenarios: no read) and
+// without it (a read transaction on the pool, as before the signal).
+func BenchmarkMockScenariosVersion(b *testing.B) {
+	st, err := OpenSQLite(context.Background(), filepath.Join(b.TempDir(), SQLiteFile))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	s := st.(*sqlStore)
+	sig := s.scenarios
+	for _, c := range []struct {
+		name string
+		sig  *scenariosSignal
+	}{{"read", nil}, {"signal", sig}} {
+		b.Run(c.name, func(b *testing.B) {
+			s.scenarios = c.sig
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := s.MockScenariosVersion(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	s.scenarios = sig
+}
