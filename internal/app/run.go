@@ -13,6 +13,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/clearhouse/clearhouse/internal/api"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/retention"
 	"github.com/clearhouse/clearhouse/internal/upstream"
 )
@@ -83,6 +84,8 @@ func (a *App) Run(ctx context.Context, ready chan<- string) error {
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
+	// An eligibility check's answer leaves in one write(2) (httpkit.WriteWhole).
+	ln = httpkit.OneWriteListener(srv, ln)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	logger.Info("listening", "addr", ln.Addr().String(), "database", a.Services.Store.Engine(), "data", cfg.DataDir,

@@ -120,16 +120,22 @@ func (a *auditWriter) Write(p []byte) (int, error) {
 
 // Flush sends what the handler wrote so far (streamed answers), once the
 // event is committed.
-func (a *auditWriter) Flush() {
+func (a *auditWriter) Flush() { a.FlushError() }
+
+// FlushError is Flush for http.ResponseController. The writer below is
+// reached through http.ResponseController too: the API's access-log
+// writer is no http.Flusher itself, only Unwraps to net/http's.
+func (a *auditWriter) FlushError() error {
 	if a.status == 0 {
 		a.WriteHeader(http.StatusOK)
 	}
 	if !a.recorded {
 		a.commit()
 	}
-	if f, ok := a.w.(http.Flusher); ok && !a.failed {
-		f.Flush()
+	if a.failed {
+		return nil
 	}
+	return http.NewResponseController(a.w).Flush()
 }
 
 // commit records the event, then sends the status and anything held back;

@@ -15,6 +15,7 @@ import (
 	"github.com/clearhouse/clearhouse/internal/app"
 	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/events"
+	"github.com/clearhouse/clearhouse/internal/httpkit"
 	"github.com/clearhouse/clearhouse/internal/payers"
 	"github.com/clearhouse/clearhouse/internal/secrets"
 	"github.com/clearhouse/clearhouse/internal/store"
@@ -115,6 +116,7 @@ func New(t testing.TB, opts Options) *Server {
 	}
 	t.Cleanup(func() { a.Close() })
 	hs.Config.Handler = a.API
+	hs.Listener = httpkit.OneWriteListener(hs.Config, hs.Listener) // as serve's (app.Run)
 	hs.Start()
 	t.Cleanup(hs.Close)
 	if opts.Workers {
