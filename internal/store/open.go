@@ -112,7 +112,10 @@ func OpenSQLite(ctx context.Context, path string) (Store, error) {
 	ckpt.SetMaxOpenConns(1)
 	s := newSQLStore(EngineSQLite, writer, reader, wal)
 	s.ckpt = newCheckpointer(ckpt)
-	s.scenarios = openScenariosSignal(path)
+	if s.scenarios, err = openScenariosSignal(path); err != nil {
+		s.Close()
+		return nil, err
+	}
 	if err := s.warm(ctx); err != nil {
 		s.Close()
 		return nil, err

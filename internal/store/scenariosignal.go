@@ -1,7 +1,10 @@
 package store
 
 import (
+	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 )
@@ -46,26 +49,39 @@ type scenariosSignal struct {
 // scenariosSignalSuffix names the signal's file beside the database.
 const scenariosSignalSuffix = "-scenarios"
 
-// openScenariosSignal maps the signal of the SQLite database at path, or
-// returns nil (every check then reads the version) for an in-memory
-// database or where the file cannot be mapped: a read-only directory, a
-// platform without shared mappings.
-func openScenariosSignal(path string) *scenariosSignal {
+// openScenariosSignal maps the signal of the SQLite database at path
+// (after its symbolic links: SQLite's own -wal and -shm files follow them
+// too). It returns nil, nil where there is none to map (an in-memory
+// database, a platform without shared mappings): every check then reads the
+// version. A file that cannot be mapped is an error, as an -shm file SQLite
+// cannot open is: a process that changed scenarios without raising the
+// signal would leave the others answering from the old file.
+func openScenariosSignal(path string) (*scenariosSignal, error) {
 	if path == "" || strings.HasPrefix(path, ":memory:") || strings.Contains(path, "mode=memory") {
-		return nil
+		return nil, nil
 	}
-	perm := os.FileMode(0o600)
-	if st, err := os.Stat(path); err == nil {
-		perm = st.Mode().Perm()
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
 	}
-	raised, unmap, err := mapSignal(path+scenariosSignalSuffix, perm)
+	db, err := os.Stat(path)
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("store: scenarios signal: %w", err)
+	}
+	raised, unmap, err := mapSignal(path+scenariosSignalSuffix, db)
+	switch {
+	case errors.Is(err, errNoSharedMapping):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("store: scenarios signal: %w", err)
 	}
 	s := &scenariosSignal{raised: raised, unmap: unmap}
 	s.known.Store(-1)
-	return s
+	return s, nil
 }
+
+// errNoSharedMapping: this platform has no mapping shared between
+// processes (mapSignal).
+var errNoSharedMapping = errors.New("no shared file mappings on this platform")
 
 // current returns the version without reading it, when it can.
 func (s *scenariosSignal) current() (int64, bool) {

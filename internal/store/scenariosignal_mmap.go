@@ -14,13 +14,19 @@ import (
 const signalSize = 8
 
 // mapSignal maps the number in the file at path (created, zero, if
-// missing) shared with every process that maps it.
-func mapSignal(path string, perm os.FileMode) (*atomic.Int64, func() error, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, perm)
+// missing) shared with every process that maps it. A new file gets the
+// database's (db's) permissions, and when made by root its owner, as SQLite
+// gives its -wal and -shm files: every process that may write the database
+// may raise the signal.
+func mapSignal(path string, db os.FileInfo) (*atomic.Int64, func() error, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, db.Mode().Perm())
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close() // the mapping outlives the descriptor
+	if st, ok := db.Sys().(*syscall.Stat_t); ok && os.Geteuid() == 0 {
+		_ = f.Chown(int(st.Uid), int(st.Gid))
+	}
 	st, err := f.Stat()
 	if err != nil {
 		return nil, nil, err

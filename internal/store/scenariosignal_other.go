@@ -3,12 +3,11 @@
 package store
 
 import (
-	"errors"
 	"os"
 	"sync/atomic"
 )
 
 // mapSignal: no shared mapping here, so checks read the version.
-func mapSignal(string, os.FileMode) (*atomic.Int64, func() error, error) {
-	return nil, nil, errors.New("store: no scenarios signal on this platform")
+func mapSignal(string, os.FileInfo) (*atomic.Int64, func() error, error) {
+	return nil, nil, errNoSharedMapping
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -115,4 +116,45 @@ func BenchmarkMockScenariosVersion(b *testing.B) {
 		})
 	}
 	s.scenarios = sig
+}
+
+// A store that opens the database through a symbolic link raises the
+// signal the others read (SQLite's -wal and -shm follow the link too).
+func TestScenariosSignalThroughSymlink(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, SQLiteFile)
+	st, err := OpenSQLite(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	link := filepath.Join(dir, "link.db")
+	if err := os.Symlink(path, link); err != nil {
+		t.Skip(err)
+	}
+	other, err := OpenSQLite(ctx, link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	acct := Account{ID: NewID(), Name: "A", CreatedAt: time.Now()}
+	if err := st.CreateAccount(ctx, acct); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		before, err := st.MockScenariosVersion(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := other.PutMockScenarios(ctx, MockScenarios{AccountID: acct.ID, Mode: ModeTest, Body: []byte(`{}`), UpdatedAt: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+		if after, err := st.MockScenariosVersion(ctx); err != nil || after != before+1 {
+			t.Fatalf("change %d through the link: version %d, %v; want %d", i, after, err, before+1)
+		}
+	}
+	if _, err := os.Stat(link + scenariosSignalSuffix); !os.IsNotExist(err) {
+		t.Errorf("a signal file beside the link (%v): want only the database's", err)
+	}
 }
