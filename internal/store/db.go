@@ -105,8 +105,57 @@ func (c conn) rebind(q string) string {
 	if !c.sqlite {
 		return strings.Replace(q, skipLocked, "FOR UPDATE SKIP LOCKED", 1)
 	}
-	q = strings.Replace(q, skipLocked, "", 1)
-	return strings.ReplaceAll(q, "$", "?")
+	return sqliteParams(strings.Replace(q, skipLocked, "", 1))
+}
+
+// sqliteParams rewrites q's $N placeholders for SQLite: to bare ? when
+// they run $1, $2, … in order, each once (most of ours), and to ?N
+// otherwise. A bare ? binds the same value as ?N there (the next number),
+// but has no name: modernc's driver reads every parameter's name back
+// when it binds (a Go string made from C memory, then parsed), 36 of them
+// for a check's INSERT, and a bare ? has none to read.
+func sqliteParams(q string) string {
+	next := 1 // the number a placeholder in order would have
+	for i := 0; i < len(q); i++ {
+		if q[i] != '$' {
+			continue
+		}
+		n, end := placeholderAt(q, i)
+		if end == i+1 {
+			continue // a $ without a number
+		}
+		if n != next {
+			return strings.ReplaceAll(q, "$", "?")
+		}
+		next++
+		i = end - 1
+	}
+	if next == 1 {
+		return strings.ReplaceAll(q, "$", "?")
+	}
+	var b strings.Builder
+	b.Grow(len(q))
+	for i := 0; i < len(q); i++ {
+		if q[i] != '$' {
+			b.WriteByte(q[i])
+			continue
+		}
+		b.WriteByte('?')
+		_, end := placeholderAt(q, i)
+		i = end - 1
+	}
+	return b.String()
+}
+
+// placeholderAt reads the number after the $ at q[i]: its value and the
+// index after its last digit (i+1 when there is none).
+func placeholderAt(q string, i int) (n, end int) {
+	end = i + 1
+	for end < len(q) && q[end] >= '0' && q[end] <= '9' && n < 1<<20 {
+		n = n*10 + int(q[end]-'0')
+		end++
+	}
+	return n, end
 }
 
 // stmt returns the prepared statement for the query q (as written, with

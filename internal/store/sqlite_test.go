@@ -8,7 +8,7 @@ import (
 )
 
 // openTestSQLite opens a fresh SQLite store, closed when the test ends.
-func openTestSQLite(t *testing.T) *sqlStore {
+func openTestSQLite(t testing.TB) *sqlStore {
 	t.Helper()
 	st, err := OpenSQLite(context.Background(), filepath.Join(t.TempDir(), SQLiteFile))
 	if err != nil {
