@@ -1,9 +1,7 @@
 package api
 
 import (
-	"bytes"
 	"errors"
-	"io"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -24,12 +22,23 @@ func claimCaller(r *http.Request) claims.Caller {
 // readJSONBody keeps the body's bytes (the Idempotency-Key's request
 // hash; the fields no part of v reads) and decodes it into v.
 func readJSONBody(r *http.Request, v any) ([]byte, error) {
-	body, err := readBody(r)
+	body, _, err := readJSONBodyPlain(r, v)
+	return body, err
+}
+
+// readJSONBodyPlain is readJSONBody, also saying whether the body was
+// plain (decodeJSONBody): then it has no unknown fields. The body is read
+// once; a body that cannot be read is refused before its Content-Type.
+func readJSONBodyPlain(r *http.Request, v any) (body []byte, plain bool, err error) {
+	body, err = readBody(r)
 	if err != nil {
-		return nil, decodeError(err)
+		return nil, false, decodeError(err)
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	return body, DecodeJSON(r, v)
+	if err := jsonContentType(r); err != nil {
+		return body, false, err
+	}
+	plain, err = decodeJSONBody(body, v)
+	return body, plain, err
 }
 
 // submit is POST /2024-04-01/dental-claims/submission.

@@ -30,13 +30,13 @@ func callerOf(r *http.Request) eligibility.Caller {
 // check is POST …/eligibility/v3.
 func (h *eligibilityHandlers) check(w http.ResponseWriter, r *http.Request) {
 	var req eligibility.Request
-	body, err := readJSONBody(r, &req)
+	body, plain, err := readJSONBodyPlain(r, &req)
 	if err != nil {
 		WriteError(w, r, err)
 		return
 	}
 	res, err := h.svc.Check(r.Context(), callerOf(r), &req)
-	if err == nil && res.JSON != nil {
+	if err == nil && res.JSON != nil && !plain {
 		// Said to the caller only: the history keeps the answer as built.
 		res.JSON = withUnknownFields(res.JSON, unknownFields(body, reflect.TypeFor[eligibility.Request]()))
 	}
