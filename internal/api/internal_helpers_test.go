@@ -12,7 +12,7 @@ import (
 
 // newInternalServer is the API over the services app.New builds, for this
 // package's own tests (which cannot import app: it imports api).
-func newInternalServer(t *testing.T, st store.Store) *Server {
+func newInternalServer(t testing.TB, st store.Store) *Server {
 	t.Helper()
 	blobs, err := blob.Open(context.Background(), "", t.TempDir())
 	if err != nil {

@@ -201,7 +201,8 @@ func (s *Server) Routes() []RouteInfo { return slices.Clone(s.served) }
 func (s *Server) requireKey(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		addr := httpkit.SourceOf(r)
-		if blocked, wait := s.authFailures.Blocked(addr, time.Now()); blocked {
+		now := time.Now() // one reading for the tables below: a request is one instant to them
+		if blocked, wait := s.authFailures.Blocked(addr, now); blocked {
 			tooManyFailures(w, r, wait)
 			return
 		}
@@ -217,9 +218,9 @@ func (s *Server) requireKey(next http.Handler) http.Handler {
 				"Authentication is unavailable; retry shortly."))
 			return
 		}
-		s.keyUse.seen(p.KeyID, time.Now())
+		s.keyUse.seen(p.KeyID, now)
 		if s.limiter != nil {
-			if ok, wait := s.limiter.allow(p.KeyID, time.Now()); !ok {
+			if ok, wait := s.limiter.allow(p.KeyID, now); !ok {
 				tooManyRequests(w, r.WithContext(httpkit.WithPrincipal(r.Context(), p)), wait)
 				return
 			}

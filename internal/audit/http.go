@@ -55,7 +55,8 @@ func (rec *Recorder) Wrap(rule Rule, caller Caller, unavailable http.HandlerFunc
 			aw.entry.ResourceID = r.PathValue(rule.IDParam)
 		}
 		if !rule.OwnCommit {
-			aw.joined = &Joined{a: aw}
+			aw.join = Joined{a: aw}
+			aw.joined = &aw.join
 			r = r.WithContext(context.WithValue(r.Context(), joinKey{}, aw.joined))
 			aw.r = r
 		}
@@ -72,7 +73,8 @@ type auditWriter struct {
 	rule        Rule
 	entry       Entry
 	unavailable http.HandlerFunc
-	joined      *Joined // the entry as the handler's transaction recorded it (Join)
+	joined      *Joined // the entry as the handler's transaction recorded it (Join); nil for OwnCommit
+	join        Joined  // what joined points to: one allocation for both
 
 	status   int  // chosen by the handler; 0 until then
 	recorded bool // the event is committed (or failed)
@@ -158,12 +160,12 @@ func (a *auditWriter) commit() {
 	case a.rule.IDFromBody && a.status < 400:
 		a.entry.ResourceID = idInBody(a.buf.Bytes())
 	}
-	// The answer is being written: the client going away must not stop
-	// the record of what it was given.
-	ctx := context.WithoutCancel(a.r.Context())
 	// An entry the handler's transaction committed (Join) is not
 	// recorded twice.
 	if !a.joined.covers(a.status, a.entry.ResourceID) {
+		// The answer is being written: the client going away must not
+		// stop the record of what it was given.
+		ctx := context.WithoutCancel(a.r.Context())
 		if _, err := a.rec.Record(ctx, a.entry); err != nil {
 			a.failed = true
 			for k := range a.w.Header() {
