@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/clearhouse/clearhouse/internal/blob"
 	"github.com/clearhouse/clearhouse/internal/events"
@@ -251,5 +252,10 @@ func record(ctx context.Context, tx store.Queries, em *events.Emitter, t store.T
 	if err != nil || !ch.Changed() {
 		return err
 	}
-	return emitChange(ctx, tx, em, c, ch, t.ExecutionID, t.ID, kind, t.CreatedAt)
+	// The event is dated when the change is recorded, not when t was: two
+	// answers recorded in one order (a 999, then a 277CA that reads its
+	// RECEIVED) must list in that order, and t's time was taken before it
+	// waited for the writer, so a 277CA parsed first but recorded second
+	// carried the earlier time (the events list sorts by time).
+	return emitChange(ctx, tx, em, c, ch, t.ExecutionID, t.ID, kind, time.Now())
 }
