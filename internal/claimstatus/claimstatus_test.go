@@ -57,10 +57,13 @@ func TestRead277(t *testing.T) {
 	}
 }
 
+// A 999 of the 837s of group 41: set 0001 accepted, 0002 rejected.
+const file999 = "ISA*00*          *00*          *ZZ*52133          *ZZ*CLEARHOUSE     *261124*0024*^*00501*000000008*0*T*:~" +
+	"GS*FA*52133*CLEARHOUSE*20261124*0024*8*X*005010X231A1~ST*999*0001*005010X231A1~AK1*HC*41*005010X224A2~" +
+	"AK2*837*0001*005010X224A2~IK5*A~AK2*837*0002*005010X224A2~IK3*CLM*22**8~IK5*R*5~AK9*P*2*2*1~SE*9*0001~GE*1*8~IEA*1*000000008~"
+
 func TestRead999And835(t *testing.T) {
-	acks, err := read999(strings.NewReader("ISA*00*          *00*          *ZZ*52133          *ZZ*CLEARHOUSE     *261124*0024*^*00501*000000008*0*T*:~" +
-		"GS*FA*52133*CLEARHOUSE*20261124*0024*8*X*005010X231A1~ST*999*0001*005010X231A1~AK1*HC*41*005010X224A2~" +
-		"AK2*837*0001*005010X224A2~IK5*A~AK2*837*0002*005010X224A2~IK3*CLM*22**8~IK5*R*5~AK9*P*2*2*1~SE*9*0001~GE*1*8~IEA*1*000000008~"))
+	acks, err := read999(strings.NewReader(file999))
 	if err != nil || len(acks) != 2 || acks[0] != (ack999{"41", "837", "0001", "A"}) || acks[1] != (ack999{"41", "837", "0002", "R"}) {
 		t.Fatalf("999: %+v %v", acks, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/clearhouse/clearhouse/internal/blob"
+	"github.com/clearhouse/clearhouse/internal/clock"
 	"github.com/clearhouse/clearhouse/internal/events"
 	"github.com/clearhouse/clearhouse/internal/store"
 )
@@ -64,6 +65,9 @@ type Linker struct {
 	Blob blob.Store
 	// Events records the claims' status changes (required).
 	Events *events.Emitter
+	// Clock dates the status changes (default clock.System): the core's,
+	// so a test's fake time is the changes' time too.
+	Clock clock.Clock
 }
 
 // Link is a core.InboundHook: it records, through tx, an answer for every
@@ -113,7 +117,7 @@ func (l *Linker) link999(ctx context.Context, tx store.Queries, t store.Transact
 			outcome = Rejected
 		}
 		for _, c := range found {
-			if err := record(ctx, tx, l.Events, t, c, store.ClaimAnswer999, outcome, Detail{AckStatus: a.Status}); err != nil {
+			if err := l.record(ctx, tx, t, c, store.ClaimAnswer999, outcome, Detail{AckStatus: a.Status}); err != nil {
 				return err
 			}
 		}
@@ -176,7 +180,7 @@ func (l *Linker) linkClaims(ctx context.Context, tx store.Queries, t store.Trans
 	}
 	for _, c := range order {
 		outcome, d := judge(kind, byClaim[c.ID])
-		if err := record(ctx, tx, l.Events, t, c, kind, outcome, d); err != nil {
+		if err := l.record(ctx, tx, t, c, kind, outcome, d); err != nil {
 			return err
 		}
 	}
@@ -237,7 +241,7 @@ func judge(kind string, facts []claimFact) (string, Detail) {
 // record stores the answer, with the claim status it reports, and emits
 // claim.status.changed.v2 when the claim's status changes: all through tx,
 // so the change and its event commit together or not at all.
-func record(ctx context.Context, tx store.Queries, em *events.Emitter, t store.Transaction, c store.DentalClaim, kind, outcome string, d Detail) error {
+func (l *Linker) record(ctx context.Context, tx store.Queries, t store.Transaction, c store.DentalClaim, kind, outcome string, d Detail) error {
 	detail, err := json.Marshal(d)
 	if err != nil {
 		return err
@@ -252,10 +256,19 @@ func record(ctx context.Context, tx store.Queries, em *events.Emitter, t store.T
 	if err != nil || !ch.Changed() {
 		return err
 	}
-	// The event is dated when the change is recorded, not when t was: two
-	// answers recorded in one order (a 999, then a 277CA that reads its
-	// RECEIVED) must list in that order, and t's time was taken before it
-	// waited for the writer, so a 277CA parsed first but recorded second
-	// carried the earlier time (the events list sorts by time).
-	return emitChange(ctx, tx, em, c, ch, t.ExecutionID, t.ID, kind, time.Now())
+	// The event is dated now, once RecordClaimAnswer holds the claim (its
+	// row is locked until tx ends), not with t's time: t was dated before
+	// it waited for the writer, so a 277CA parsed before a 999 but recorded
+	// after it (its change reads the 999's RECEIVED) listed before it. Read
+	// after the lock, the clock orders one claim's changes as they were
+	// made. The answer keeps t's time: the timeline shows when each answer
+	// was processed.
+	return emitChange(ctx, tx, l.Events, c, ch, t.ExecutionID, t.ID, kind, l.now())
+}
+
+func (l *Linker) now() time.Time {
+	if l.Clock == nil {
+		return clock.System{}.Now()
+	}
+	return l.Clock.Now()
 }

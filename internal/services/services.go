@@ -166,7 +166,7 @@ func New(cfg Config) (*Set, error) {
 	enqueueDelivery := delivery.EnqueueOn(s.Jobs)
 	co := cfg.Core
 	co.Store, co.Blob, co.Jobs, co.Clock, co.Logger, co.Events = s.Store, s.Blob, s.Jobs, s.Clock, s.Logger, s.Events
-	co.Outbound, co.Inbound = enqueueDelivery, (&claimstatus.Linker{Blob: s.Blob, Events: s.Events}).Link
+	co.Outbound, co.Inbound = enqueueDelivery, (&claimstatus.Linker{Blob: s.Blob, Events: s.Events, Clock: s.Clock}).Link
 	var err error
 	if s.Core, err = core.New(co); err != nil {
 		return nil, err

@@ -159,12 +159,23 @@ func (w *where) in(column string, values []string) {
 	w.conds = append(w.conds, column+" IN ("+strings.Join(ph, ", ")+")")
 }
 
-// claimState reads a claim's status and the rank of its answer.
+// claimState reads a claim's status and the rank of its answer, in the
+// transaction that changes them. On PostgreSQL it locks the claim's row
+// until that transaction ends: two answers' transactions may run at once,
+// and the second must wait here and read the first's outcome, not the
+// status before it (its change would name that status and overwrite the
+// first's: a 999 that read SUBMITTED before a 277CA committed ACCEPTED
+// set RECEIVED back), and so that it dates its change after the first's.
+// SQLite's single writer runs them one after the other already.
 func (q *queries) claimState(ctx context.Context, accountID, claimID string) (ClaimState, int, error) {
+	lock := ""
+	if !q.w.sqlite {
+		lock = " FOR UPDATE"
+	}
 	var s ClaimState
 	var rank int
-	err := q.r.queryRow(ctx, `SELECT status, status_reported_by, answer_rank FROM dental_claims
-		WHERE account_id = $1 AND id = $2`, accountID, claimID).Scan(&s.Status, &s.ReportedBy, &rank)
+	err := q.w.queryRow(ctx, `SELECT status, status_reported_by, answer_rank FROM dental_claims
+		WHERE account_id = $1 AND id = $2`+lock, accountID, claimID).Scan(&s.Status, &s.ReportedBy, &rank)
 	return s, rank, mapErr(err)
 }
 

@@ -22,7 +22,9 @@ type ClaimStatus interface {
 	// makes it the claim's answer, and its State the claim's status,
 	// unless the claim holds a higher-ranked one (an 835 outranks a 277CA,
 	// which outranks a 999); a payment adds to the claim's paid total
-	// whatever its rank. It returns what changed.
+	// whatever its rank. It returns what changed. It holds the claim until
+	// the transaction ends (on PostgreSQL another answer's transaction
+	// waits, then reads this one's outcome).
 	RecordClaimAnswer(ctx context.Context, a ClaimAnswer) (ClaimStatusChange, error)
 	// ListClaimAnswers returns a claim's answers, oldest first.
 	ListClaimAnswers(ctx context.Context, accountID, claimID string) ([]ClaimAnswer, error)
