@@ -14,13 +14,13 @@ func TestCodeTables(t *testing.T) {
 		t.Fatalf("no code lists embedded: %v", err)
 	}
 	for _, f := range files {
-		if len(loadCodeTable(f[len("codes/"):])) == 0 {
+		if len(loadCodeTable(f[len("codes/"):]).byCode) == 0 {
 			t.Errorf("%s is empty", f)
 		}
 	}
 
 	requestable := 0
-	for code := range serviceTypeNames {
+	for code := range serviceTypeNames.byCode {
 		if requestableServiceType(code) {
 			requestable++
 		}
@@ -29,14 +29,14 @@ func TestCodeTables(t *testing.T) {
 		name      string
 		got, want int
 	}{
-		{"service types (all)", len(serviceTypeNames), 243},
+		{"service types (all)", len(serviceTypeNames.byCode), 243},
 		{"service types a request may ask for", requestable, 187},
-		{"EB01 eligibility codes", len(eligibilityCodeNames), 35},
-		{"EB04 insurance types", len(insuranceTypeNames), 45},
-		{"EB06 time periods", len(timePeriodNames), 19},
-		{"EB09 quantity qualifiers", len(quantityQualifierNames), 18},
-		{"AAA04 follow-up actions", len(followupActionNames), 8},
-		{"HSD07 delivery frequencies", len(deliveryFrequencyNames), 39},
+		{"EB01 eligibility codes", len(eligibilityCodeNames.byCode), 35},
+		{"EB04 insurance types", len(insuranceTypeNames.byCode), 45},
+		{"EB06 time periods", len(timePeriodNames.byCode), 19},
+		{"EB09 quantity qualifiers", len(quantityQualifierNames.byCode), 18},
+		{"AAA04 follow-up actions", len(followupActionNames.byCode), 8},
+		{"HSD07 delivery frequencies", len(deliveryFrequencyNames.byCode), 39},
 	}
 	for _, c := range counts {
 		if c.got != c.want {
@@ -46,7 +46,7 @@ func TestCodeTables(t *testing.T) {
 
 	// Spot checks against the contract's worked example.
 	for _, tt := range []struct {
-		table      codeTable
+		table      *codeTable
 		code, want string
 	}{
 		{serviceTypeNames, "30", "Health Benefit Plan Coverage"},

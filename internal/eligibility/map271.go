@@ -39,7 +39,7 @@ func map271(data []byte, text string) (*Response, error) {
 	// Benefits are most of a 271 and of its mapping: size the list once
 	// (an upper bound: "EB" may also occur inside other segments) rather
 	// than growing it, since each item is half a kilobyte.
-	if n := bytes.Count(data, []byte("EB")); n > 0 {
+	if n := benefitCount(data); n > 0 {
 		m.resp.BenefitsInformation = make([]BenefitsInformation, 0, min(n, 1024))
 	}
 	// A real-time 271 is a few kilobytes, all in memory: the reader reads
@@ -63,6 +63,31 @@ func map271(data []byte, text string) (*Response, error) {
 		return nil, ErrNot271
 	}
 	return m.finish(), nil
+}
+
+// benefitCount is at least the number of EB segments in data, for sizing
+// the list of benefits. An interchange's terminator is the ISA's last
+// byte, so its EB segments are counted where they begin (a few dozen
+// looks); anything else by every "EB" in it.
+func benefitCount(data []byte) int {
+	if len(data) < 106 || string(data[:3]) != "ISA" {
+		return bytes.Count(data, []byte("EB"))
+	}
+	term, n := data[105], 0
+	for i := 106; ; {
+		j := bytes.IndexByte(data[i:], term)
+		if j < 0 {
+			return n
+		}
+		i += j + 1
+		k := i
+		for k < len(data) && (data[k] == '\r' || data[k] == '\n') {
+			k++
+		}
+		if k+1 < len(data) && data[k] == 'E' && data[k+1] == 'B' {
+			n++
+		}
+	}
 }
 
 // readerOptions supplies delimiters for a bare ST..SE fragment, which has no
@@ -181,8 +206,10 @@ func (m *mapper) warn(code, description string) {
 
 // segment dispatches one segment by id and the loop it appears in.
 func (m *mapper) segment(s segment) {
-	id := s.ID()
-	switch id {
+	// The id as bytes: a switch on string(id) compares without the
+	// string Segment.ID would look up in a map for every segment.
+	id := s.IDBytes()
+	switch string(id) {
 	case "ISA":
 		if m.resp.ControlNumber == "" {
 			m.resp.ControlNumber = strings.TrimSpace(s.Element(13))
@@ -213,14 +240,14 @@ func (m *mapper) segment(s segment) {
 		m.ackSegment(s)
 		return
 	}
-	if id == "HL" {
+	if string(id) == "HL" {
 		m.hl(s)
 		return
 	}
 	if m.skipLevel {
 		return
 	}
-	switch id {
+	switch string(id) {
 	case "BHT":
 		m.meta().TraceID = s.Element(3)
 	case "TRN":
@@ -399,7 +426,7 @@ func (m *mapper) finish() *Response {
 
 // ackSegment reads the parts of a 999 the contract surfaces.
 func (m *mapper) ackSegment(s segment) {
-	switch s.ID() {
+	switch string(s.IDBytes()) {
 	case "IK5":
 		m.resp.TransactionSetAcknowledgement = s.Element(1)
 		m.resp.ImplementationTransactionSetSyntaxError = s.Element(2)

@@ -372,22 +372,22 @@ func (m *mapper) eb(s segment) {
 	}
 	m.in2120, m.entity = false, nil
 	b := BenefitsInformation{}
-	b.Code, b.Name = codeAndName(codeAt(s, 1), eligibilityCodeNames)
-	b.CoverageLevelCode, b.CoverageLevel = codeAndName(codeAt(s, 2), coverageLevelNames)
+	b.Code, b.Name = codeAndNameAt(s, 1, eligibilityCodeNames)
+	b.CoverageLevelCode, b.CoverageLevel = codeAndNameAt(s, 2, coverageLevelNames)
 	b.ServiceTypeCodes = serviceTypeCodes(s, m.strings(serviceTypeCount(s)))
 	b.ServiceTypes = m.strings(len(b.ServiceTypeCodes))
 	for _, c := range b.ServiceTypeCodes {
 		b.ServiceTypes = append(b.ServiceTypes, serviceTypeNames.name(c))
 	}
-	b.InsuranceTypeCode, b.InsuranceType = codeAndName(codeAt(s, 4), insuranceTypeNames)
+	b.InsuranceTypeCode, b.InsuranceType = codeAndNameAt(s, 4, insuranceTypeNames)
 	b.PlanCoverage = s.Element(5)
-	b.TimeQualifierCode, b.TimeQualifier = codeAndName(codeAt(s, 6), timePeriodNames)
+	b.TimeQualifierCode, b.TimeQualifier = codeAndNameAt(s, 6, timePeriodNames)
 	b.BenefitAmount = decimal(s.Element(7))
 	b.BenefitPercent = decimal(s.Element(8))
-	b.QuantityQualifierCode, b.QuantityQualifier = codeAndName(codeAt(s, 9), quantityQualifierNames)
+	b.QuantityQualifierCode, b.QuantityQualifier = codeAndNameAt(s, 9, quantityQualifierNames)
 	b.BenefitQuantity = decimal(s.Element(10))
 	b.AuthOrCertIndicator = s.Element(11)
-	b.InPlanNetworkIndicatorCode, b.InPlanNetworkIndicator = codeAndName(codeAt(s, 12), yesNoNames)
+	b.InPlanNetworkIndicatorCode, b.InPlanNetworkIndicator = codeAndNameAt(s, 12, yesNoNames)
 	if len(s.ElementBytes(13)) > 0 {
 		b.CompositeMedicalProcedureIdentifier = procedure(s)
 	}
@@ -452,20 +452,20 @@ func procedure(s segment) *CompositeMedicalProcedureIdentifier {
 
 func serviceDelivery(s segment) BenefitsServiceDelivery {
 	d := BenefitsServiceDelivery{Quantity: decimal(s.Element(2)), SampleSelectionModulus: s.Element(4), NumOfPeriods: s.Element(6)}
-	d.QuantityQualifierCode, d.QuantityQualifier = codeAndName(codeAt(s, 1), deliveryQuantityNames)
-	d.UnitForMeasurementQualifierCode, d.UnitForMeasurementQualifier = codeAndName(codeAt(s, 3), measurementUnitNames)
+	d.QuantityQualifierCode, d.QuantityQualifier = codeAndNameAt(s, 1, deliveryQuantityNames)
+	d.UnitForMeasurementQualifierCode, d.UnitForMeasurementQualifier = codeAndNameAt(s, 3, measurementUnitNames)
 	d.UnitForMeasurementCode = d.UnitForMeasurementQualifier
-	d.TimePeriodQualifierCode, d.TimePeriodQualifier = codeAndName(codeAt(s, 5), timePeriodNames)
-	d.DeliveryOrCalendarPatternQualifierCode, d.DeliveryOrCalendarPatternQualifier = codeAndName(codeAt(s, 7), deliveryFrequencyNames)
+	d.TimePeriodQualifierCode, d.TimePeriodQualifier = codeAndNameAt(s, 5, timePeriodNames)
+	d.DeliveryOrCalendarPatternQualifierCode, d.DeliveryOrCalendarPatternQualifier = codeAndNameAt(s, 7, deliveryFrequencyNames)
 	d.DeliveryOrCalendarPatternCode = d.DeliveryOrCalendarPatternQualifier
-	d.DeliveryPatternTimeQualifierCode, d.DeliveryPatternTimeQualifier = codeAndName(codeAt(s, 8), deliveryTimeNames)
+	d.DeliveryPatternTimeQualifierCode, d.DeliveryPatternTimeQualifier = codeAndNameAt(s, 8, deliveryTimeNames)
 	d.DeliveryPatternTimeCode = d.DeliveryPatternTimeQualifier
 	return d
 }
 
 func additionalInformation(s segment) EligibilityAdditionalInformation {
 	a := EligibilityAdditionalInformation{IndustryCode: s.Element(2), CodeCategory: s.Element(3), InjuredBodyPartName: s.Element(4)}
-	a.CodeListQualifierCode, a.CodeListQualifier = codeAndName(codeAt(s, 1), codeListQualifierNames)
+	a.CodeListQualifierCode, a.CodeListQualifier = codeAndNameAt(s, 1, codeListQualifierNames)
 	if a.CodeListQualifierCode == "ZZ" && a.IndustryCode != "" {
 		a.Industry = placeOfServiceNames.name(a.IndustryCode)
 	}
@@ -488,26 +488,36 @@ func traceNumber(s segment) TraceNumber {
 	return t
 }
 
-// codeAndName returns a code with its name, or two empty strings.
-// codeAt is element n of s read as a code (code).
-func codeAt(s segment, n int) string {
-	b := s.ElementBytes(n)
-	if c, ok := knownCodes[string(b)]; ok {
-		return c
-	}
-	return s.str(b)
-}
-
 // code is b as a string: the code lists' own copy when b is one of their
 // codes, so mapping a 271's codes allocates nothing for the usual ones.
 func code(b []byte) string {
-	if c, ok := knownCodes[string(b)]; ok {
-		return c
+	if id := codeIDOf(b); id != 0 {
+		return codeStrings[id]
 	}
 	return string(b)
 }
 
-func codeAndName(code string, t codeTable) (string, string) {
+// codeAndNameAt returns element n of s as a code (code) with its name in
+// t, or two empty strings: the code is looked up once for both.
+func codeAndNameAt(s segment, n int, t *codeTable) (string, string) {
+	b := s.ElementBytes(n)
+	if len(b) == 0 {
+		return "", ""
+	}
+	if id := codeIDOf(b); id != 0 {
+		c := codeStrings[id]
+		if cols := t.colsByID(id); len(cols) > 0 {
+			return c, cols[0]
+		}
+		return c, c
+	}
+	// No table has it: the name is the code, as codeTable.name has it.
+	c := s.str(b)
+	return c, c
+}
+
+// codeAndName returns a code with its name, or two empty strings.
+func codeAndName(code string, t *codeTable) (string, string) {
 	if code == "" {
 		return "", ""
 	}
