@@ -3,7 +3,11 @@ package eligibility
 import (
 	"embed"
 	"fmt"
+	"io/fs"
+	"path"
 	"strings"
+
+	"github.com/clearhouse/clearhouse/internal/jsonstr"
 )
 
 // The code lists live in codes/*.tsv: one table per file, one code a line,
@@ -62,12 +66,12 @@ func (t *codeTable) column(code string, i int) string {
 // loadCodeTable parses one embedded file. A malformed file is a build
 // defect, so it panics; TestCodeTables runs every loader.
 func loadCodeTable(file string) *codeTable {
-	data, err := codeFiles.ReadFile("codes/" + file)
-	if err != nil {
-		panic(fmt.Sprintf("eligibility: code list %s: %v", file, err))
+	at, ok := codeFileAt[file]
+	if !ok {
+		panic(fmt.Sprintf("eligibility: no code list %s", file))
 	}
 	t := &codeTable{byCode: map[string][]string{}}
-	for n, line := range strings.Split(string(data), "\n") {
+	for n, line := range strings.Split(codeText[at[0]:at[1]], "\n") {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
@@ -91,11 +95,43 @@ func loadCodeTable(file string) *codeTable {
 		if int(id) >= len(t.slots) {
 			t.slots = append(t.slots, make([]uint16, int(id)+1-len(t.slots))...)
 		}
+		for _, c := range cols {
+			codeTextPlain = codeTextPlain && jsonstr.Plain(c, false)
+		}
 		t.byCode[cols[0]] = cols[1:]
 		t.rows = append(t.rows, cols[1:])
 		t.slots[id] = uint16(len(t.rows))
 	}
 	return t
+}
+
+// codeText is every code list's text in one string, so that the tables'
+// codes and names are all slices of it: the answer's JSON copies any of
+// them without a look for characters to escape when none of them has one
+// (codeTextPlain, see jsonw.value). codeFileAt is where each file's text
+// is in it.
+var codeText, codeFileAt = readCodeFiles()
+
+// codeTextPlain is set when no code or column of any table loaded needs
+// escaping in JSON (outside HTML mode).
+var codeTextPlain = true
+
+func readCodeFiles() (string, map[string][2]int) {
+	files, err := fs.Glob(codeFiles, "codes/*.tsv")
+	if err != nil {
+		panic(fmt.Sprintf("eligibility: code lists: %v", err))
+	}
+	var b strings.Builder
+	at := map[string][2]int{}
+	for _, f := range files {
+		data, err := codeFiles.ReadFile(f)
+		if err != nil {
+			panic(fmt.Sprintf("eligibility: code list %s: %v", f, err))
+		}
+		at[path.Base(f)] = [2]int{b.Len(), b.Len() + len(data)}
+		b.Write(data)
+	}
+	return b.String(), at
 }
 
 // Every code of every table is 1–3 characters of 0-9 and A-Z, so it has

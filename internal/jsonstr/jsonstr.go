@@ -10,12 +10,35 @@ import "unicode/utf8"
 // \u00XX (and <, >, & when html), invalid UTF-8 as \ufffd, U+2028 and
 // U+2029 escaped.
 func Append(b []byte, s string, html bool) []byte {
+	// Most strings need no escape at all: find the first byte that needs
+	// a look, and copy s whole when there is none.
+	i := plainPrefix(s, html)
+	b = append(b, '"')
+	if i == len(s) {
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	plain := &plainASCII
 	if html {
 		plain = &plainASCIIHTML
 	}
-	// Most strings need no escape at all: find the first byte that needs
-	// a look, and copy s whole when there is none.
+	return appendEscaped(b, s, i, plain, html)
+}
+
+// Plain reports whether s is printable ASCII that Append writes as it is
+// between quotes: no byte of it needs a look (non-ASCII text, written as
+// it is too, is not Plain). Nor does any byte of a part of it, which lets
+// a writer that knows a string is a part of a Plain one copy it without a
+// look.
+func Plain(s string, html bool) bool { return plainPrefix(s, html) == len(s) }
+
+// plainPrefix is the length of s up to its first byte that needs a look
+// (len(s) when none does).
+func plainPrefix(s string, html bool) int {
+	plain := &plainASCII
+	if html {
+		plain = &plainASCIIHTML
+	}
 	i := 0
 	if !html {
 		for len(s)-i >= 8 && plain8(load8(s[i:i+8])) {
@@ -25,12 +48,7 @@ func Append(b []byte, s string, html bool) []byte {
 	for i < len(s) && plain[s[i]] {
 		i++
 	}
-	b = append(b, '"')
-	if i == len(s) {
-		b = append(b, s...)
-		return append(b, '"')
-	}
-	return appendEscaped(b, s, i, plain, html)
+	return i
 }
 
 // appendEscaped is Append's loop from s[i], the first byte that needs a

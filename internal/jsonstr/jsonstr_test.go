@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestAppendMatchesEncodingJSON: Append writes what encoding/json writes
@@ -32,7 +33,19 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 			if !bytes.Equal(got, append([]byte("x"), bytes.TrimSuffix(want.Bytes(), []byte("\n"))...)) {
 				t.Errorf("html %v, %q: got %s, want %s", html, s, got[1:], want.Bytes())
 			}
+			checkPlain(t, s, html, want.Bytes())
 		}
+	}
+}
+
+// checkPlain: when Plain(s), encoding/json wrote s as it is between
+// quotes (encoded, newline-terminated); for ASCII s, only then.
+func checkPlain(t *testing.T, s string, html bool, encoded []byte) {
+	t.Helper()
+	asIs := string(encoded) == `"`+s+"\"\n"
+	ascii := !strings.ContainsFunc(s, func(r rune) bool { return r >= utf8.RuneSelf })
+	if p := Plain(s, html); p && !asIs || !p && asIs && ascii {
+		t.Errorf("html %v, Plain(%q) = %v, but encoding/json writes %s", html, s, p, encoded)
 	}
 }
 
@@ -54,6 +67,7 @@ func FuzzAppend(f *testing.F) {
 			if got := Append(nil, s, html); !bytes.Equal(got, bytes.TrimSuffix(want.Bytes(), []byte("\n"))) {
 				t.Errorf("html %v, %q: got %s, want %s", html, s, got, want.Bytes())
 			}
+			checkPlain(t, s, html, want.Bytes())
 		}
 	})
 }
