@@ -72,6 +72,8 @@ type AuditFilter struct {
 
 const auditColumns = `id, account_id, seq, mode, actor_type, actor_id, remote_addr, action, resource_type, resource_id, route, status, occurred_at, prev_hash, hash`
 
+const insertAuditEventSQL = `INSERT INTO audit_events (` + auditColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`
+
 func (q *queries) LockAuditChain(ctx context.Context, accountID string) (int64, string, error) {
 	if h, ok := q.heads.get(accountID); ok {
 		return h.Seq, h.Hash, nil // moved earlier in this transaction
@@ -103,7 +105,7 @@ func (q *queries) AppendAuditEvent(ctx context.Context, e AuditEvent) error {
 		q.heads.moved(AuditHead{AccountID: e.AccountID, Seq: e.Seq, Hash: e.Hash})
 		return nil
 	}
-	if _, err := q.w.exec(ctx, `INSERT INTO audit_events (`+auditColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+	if _, err := q.w.exec(ctx, insertAuditEventSQL,
 		e.ID, e.AccountID, e.Seq, e.Mode, e.ActorType, e.ActorID, e.RemoteAddr, e.Action, e.ResourceType, e.ResourceID,
 		e.Route, e.Status, toUS(e.At), e.PrevHash, e.Hash); err != nil {
 		return mapErr(err)

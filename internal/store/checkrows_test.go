@@ -8,14 +8,15 @@ import (
 	"time"
 )
 
-// TestRoundRecordsAChecksRowsInOneStatement: callers sharing a round each
-// record a check and the audit event about it, as the API does. One that
-// does nothing else writes its check, usage row and event with one INSERT
-// and no SAVEPOINT; one that fails afterwards, reads its check back, or
-// records a check whose id is taken keeps its own outcome: its rows all
-// or none, its error its own, the other callers' rows and the audit chain
-// whole.
-func TestRoundRecordsAChecksRowsInOneStatement(t *testing.T) {
+// TestRoundRecordsAChecksRowsWithoutSavepoints: callers sharing a round
+// each record a check and the audit event about it, as the API does. One
+// that does nothing else writes its check, usage row and event without a
+// SAVEPOINT; one that fails afterwards, reads its check back, records a
+// check whose id is taken, or an audit event whose place in the chain is
+// taken (after its check and usage row went in) keeps its own outcome:
+// its rows all or none, its error its own, the other callers' rows and
+// the audit chain whole.
+func TestRoundRecordsAChecksRowsWithoutSavepoints(t *testing.T) {
 	t.Parallel()
 	const (
 		plain        = "plain"
@@ -23,8 +24,9 @@ func TestRoundRecordsAChecksRowsInOneStatement(t *testing.T) {
 		readsBack    = "reads back"
 		readsAndFail = "reads back and fails"
 		takenID      = "taken id"
+		takenSeq     = "taken seq"
 	)
-	callers := []string{plain, failsAfter, plain, readsBack, takenID, plain, readsAndFail, plain}
+	callers := []string{plain, failsAfter, takenSeq, plain, readsBack, takenID, plain, readsAndFail, plain}
 	ctx := context.Background()
 	s := openTestSQLite(t)
 	if err := s.CreateAccount(ctx, Account{ID: "acct", Name: "acct", CreatedAt: time.Now()}); err != nil {
@@ -39,7 +41,7 @@ func TestRoundRecordsAChecksRowsInOneStatement(t *testing.T) {
 	if err := s.InsertEligibilityCheck(ctx, taken); err != nil {
 		t.Fatal(err)
 	}
-	savepoints, rows := s.rounds.savepoints.Load(), s.rounds.checkRows.Load()
+	savepoints, rows := s.rounds.savepoints.Load(), s.rounds.deferred.Load()
 	boom := errors.New("boom")
 	fns := make([]func(tx Queries) error, len(callers))
 	for i, kind := range callers {
@@ -59,6 +61,9 @@ func TestRoundRecordsAChecksRowsInOneStatement(t *testing.T) {
 			seq, prev, err := tx.LockAuditChain(ctx, "acct")
 			if err != nil {
 				return err
+			}
+			if kind == takenSeq {
+				seq-- // the head's own number: its INSERT fails after the check's and the usage row's
 			}
 			if err := tx.AppendAuditEvent(ctx, AuditEvent{ID: NewID(), AccountID: "acct", Seq: seq + 1, Mode: ModeTest,
 				ActorType: "api_key", ActorID: "k", Action: "create", ResourceType: "eligibility_check", ResourceID: c.ID,
@@ -86,6 +91,10 @@ func TestRoundRecordsAChecksRowsInOneStatement(t *testing.T) {
 		case takenID:
 			if !errors.Is(err, ErrConflict) {
 				t.Errorf("caller %d (%s): err %v, want ErrConflict", i, kind, err)
+			}
+		case takenSeq:
+			if !errors.Is(err, ErrConflict) || !errors.Is(getErr, ErrNotFound) {
+				t.Errorf("caller %d (%s): err %v, check %v; want ErrConflict and no check", i, kind, err, getErr)
 			}
 		default:
 			kept++
@@ -128,89 +137,11 @@ func TestRoundRecordsAChecksRowsInOneStatement(t *testing.T) {
 	}
 	// Only the callers that ran another statement needed a SAVEPOINT: the
 	// two that read their check back and the first, which made the new
-	// chain's head row. Every caller's check went in with one INSERT into
-	// check_rows.
+	// chain's head row (the one whose audit event failed had none).
 	if got := s.rounds.savepoints.Load() - savepoints; got != 3 {
 		t.Errorf("%d SAVEPOINTs, want 3 (the callers that read back, the one that made the chain's head)", got)
 	}
-	if got := s.rounds.checkRows.Load() - rows; got != int64(len(callers)-1) {
-		t.Errorf("%d check_rows INSERTs, want %d (all but the one that failed with its check still deferred)", got, len(callers)-1)
-	}
-}
-
-// TestCheckRowsOnANewWriterConnection: check_rows is a TEMP view of the
-// writer's connection; a connection the pool opens later (after it
-// dropped one, as it does after an interrupted statement) has it too.
-func TestCheckRowsOnANewWriterConnection(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	s := openTestSQLite(t)
-	if err := s.CreateAccount(ctx, Account{ID: "acct", Name: "acct", CreatedAt: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
-	s.writer.SetMaxIdleConns(0) // closes the idle connection
-	s.writer.SetMaxIdleConns(1)
-	if n := s.writer.Stats().OpenConnections; n != 0 {
-		t.Fatalf("%d writer connections open, want 0", n)
-	}
-	rows := s.rounds.checkRows.Load()
-	c := EligibilityCheck{ID: "check", AccountID: "acct", KeyID: "k", Mode: ModeTest, CreatedAt: time.Now()}
-	if err := s.GroupInTx(ctx, func(tx Queries) error { return tx.InsertEligibilityCheck(ctx, c) }); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.GetEligibilityCheck(ctx, "acct", "check"); err != nil {
-		t.Fatal(err)
-	}
-	if s.rounds.checkRows.Load() != rows+1 {
-		t.Error("the check did not go through check_rows")
-	}
-}
-
-// TestCheckRowsMissingOnTheConnection: a writer connection without
-// check_rows (opened while another OpenSQLite of the same file was
-// migrating it) makes it when a round first needs it, and the check is
-// stored with its usage row and audit event.
-func TestCheckRowsMissingOnTheConnection(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	s := openTestSQLite(t)
-	if err := s.CreateAccount(ctx, Account{ID: "acct", Name: "acct", CreatedAt: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
-	err := s.inTx(ctx, func(q *queries) error {
-		_, err := q.w.exec(ctx, `DROP VIEW temp.check_rows`) // drops its trigger too
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 2 { // the first makes check_rows, the second finds it
-		c := EligibilityCheck{ID: fmt.Sprint("check-", i), AccountID: "acct", KeyID: "k", Mode: ModeTest, CreatedAt: time.Now()}
-		err := s.GroupInTx(ctx, func(tx Queries) error {
-			if err := tx.InsertEligibilityCheck(ctx, c); err != nil {
-				return err
-			}
-			seq, prev, err := tx.LockAuditChain(ctx, "acct")
-			if err != nil {
-				return err
-			}
-			return tx.AppendAuditEvent(ctx, AuditEvent{ID: NewID(), AccountID: "acct", Seq: seq + 1, Mode: ModeTest,
-				ActorType: "api_key", ActorID: "k", Action: "create", ResourceType: "eligibility_check", ResourceID: c.ID,
-				At: time.Now(), PrevHash: prev, Hash: fmt.Sprint(seq + 1)})
-		})
-		if err != nil {
-			t.Fatalf("check %d: %v", i, err)
-		}
-		if _, err := s.GetEligibilityCheck(ctx, "acct", c.ID); err != nil {
-			t.Fatalf("check %d: %v", i, err)
-		}
-	}
-	usage, err := s.ListUsage(ctx, "acct")
-	if err != nil || len(usage) != 2 {
-		t.Errorf("usage rows %v (%v), want 2", usage, err)
-	}
-	heads, err := s.AuditChains(ctx)
-	if err != nil || len(heads) != 1 || heads[0].Seq != 2 {
-		t.Errorf("heads %+v (%v), want the chain at 2", heads, err)
+	if got := s.rounds.deferred.Load() - rows; got != int64(len(callers)-1) {
+		t.Errorf("%d deferred checks written, want %d (all but the one that failed with its check still deferred)", got, len(callers)-1)
 	}
 }

@@ -28,8 +28,7 @@ const insertEligibilitySQL = `INSERT INTO eligibility_checks (id, account_id, ke
 const checkColumns = 20
 
 // checkArgs writes c's values for insertEligibilitySQL's columns, in its
-// order, into dst (checkColumns long); check_rows (checkrows.go) takes the
-// same values first.
+// order, into dst (checkColumns long).
 func checkArgs(dst []any, c *EligibilityCheck, payload any) {
 	_ = dst[checkColumns-1]
 	dst[0], dst[1], dst[2], dst[3], dst[4], dst[5] = c.ID, c.AccountID, c.KeyID, c.Mode, c.TradingPartnerServiceID, c.PayerName

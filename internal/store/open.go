@@ -71,10 +71,7 @@ func Open(ctx context.Context, dataDir, databaseURL string, timeouts ...Postgres
 func OpenSQLite(ctx context.Context, path string) (Store, error) {
 	base := "file:" + filepath.ToSlash(path) + "?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)"
 	writerDSN := base + "&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_pragma=journal_mode(WAL)" +
-		"&_pragma=wal_autocheckpoint(" + strconv.Itoa(walCheckpointPages) + ")&" + writerDSNMark
-	// Not migrated until migrate returns: no check_rows trigger may name
-	// a table a migration renames (checkrows.go).
-	migratedWriters.Delete(writerDSN)
+		"&_pragma=wal_autocheckpoint(" + strconv.Itoa(walCheckpointPages) + ")&_txlock=immediate"
 	writer, err := sql.Open("sqlite", writerDSN)
 	if err != nil {
 		return nil, fmt.Errorf("store: open sqlite: %w", err)
@@ -84,10 +81,6 @@ func OpenSQLite(ctx context.Context, path string) (Store, error) {
 	writer.SetConnMaxLifetime(0)
 	writer.SetConnMaxIdleTime(0)
 	if err := migrate(ctx, EngineSQLite, writer); err != nil {
-		writer.Close()
-		return nil, err
-	}
-	if err := migratedWriter(ctx, writer, writerDSN); err != nil {
 		writer.Close()
 		return nil, err
 	}
