@@ -31,6 +31,13 @@ func mapSignal(path string, db os.FileInfo) (*atomic.Int64, func() error, error)
 	if err != nil {
 		return nil, nil, err
 	}
+	// The umask narrowed a new file's mode; SQLite sets its -wal and -shm
+	// files' to the database's after opening them (robust_open's fchmod),
+	// so do the same: otherwise a process that can open -shm could not
+	// map the signal, and its open would fail.
+	if st.Size() == 0 && st.Mode().Perm() != db.Mode().Perm() {
+		_ = f.Chmod(db.Mode().Perm())
+	}
 	// Growing a file others may have just grown and written is safe:
 	// truncating to the length it already has changes nothing.
 	if st.Size() < signalSize {

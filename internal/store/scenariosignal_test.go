@@ -158,3 +158,44 @@ func TestScenariosSignalThroughSymlink(t *testing.T) {
 		t.Errorf("a signal file beside the link (%v): want only the database's", err)
 	}
 }
+
+// TestScenariosSignalTakesTheDatabasesMode: a new signal file has the
+// database's permissions whatever the umask, as SQLite's -wal and -shm
+// files have (its robust_open sets them with fchmod). With the umask's
+// mode instead (0644 from a 0666 database under umask 022), a process of
+// another user that may write the database — and so opens -shm — could not
+// map the signal, and its open failed.
+func TestScenariosSignalTakesTheDatabasesMode(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), SQLiteFile)
+	st, err := OpenSQLite(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.(*sqlStore).scenarios == nil {
+		st.Close()
+		t.Skip("no scenarios signal on this platform")
+	}
+	st.Close()
+	const mode = 0o666 // wider than any usual umask lets a new file be
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path + scenariosSignalSuffix); err != nil {
+		t.Fatal(err)
+	}
+	st, err = OpenSQLite(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, suffix := range []string{"-shm", scenariosSignalSuffix} {
+		fi, err := os.Stat(path + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode().Perm(); got != mode {
+			t.Errorf("%s has mode %#o, want the database's %#o", suffix, got, mode)
+		}
+	}
+}
