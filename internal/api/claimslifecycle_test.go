@@ -78,11 +78,17 @@ func TestClaimLifecycleDoneWhen(t *testing.T) {
 		t.Errorf("list: %+v", list)
 	}
 
-	// 3. The timeline, newest first: 835, 277CA, 999, delivery, submission.
+	// 3. The timeline, newest first: the three answers, the delivery, the
+	// submission. The claim may be PROCESSED before its 277CA is recorded
+	// (below): wait for it.
 	var timeline struct {
 		Items []map[string]map[string]any
 	}
 	c.do("GET", "/2025-03-07/claims/"+claimID+"/timeline", "", 200, &timeline)
+	for len(timeline.Items) < 5 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		c.do("GET", "/2025-03-07/claims/"+claimID+"/timeline", "", 200, &timeline)
+	}
 	var kinds []string
 	ids := map[string]string{}
 	for _, e := range timeline.Items {
@@ -106,13 +112,14 @@ func TestClaimLifecycleDoneWhen(t *testing.T) {
 			}
 		}
 	}
-	// The 999 and the 277CA arrive as two files processed side by side:
-	// either may be recorded first, and the timeline shows the order they
-	// were.
-	got := strings.Join(kinds, " ")
-	if got != "claimPaymentInformation claimAcknowledgment fileAcknowledgment deliveryAttempt dentalClaimSubmission" &&
-		got != "claimPaymentInformation fileAcknowledgment claimAcknowledgment deliveryAttempt dentalClaimSubmission" {
-		t.Errorf("timeline kinds %s", got)
+	// The 999, the 277CA and the 835 arrive as three files processed side
+	// by side (the mock payer sends the 835 200 ms after the 277CA's file,
+	// processed or not): they may be recorded in any order, and the
+	// timeline shows the order they were.
+	if len(kinds) != 5 || answerKinds[kinds[0]].rank == 0 || answerKinds[kinds[1]].rank == 0 || answerKinds[kinds[2]].rank == 0 ||
+		kinds[0] == kinds[1] || kinds[1] == kinds[2] || kinds[0] == kinds[2] ||
+		kinds[3] != "deliveryAttempt" || kinds[4] != "dentalClaimSubmission" {
+		t.Fatalf("timeline kinds %v", kinds)
 	}
 	for i := 1; i < len(timeline.Items); i++ {
 		if processedAt(timeline.Items[i]) > processedAt(timeline.Items[i-1]) {
@@ -158,9 +165,18 @@ func TestClaimLifecycleDoneWhen(t *testing.T) {
 		t.Errorf("claim status: %+v", status)
 	}
 
-	// 6. One event per change, in order: SUBMITTED → RECEIVED (999) →
-	// ACCEPTED (277CA) → PROCESSED (835); when the 277CA is recorded
-	// before the 999, the late 999 changes nothing (no RECEIVED step).
+	// 6. One event per change, in the timeline's order: SUBMITTED →
+	// RECEIVED (999) → ACCEPTED (277CA) → PROCESSED (835) when they were
+	// recorded in that order; an answer recorded after a later kind's (a
+	// 999 after the 277CA, a 277CA after the 835) changes nothing.
+	var want []string
+	now, rank := "SUBMITTED", 0
+	for i := 2; i >= 0; i-- {
+		if a := answerKinds[kinds[i]]; a.rank > rank {
+			want = append(want, now+">"+a.status+"("+a.source+")")
+			now, rank = a.status, a.rank
+		}
+	}
 	var evs struct {
 		Items []struct {
 			Detail struct{ ClaimID, Status, PreviousStatus, Source string } `json:"detail"`
@@ -175,10 +191,21 @@ func TestClaimLifecycleDoneWhen(t *testing.T) {
 		}
 		changes = append(changes, d.PreviousStatus+">"+d.Status+"("+d.Source+")")
 	}
-	if got := strings.Join(changes, " "); got != "SUBMITTED>RECEIVED(999) RECEIVED>ACCEPTED(277CA) ACCEPTED>PROCESSED(835)" &&
-		got != "SUBMITTED>ACCEPTED(277CA) ACCEPTED>PROCESSED(835)" {
-		t.Errorf("status events: %s", got)
+	if got := strings.Join(changes, " "); got != strings.Join(want, " ") {
+		t.Errorf("status events: %s, want %s (timeline %v)", got, strings.Join(want, " "), kinds)
 	}
+}
+
+// answerKinds are the timeline's answer entries: the rank of their kind
+// (a later kind's answer replaces an earlier one's), the status they
+// report and the source their event names.
+var answerKinds = map[string]struct {
+	rank           int
+	status, source string
+}{
+	"fileAcknowledgment":      {1, "RECEIVED", "999"},
+	"claimAcknowledgment":     {2, "ACCEPTED", "277CA"},
+	"claimPaymentInformation": {3, "PROCESSED", "835"},
 }
 
 // processedAt is a timeline entry's time.

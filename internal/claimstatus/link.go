@@ -65,8 +65,9 @@ type Linker struct {
 	Blob blob.Store
 	// Events records the claims' status changes (required).
 	Events *events.Emitter
-	// Clock dates the status changes (default clock.System): the core's,
-	// so a test's fake time is the changes' time too.
+	// Clock dates the answers and status changes when they are recorded
+	// (default clock.System): the core's, so a test's fake time is theirs
+	// too.
 	Clock clock.Clock
 }
 
@@ -104,6 +105,7 @@ func (l *Linker) link999(ctx context.Context, tx store.Queries, t store.Transact
 	if err != nil {
 		return nil // a 999 we cannot read links nothing; the core reports the file
 	}
+	var answers []answer
 	for _, a := range acks {
 		if a.SetID != "837" {
 			continue
@@ -117,12 +119,10 @@ func (l *Linker) link999(ctx context.Context, tx store.Queries, t store.Transact
 			outcome = Rejected
 		}
 		for _, c := range found {
-			if err := l.record(ctx, tx, t, c, store.ClaimAnswer999, outcome, Detail{AckStatus: a.Status}); err != nil {
-				return err
-			}
+			answers = append(answers, answer{c, outcome, Detail{AckStatus: a.Status}})
 		}
 	}
-	return nil
+	return l.record(ctx, tx, t, store.ClaimAnswer999, answers)
 }
 
 // linkClaims links a 277 or 835: its patient control numbers (the
@@ -178,11 +178,13 @@ func (l *Linker) linkClaims(ctx context.Context, tx store.Queries, t store.Trans
 		}
 		byClaim[c.ID] = append(byClaim[c.ID], f)
 	}
-	for _, c := range order {
+	answers := make([]answer, len(order))
+	for i, c := range order {
 		outcome, d := judge(kind, byClaim[c.ID])
-		if err := l.record(ctx, tx, t, c, kind, outcome, d); err != nil {
-			return err
-		}
+		answers[i] = answer{c, outcome, d}
+	}
+	if err := l.record(ctx, tx, t, kind, answers); err != nil {
+		return err
 	}
 	return tx.RecordUnmatchedReports(ctx, lost)
 }
@@ -238,32 +240,59 @@ func judge(kind string, facts []claimFact) (string, Detail) {
 	return Accepted, d
 }
 
-// record stores the answer, with the claim status it reports, and emits
-// claim.status.changed.v2 when the claim's status changes: all through tx,
-// so the change and its event commit together or not at all.
-func (l *Linker) record(ctx context.Context, tx store.Queries, t store.Transaction, c store.DentalClaim, kind, outcome string, d Detail) error {
-	detail, err := json.Marshal(d)
-	if err != nil {
+// answer is what t says about one claim.
+type answer struct {
+	claim   store.DentalClaim
+	outcome string
+	detail  Detail
+}
+
+// record stores t's answers, with the claim status each reports, and emits
+// claim.status.changed.v2 for each claim whose status changes: all through
+// tx, so the changes and their events commit together or not at all.
+//
+// They are dated now, once tx holds the claims, not with t's time: t was
+// dated before it waited for the writer, so a 277CA read before a 999 but
+// recorded after it (its change names the 999's RECEIVED) was dated before
+// it, and listed before it in the events and on the claim's timeline. Read
+// after the claims are held (on PostgreSQL a transaction holding one of
+// them first has ended), the clock orders each claim's answers and changes
+// as they were recorded.
+func (l *Linker) record(ctx context.Context, tx store.Queries, t store.Transaction, kind string, answers []answer) error {
+	if len(answers) == 0 {
+		return nil
+	}
+	ids := make([]string, len(answers))
+	for i, a := range answers {
+		ids[i] = a.claim.ID
+	}
+	if err := tx.LockClaims(ctx, t.AccountID, ids); err != nil {
 		return err
 	}
-	a := store.ClaimAnswer{ClaimID: c.ID, AccountID: t.AccountID, Mode: t.Mode, Kind: kind,
-		Outcome: outcome, ExecutionID: t.ExecutionID, TransactionID: t.ID, Detail: detail, CreatedAt: t.CreatedAt,
-		State: State(kind, outcome, d)}
-	if kind == store.ClaimAnswer835 {
-		a.Paid, a.PaidCents = true, d.PaidCents()
+	at := l.now()
+	for _, an := range answers {
+		detail, err := json.Marshal(an.detail)
+		if err != nil {
+			return err
+		}
+		c := an.claim
+		a := store.ClaimAnswer{ClaimID: c.ID, AccountID: t.AccountID, Mode: t.Mode, Kind: kind,
+			Outcome: an.outcome, ExecutionID: t.ExecutionID, TransactionID: t.ID, Detail: detail, CreatedAt: at,
+			State: State(kind, an.outcome, an.detail)}
+		if kind == store.ClaimAnswer835 {
+			a.Paid, a.PaidCents = true, an.detail.PaidCents()
+		}
+		ch, err := tx.RecordClaimAnswer(ctx, a)
+		if err != nil {
+			return err
+		}
+		if ch.Changed() {
+			if err := emitChange(ctx, tx, l.Events, c, ch, t.ExecutionID, t.ID, kind, at); err != nil {
+				return err
+			}
+		}
 	}
-	ch, err := tx.RecordClaimAnswer(ctx, a)
-	if err != nil || !ch.Changed() {
-		return err
-	}
-	// The event is dated now, once RecordClaimAnswer holds the claim (its
-	// row is locked until tx ends), not with t's time: t was dated before
-	// it waited for the writer, so a 277CA parsed before a 999 but recorded
-	// after it (its change reads the 999's RECEIVED) listed before it. Read
-	// after the lock, the clock orders one claim's changes as they were
-	// made. The answer keeps t's time: the timeline shows when each answer
-	// was processed.
-	return emitChange(ctx, tx, l.Events, c, ch, t.ExecutionID, t.ID, kind, l.now())
+	return nil
 }
 
 func (l *Linker) now() time.Time {

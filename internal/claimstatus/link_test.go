@@ -124,10 +124,15 @@ func TestLinkListsChangesAsRecorded(t *testing.T) {
 				t.Errorf("changedAt %s, event time %v", d.ChangedAt, times[i])
 			}
 		}
-		// The timeline keeps when each answer's file was processed.
+		// The answers (the claim's timeline) are dated as their changes.
 		answers, err := f.st.ListClaimAnswers(context.Background(), f.account, f.claim.ID)
-		if err != nil || len(answers) != 2 || !answers[0].CreatedAt.Equal(f.t277.CreatedAt) || !answers[1].CreatedAt.Equal(f.t999.CreatedAt) {
+		if err != nil || len(answers) != 2 || answers[0].Kind != store.ClaimAnswer999 || !answers[0].CreatedAt.Equal(times[1]) ||
+			!answers[1].CreatedAt.Equal(times[0]) {
 			t.Errorf("answers: %+v %v", answers, err)
+		}
+		timeline := Timeline(f.claim, nil, answers, nil, nil)
+		if len(timeline) != 3 || timeline[0].ClaimAcknowledgment == nil || timeline[1].FileAcknowledgment == nil {
+			t.Errorf("timeline, newest first: %+v", timeline)
 		}
 	})
 }
@@ -148,8 +153,8 @@ func TestLinkDatesChangesByItsClock(t *testing.T) {
 
 // On PostgreSQL two answers' transactions run at once: the second waits
 // for the first to end and reads what it recorded, so its change names the
-// first's status and is dated after it, and a 999 after a 277CA does not
-// move the status back.
+// first's status, it and its answer are dated after the first's, and a
+// 999 after a 277CA does not move the status back.
 func TestLinkWaitsForTheClaim(t *testing.T) {
 	for _, c := range []struct {
 		first string
@@ -204,6 +209,10 @@ func TestLinkWaitsForTheClaim(t *testing.T) {
 			claim, err := st.GetDentalClaim(ctx, f.account, f.claim.ID)
 			if err != nil || claim.Lifecycle.Status != store.ClaimStatusAccepted {
 				t.Errorf("claim status %q, want ACCEPTED (%v)", claim.Lifecycle.Status, err)
+			}
+			answers, err := st.ListClaimAnswers(ctx, f.account, f.claim.ID)
+			if err != nil || len(answers) != 2 || answers[0].TransactionID != first.ID || !answers[1].CreatedAt.After(answers[0].CreatedAt) {
+				t.Errorf("answers, oldest first: %+v %v", answers, err)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -94,6 +95,12 @@ type ClaimLifecycles interface {
 	// that failed for good) unless its status is no longer one of from;
 	// it returns the change.
 	SetClaimState(ctx context.Context, accountID, claimID string, to ClaimState, from ...string) (ClaimStatusChange, error)
+	// LockClaims holds the account's claims named by ids until the
+	// transaction it runs in ends (on PostgreSQL; SQLite's single writer
+	// holds everything already): whatever the transaction then reads and
+	// dates about them comes after every transaction that held them first.
+	// Call it in a transaction.
+	LockClaims(ctx context.Context, accountID string, ids []string) error
 	// RecordUnmatchedReports stores claims of inbound answers that name no
 	// claim (again: nothing changes).
 	RecordUnmatchedReports(ctx context.Context, rs []UnmatchedReport) error
@@ -177,6 +184,22 @@ func (q *queries) claimState(ctx context.Context, accountID, claimID string) (Cl
 	err := q.w.queryRow(ctx, `SELECT status, status_reported_by, answer_rank FROM dental_claims
 		WHERE account_id = $1 AND id = $2`+lock, accountID, claimID).Scan(&s.Status, &s.ReportedBy, &rank)
 	return s, rank, mapErr(err)
+}
+
+func (q *queries) LockClaims(ctx context.Context, accountID string, ids []string) error {
+	if q.w.sqlite || len(ids) == 0 {
+		return nil
+	}
+	doc, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
+	// In the order of their ids, so that two transactions holding some of
+	// the same claims never wait for each other both ways.
+	var n int
+	return mapErr(q.w.queryRow(ctx, `SELECT count(*) FROM (SELECT id FROM dental_claims
+		WHERE account_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb)) ORDER BY id FOR UPDATE) held`,
+		accountID, string(doc)).Scan(&n))
 }
 
 func (q *queries) SetClaimState(ctx context.Context, accountID, claimID string, to ClaimState, from ...string) (ClaimStatusChange, error) {
