@@ -193,11 +193,13 @@ func (r *Result) Body() any {
 // the payer does not answer, cannot be reached, or answers nonsense. The
 // error is reserved for failures of our own (the 270 could not be built).
 func (s *Service) Check(ctx context.Context, caller Caller, req *Request) (*Result, error) {
-	requestJSON, _ := json.Marshal(req)
+	// As json.Marshal writes it (TestRequestJSONIsCurrent), before
+	// validation brings its strings into the X12 character set.
+	reqJSON := requestJSON(req)
 	res, started := s.begin(req.ControlNumber)
 	res.keys = keysOf(req, res.CreatedAt)
 	err := s.check(ctx, caller, req, res)
-	s.finish(ctx, caller, res, requestJSON, started)
+	s.finish(ctx, caller, res, reqJSON, started)
 	return res, err
 }
 
