@@ -515,6 +515,12 @@ func (s *Service) record(ctx context.Context, caller Caller, res *Result, reques
 	wctx := context.WithoutCancel(ctx)
 	join := audit.Join(ctx)
 	g, grouped := s.cfg.History.(groupedHistory)
+	if grouped {
+		// The store's writer inserts under SQLite's one write lock (a
+		// group commit's round, or the check batcher): pack the payload
+		// here, beside the other requests, not there.
+		c.Pack()
+	}
 	if join == nil || !grouped {
 		return s.cfg.History.InsertEligibilityCheck(wctx, c)
 	}

@@ -40,6 +40,7 @@ func BenchmarkGroupedCheck(b *testing.B) {
 					PatientName: "DOE, JOHN", MemberID: "W123456789", PatientBirthDate: "19800102", ServiceDate: "20261126",
 					Route: "/2024-04-01/eligibility",
 				}
+				c.Pack() // in the caller, as the eligibility service does
 				return s.GroupInTx(ctx, func(tx store.Queries) error {
 					if err := tx.InsertEligibilityCheck(ctx, c); err != nil {
 						return err

@@ -1,10 +1,12 @@
 package store
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/binary"
 	"errors"
 	"sync"
+	"unsafe"
 
 	"github.com/klauspost/compress/s2"
 )
@@ -47,9 +49,53 @@ var checkDict = sync.OnceValue(func() *s2.Dict {
 // buffer goes back as soon as the insert has returned.
 var packBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
-// packCheck returns c's payload in a buffer of packBuffers (give it back
-// with putPacked once the insert has run).
+// PackedPayload is a check's payload packed before its insert: see Pack.
+type PackedPayload struct {
+	payload []byte
+	// what it was packed from: an insert uses payload only while c's three
+	// fields are these same slices (same arrays, same lengths).
+	request, x12, answer []byte
+}
+
+// Pack packs c's request JSON, 271 and answer JSON into its payload now,
+// in the caller's goroutine, so that inserting c does not. In a group
+// commit's round (GroupInTx) the insert runs while SQLite's one write
+// lock is held and the round's other callers wait for it; the S2 encoding
+// (~85 K instructions a check) is then serial work that a core running
+// another request could have done beside the round. The stored bytes are
+// those the insert would pack. The three fields must not be changed in
+// place afterwards; an insert that finds any of them replaced (another
+// array or length) packs again. The payload is its own allocation, not a
+// pooled buffer: an insert can outlive its caller (a check batched on
+// SQLite is committed after a caller that gave up has returned).
+func (c *EligibilityCheck) Pack() {
+	payload, buf := c.encodePayload()
+	c.Packed = &PackedPayload{payload: bytes.Clone(payload), request: c.RequestJSON, x12: c.X12Response, answer: c.ResponseJSON}
+	putPacked(buf)
+}
+
+// of reports whether p was packed from c's current fields.
+func (p *PackedPayload) of(c *EligibilityCheck) bool {
+	return p != nil && sameSlice(p.request, c.RequestJSON) && sameSlice(p.x12, c.X12Response) &&
+		sameSlice(p.answer, c.ResponseJSON)
+}
+
+func sameSlice(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || unsafe.SliceData(a) == unsafe.SliceData(b))
+}
+
+// packCheck returns c's payload: the one Pack made (buf nil), or one
+// packed now in a buffer of packBuffers. Give buf back with putPacked once
+// the insert has run.
 func packCheck(c *EligibilityCheck) (payload []byte, buf *[]byte) {
+	if c.Packed.of(c) {
+		return c.Packed.payload, nil
+	}
+	return c.encodePayload()
+}
+
+// encodePayload packs c's payload in a buffer of packBuffers.
+func (c *EligibilityCheck) encodePayload() (payload []byte, buf *[]byte) {
 	n := len(c.RequestJSON) + len(c.X12Response) + len(c.ResponseJSON)
 	buf = packBuffers.Get().(*[]byte)
 	head := 1 + 2*binary.MaxVarintLen64
@@ -67,7 +113,11 @@ func packCheck(c *EligibilityCheck) (payload []byte, buf *[]byte) {
 	return out[:len(out)+len(enc)], buf
 }
 
-func putPacked(buf *[]byte) { packBuffers.Put(buf) }
+func putPacked(buf *[]byte) {
+	if buf != nil {
+		packBuffers.Put(buf)
+	}
+}
 
 var errBadPayload = errors.New("store: unreadable eligibility payload")
 

@@ -71,3 +71,43 @@ func TestUnpackRefusesDamage(t *testing.T) {
 		}
 	}
 }
+
+// TestPackAheadIsUsed: after Pack, the insert's packCheck takes Pack's
+// payload (no encoding, no pooled buffer) while the three fields are the
+// slices packed, and packs again when one was replaced or resliced; both
+// give the bytes packCheck makes of the fields as they are.
+func TestPackAheadIsUsed(t *testing.T) {
+	t.Parallel()
+	req, x271, ans := []byte(`{"a":1}`), []byte("ISA*00*~EB*1**30~"), []byte(`{"benefitsInformation":[{"code":"1"}]}`)
+	for _, tc := range []struct {
+		name   string
+		change func(c *EligibilityCheck)
+		reuse  bool
+	}{
+		{"unchanged", func(*EligibilityCheck) {}, true},
+		{"answer replaced, same length", func(c *EligibilityCheck) { c.ResponseJSON = bytes.Clone(ans) }, false},
+		{"271 resliced", func(c *EligibilityCheck) { c.X12Response = c.X12Response[:5] }, false},
+		{"request gone", func(c *EligibilityCheck) { c.RequestJSON = nil }, false},
+		{"empty stays empty", func(c *EligibilityCheck) { c.RequestJSON = []byte{} }, false},
+	} {
+		c := EligibilityCheck{RequestJSON: req, X12Response: x271, ResponseJSON: ans}
+		if tc.name == "empty stays empty" {
+			c.RequestJSON, tc.reuse = nil, true // nil and empty are the same stored bytes
+		}
+		c.Pack()
+		tc.change(&c)
+		fresh := c
+		fresh.Packed = nil
+		want, wbuf := packCheck(&fresh)
+		want = bytes.Clone(want)
+		putPacked(wbuf)
+		got, buf := packCheck(&c)
+		if reused := buf == nil && len(got) > 0 && &got[0] == &c.Packed.payload[0]; reused != tc.reuse {
+			t.Errorf("%s: Pack's payload used %v, want %v", tc.name, reused, tc.reuse)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: payload %x, want %x", tc.name, got, want)
+		}
+		putPacked(buf)
+	}
+}

@@ -66,6 +66,10 @@ type EligibilityCheck struct {
 	// with it (simulated_answers; its account, mode and subject are the
 	// check's).
 	Simulation *SimulatedAnswer
+
+	// Packed is the stored payload packed ahead of the insert (Pack), or
+	// nil: the insert packs it. Never read back.
+	Packed *PackedPayload
 }
 
 // EligibilityFilter narrows ListEligibilityChecks. Zero fields do not filter.
