@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/clearhouse/clearhouse/internal/x12text"
 	"github.com/clearhouse/clearhouse/x12"
 )
 
@@ -126,25 +127,9 @@ func (s segment) Element(n int) string { return s.str(s.ElementBytes(n)) }
 // Component is component c of element n, "" if absent.
 func (s segment) Component(n, c int) string { return s.str(s.ComponentBytes(n, c)) }
 
-// str is b as a string: the bytes of text at b's place in the input when
-// they are the same bytes, else a copy. An element is a view of the
-// segment's bytes that keeps the reader buffer's capacity, so cap(raw) -
-// cap(b) is its place in the segment, and the segment's Offset its place
-// in the input. Whatever the reader did to the bytes (a BOM, line breaks
-// removed from a hard-wrapped segment, UTF-16 input), the comparison
-// catches a place that does not hold them, and b is copied as before.
-func (s segment) str(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	at := s.Offset() + int64(cap(s.Unsplit())-cap(b))
-	if at >= 0 && at+int64(len(b)) <= int64(len(s.text)) {
-		if v := s.text[at : at+int64(len(b))]; v == string(b) {
-			return v
-		}
-	}
-	return string(b)
-}
+// str is b as a string: a slice of text when it holds b's bytes at b's
+// place, else a copy (x12text.ElementString).
+func (s segment) str(b []byte) string { return x12text.ElementString(s.text, s.Segment, b) }
 
 // Loop levels by HL03 code.
 const (

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/clearhouse/clearhouse/internal/payers"
+	"github.com/clearhouse/clearhouse/internal/x12text"
 	"github.com/clearhouse/clearhouse/x12"
 )
 
@@ -16,6 +17,8 @@ var ErrInvalidInquiry = payers.ErrInvalidInquiry
 
 // inquiry is what the mock payer reads from a 270.
 type inquiry struct {
+	text string // the request, whose slices the strings below are
+
 	isaSenderQualifier, isaSenderID string // ISA05, ISA06
 	gsSender                        string // GS02
 	reference                       string // BHT03
@@ -61,7 +64,9 @@ type trace struct{ number, originator, supplemental string }
 // subscriber.
 func readInquiry(request []byte) (*inquiry, error) {
 	r := messageReader(request)
-	inq := &inquiry{}
+	// The elements kept are slices of one copy of the request, not a
+	// string each (x12text.ElementString).
+	inq := &inquiry{text: string(request)}
 	level := ""
 	var sawST, sawSubscriber bool
 	for {
@@ -74,20 +79,20 @@ func readInquiry(request []byte) (*inquiry, error) {
 		}
 		switch string(seg.IDBytes()) {
 		case "ISA":
-			inq.isaSenderQualifier = seg.Element(5)
-			inq.isaSenderID = strings.TrimSpace(seg.Element(6))
+			inq.isaSenderQualifier = inq.element(seg, 5)
+			inq.isaSenderID = strings.TrimSpace(inq.element(seg, 6))
 		case "GS":
-			inq.gsSender = seg.Element(2)
+			inq.gsSender = inq.element(seg, 2)
 		case "ST":
 			if sawST {
 				return nil, fmt.Errorf("%w: test mode answers one transaction set per 270 interchange", ErrInvalidInquiry)
 			}
 			if string(seg.ElementBytes(1)) != "270" {
-				return nil, fmt.Errorf("%w: transaction set %s is not a 270", ErrInvalidInquiry, seg.Element(1))
+				return nil, fmt.Errorf("%w: transaction set %s is not a 270", ErrInvalidInquiry, inq.element(seg, 1))
 			}
 			sawST = true
 		case "BHT":
-			inq.reference = seg.Element(3)
+			inq.reference = inq.element(seg, 3)
 		case "HL":
 			level = hlLevel(seg.ElementBytes(3))
 			switch level {
@@ -123,6 +128,11 @@ func readInquiry(request []byte) (*inquiry, error) {
 	return inq, nil
 }
 
+// element is element n of seg, "" if absent.
+func (inq *inquiry) element(seg *x12.Segment, n int) string {
+	return x12text.ElementString(inq.text, seg, seg.ElementBytes(n))
+}
+
 // levelSegment records a segment of the HL level it appears in.
 func (inq *inquiry) levelSegment(level string, seg *x12.Segment) {
 	p := &inq.subscriber
@@ -133,28 +143,28 @@ func (inq *inquiry) levelSegment(level string, seg *x12.Segment) {
 	case "NM1":
 		switch level {
 		case "20":
-			inq.payerID = seg.Element(9)
+			inq.payerID = inq.element(seg, 9)
 		case "21":
 			inq.provider = keep(seg)
 		case "22", "23":
 			p.nm1 = keep(seg)
-			p.last, p.first = seg.Element(3), seg.Element(4)
+			p.last, p.first = inq.element(seg, 3), inq.element(seg, 4)
 			if level == "22" {
-				p.memberID = seg.Element(9)
+				p.memberID = inq.element(seg, 9)
 			}
 		}
 	case "TRN":
 		if level == "22" || level == "23" {
-			p.traces = append(p.traces, trace{seg.Element(2), seg.Element(3), seg.Element(4)})
+			p.traces = append(p.traces, trace{inq.element(seg, 2), inq.element(seg, 3), inq.element(seg, 4)})
 		}
 	case "REF":
 		if (level == "22" || level == "23") && string(seg.ElementBytes(1)) == "SY" {
-			p.ssn = seg.Element(2)
+			p.ssn = inq.element(seg, 2)
 		}
 	case "DMG":
 		if level == "22" || level == "23" {
 			p.dmg = keep(seg)
-			p.dob = seg.Element(2)
+			p.dob = inq.element(seg, 2)
 		}
 	case "EQ":
 		if len(inq.serviceTypes) == 0 && inq.procedure == "" {

@@ -9,6 +9,9 @@
 // zero-width spaces, emoji and other symbols, invalid UTF-8, and the
 // caller's delimiters. Text already in the set is returned as is, without
 // allocating.
+//
+// The other way, ElementString reads the elements of a real-time 270 or
+// 271 in memory as slices of one string of the message.
 package x12text
 
 import (
