@@ -122,7 +122,10 @@ func Build270(req *Request, payer payers.Payer, opts Build270Options) (*Built270
 	if opts.SubmitterControlNumber != "" {
 		bht03 = opts.SubmitterControlNumber
 	}
-	b.seg("BHT", "0022", "13", bht03, now.Format("20060102"), now.Format("1504"))
+	// The date and the time formatted as one string, not one each.
+	var dt [12]byte
+	bhtDate := string(now.AppendFormat(dt[:0], "200601021504"))
+	b.seg("BHT", "0022", "13", bht03, bhtDate[:8], bhtDate[8:])
 
 	payerName := req.TradingPartnerName
 	if payerName == "" {
@@ -135,7 +138,11 @@ func Build270(req *Request, payer payers.Payer, opts Build270Options) (*Built270
 	b.provider(req.provider(), req)
 
 	dep := len(req.Dependents) > 0
-	b.seg("HL", "3", "2", "22", map[bool]string{true: "1", false: "0"}[dep])
+	children := "0"
+	if dep {
+		children = "1"
+	}
+	b.seg("HL", "3", "2", "22", children)
 	trace := func() { b.seg("TRN", "1", opts.TraceID, env.OriginatorID) }
 	if !dep {
 		trace()
@@ -257,7 +264,11 @@ func (b *builder) provider(p *Provider, req *Request) {
 		"Q4", p.PriorIdentifierNumber, "SY", ssn, "TJ", taxID)
 	b.address(p.Address, false)
 	if p.ProviderCode != "" {
-		b.seg("PRV", p.ProviderCode, map[bool]string{true: "PXC", false: ""}[p.ReferenceIdentification != ""], p.ReferenceIdentification)
+		qualifier := ""
+		if p.ReferenceIdentification != "" {
+			qualifier = "PXC"
+		}
+		b.seg("PRV", p.ProviderCode, qualifier, p.ReferenceIdentification)
 	}
 }
 

@@ -41,7 +41,10 @@ func (p *Payer) respond(inq *inquiry, s *scenario) ([]byte, error) {
 	if reference == "" {
 		reference = isa13
 	}
-	rw.segment("BHT", "0022", "11", reference, now.Format("20060102"), now.Format("1504"))
+	// The date and the time formatted as one string, not one each.
+	var dt [12]byte
+	bhtDate := string(now.AppendFormat(dt[:0], "200601021504"))
+	rw.segment("BHT", "0022", "11", reference, bhtDate[:8], bhtDate[8:])
 
 	loop := ""
 	if s.reject != nil {
