@@ -102,19 +102,29 @@ func (w *jsonw) mapKey(k string) {
 	w.b = append(w.b, ':')
 }
 
-// str writes a string member unless v is empty (omitempty).
+// str writes a string member unless v is empty (omitempty). It is small
+// enough to be inlined, so an empty field (most of an answer's) costs a
+// test, not a call.
 func (w *jsonw) str(k, v string) {
 	if v != "" {
-		w.key(k)
-		w.value(v)
+		w.member(k, v)
 	}
 }
 
-// strs writes a list of strings unless it is empty (omitempty).
+func (w *jsonw) member(k, v string) {
+	w.key(k)
+	w.value(v)
+}
+
+// strs writes a list of strings unless it is empty (omitempty); like str,
+// inlined for the test.
 func (w *jsonw) strs(k string, v []string) {
-	if len(v) == 0 {
-		return
+	if len(v) > 0 {
+		w.strList(k, v)
 	}
+}
+
+func (w *jsonw) strList(k string, v []string) {
 	w.key(k)
 	w.b = append(w.b, '[')
 	for i, s := range v {
@@ -127,11 +137,14 @@ func (w *jsonw) strs(k string, v []string) {
 }
 
 // strMap writes a map of strings by sorted key unless it is empty
-// (omitempty).
+// (omitempty); like str, inlined for the test.
 func (w *jsonw) strMap(k string, m map[string]string) {
-	if len(m) == 0 {
-		return
+	if len(m) > 0 {
+		w.strObject(k, m)
 	}
+}
+
+func (w *jsonw) strObject(k string, m map[string]string) {
 	w.key(k)
 	var room [16]string
 	keys := room[:0]
@@ -161,11 +174,14 @@ func object[T any](w *jsonw, k string, v *T, write func(*jsonw, *T)) {
 }
 
 // list writes a member whose value is a list unless it is empty
-// (omitempty).
+// (omitempty); like str, inlined for the test.
 func list[T any](w *jsonw, k string, v []T, write func(*jsonw, *T)) {
-	if len(v) == 0 {
-		return
+	if len(v) > 0 {
+		items(w, k, v, write)
 	}
+}
+
+func items[T any](w *jsonw, k string, v []T, write func(*jsonw, *T)) {
 	w.key(k)
 	w.openArray()
 	for i := range v {
