@@ -156,23 +156,20 @@ var codeDigit = func() (d [256]uint8) {
 	return d
 }()
 
-// codeKey is c's place in codeIDs, 0 when c cannot be a code.
+// codeKey is c's place in codeIDs, 0 when c cannot be a code. A
+// character outside 0-9 A-Z has digit 0, which makes the product 0.
 func codeKey[T string | []byte](c T) int {
-	if len(c) == 0 || len(c) > 3 {
-		return 0
+	switch len(c) {
+	case 1:
+		return int(codeDigit[c[0]]) * (37 * 37)
+	case 2:
+		d0, d1 := int(codeDigit[c[0]]), int(codeDigit[c[1]])
+		return (d0*37 + d1) * 37 * min(d0, d1, 1)
+	case 3:
+		d0, d1, d2 := int(codeDigit[c[0]]), int(codeDigit[c[1]]), int(codeDigit[c[2]])
+		return ((d0*37+d1)*37 + d2) * min(d0, d1, d2, 1)
 	}
-	k := 0
-	for i := range 3 {
-		k *= 37
-		if i < len(c) {
-			d := codeDigit[c[i]]
-			if d == 0 {
-				return 0
-			}
-			k += int(d)
-		}
-	}
-	return k
+	return 0
 }
 
 // codeIDOf is c's code id, 0 when no table has it.

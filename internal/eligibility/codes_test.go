@@ -100,3 +100,32 @@ func TestCodeTablesDated(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeKey: codeKey gives every string of 1–3 characters of 0-9 A-Z a
+// place of its own, and 0 to anything else.
+func TestCodeKey(t *testing.T) {
+	const chars = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	seen := map[int]string{}
+	var all []string
+	for _, a := range chars {
+		all = append(all, string(a))
+		for _, b := range chars {
+			all = append(all, string(a)+string(b))
+			for _, c := range chars {
+				all = append(all, string(a)+string(b)+string(c))
+			}
+		}
+	}
+	for _, c := range all {
+		k := codeKey(c)
+		if k <= 0 || k >= len(codeIDs) || seen[k] != "" || codeKey([]byte(c)) != k {
+			t.Fatalf("codeKey(%q) = %d (seen for %q)", c, k, seen[k])
+		}
+		seen[k] = c
+	}
+	for _, c := range []string{"", "a", "1a", "ZZ ", "*", "A:B", "\x00", "ÄB", "1234", "é"} {
+		if k := codeKey(c); k != 0 {
+			t.Errorf("codeKey(%q) = %d, want 0", c, k)
+		}
+	}
+}
