@@ -257,7 +257,9 @@ type answer struct {
 // it, and listed before it in the events and on the claim's timeline. Read
 // after the claims are held (on PostgreSQL a transaction holding one of
 // them first has ended), the clock orders each claim's answers and changes
-// as they were recorded.
+// as they were recorded; a clock that does not (another replica's, behind
+// this one's, or a test's frozen one) is overruled by the newest answer
+// already recorded on them.
 func (l *Linker) record(ctx context.Context, tx store.Queries, t store.Transaction, kind string, answers []answer) error {
 	if len(answers) == 0 {
 		return nil
@@ -266,10 +268,14 @@ func (l *Linker) record(ctx context.Context, tx store.Queries, t store.Transacti
 	for i, a := range answers {
 		ids[i] = a.claim.ID
 	}
-	if err := tx.LockClaims(ctx, t.AccountID, ids); err != nil {
+	newest, err := tx.HoldClaims(ctx, t.AccountID, ids)
+	if err != nil {
 		return err
 	}
-	at := l.now()
+	at := l.now().UTC().Truncate(time.Microsecond) // as stored
+	if !at.After(newest) {
+		at = newest.Add(time.Microsecond)
+	}
 	for _, an := range answers {
 		detail, err := json.Marshal(an.detail)
 		if err != nil {

@@ -137,17 +137,30 @@ func TestLinkListsChangesAsRecorded(t *testing.T) {
 	})
 }
 
-// The Linker reads its Clock (the core's): a fake time dates the changes.
+// The Linker reads its Clock (the core's): a fake time dates the changes,
+// and a clock that does not move (or is behind another replica's) still
+// dates a claim's second answer after its first.
 func TestLinkDatesChangesByItsClock(t *testing.T) {
-	fake := clock.NewFake(time.Date(2026, 11, 26, 4, 18, 27, 0, time.UTC))
-	f := newLinkFixture(t, storetest.SQLite(t), fake)
-	f.link(t, f.t999)
-	fake.Advance(time.Second)
-	f.link(t, f.t277)
-	_, times, details := f.changes(t)
-	if len(times) != 2 || !times[0].Equal(fake.Now()) || !times[1].Equal(fake.Now().Add(-time.Second)) ||
-		details[0].ChangedAt != "2026-11-26T04:18:28Z" {
-		t.Errorf("times %v, details %+v", times, details)
+	for _, c := range []struct {
+		advance time.Duration
+		second  string // changedAt of the 277CA's change
+	}{
+		{time.Second, "2026-11-26T04:18:28Z"},
+		{0, "2026-11-26T04:18:27Z"},
+		{-time.Hour, "2026-11-26T04:18:27Z"},
+	} {
+		fake := clock.NewFake(time.Date(2026, 11, 26, 4, 18, 27, 0, time.UTC))
+		first := fake.Now()
+		f := newLinkFixture(t, storetest.SQLite(t), fake)
+		f.link(t, f.t999)
+		fake.Advance(c.advance)
+		f.link(t, f.t277)
+		got, times, details := f.changes(t)
+		want := first.Add(max(c.advance, time.Microsecond))
+		if len(times) != 2 || got[0] != "RECEIVED>ACCEPTED(277CA)" || !times[0].Equal(want) || !times[1].Equal(first) ||
+			details[0].ChangedAt != c.second {
+			t.Errorf("advanced %v: changes %v at %v, details %+v", c.advance, got, times, details)
+		}
 	}
 }
 

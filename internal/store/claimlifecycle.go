@@ -95,12 +95,15 @@ type ClaimLifecycles interface {
 	// that failed for good) unless its status is no longer one of from;
 	// it returns the change.
 	SetClaimState(ctx context.Context, accountID, claimID string, to ClaimState, from ...string) (ClaimStatusChange, error)
-	// LockClaims holds the account's claims named by ids until the
+	// HoldClaims holds the account's claims named by ids until the
 	// transaction it runs in ends (on PostgreSQL; SQLite's single writer
-	// holds everything already): whatever the transaction then reads and
-	// dates about them comes after every transaction that held them first.
-	// Call it in a transaction.
-	LockClaims(ctx context.Context, accountID string, ids []string) error
+	// holds everything already), so that whatever the transaction then
+	// reads and dates about them comes after every transaction that held
+	// them first, and returns the time of the newest answer recorded on
+	// any of them (zero if none): a clock behind another replica's, or a
+	// test's frozen one, must still date a new answer after it. Call it in
+	// a transaction.
+	HoldClaims(ctx context.Context, accountID string, ids []string) (time.Time, error)
 	// RecordUnmatchedReports stores claims of inbound answers that name no
 	// claim (again: nothing changes).
 	RecordUnmatchedReports(ctx context.Context, rs []UnmatchedReport) error
@@ -186,20 +189,33 @@ func (q *queries) claimState(ctx context.Context, accountID, claimID string) (Cl
 	return s, rank, mapErr(err)
 }
 
-func (q *queries) LockClaims(ctx context.Context, accountID string, ids []string) error {
-	if q.w.sqlite || len(ids) == 0 {
-		return nil
+func (q *queries) HoldClaims(ctx context.Context, accountID string, ids []string) (time.Time, error) {
+	if len(ids) == 0 {
+		return time.Time{}, nil
 	}
 	doc, err := json.Marshal(ids)
 	if err != nil {
-		return err
+		return time.Time{}, err
 	}
-	// In the order of their ids, so that two transactions holding some of
-	// the same claims never wait for each other both ways.
-	var n int
-	return mapErr(q.w.queryRow(ctx, `SELECT count(*) FROM (SELECT id FROM dental_claims
-		WHERE account_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb)) ORDER BY id FOR UPDATE) held`,
-		accountID, string(doc)).Scan(&n))
+	each := `SELECT value FROM json_each($2)`
+	if !q.w.sqlite {
+		each = `SELECT jsonb_array_elements_text($2::jsonb)`
+		// In the order of their ids, so that two transactions holding
+		// some of the same claims never wait for each other both ways.
+		var n int
+		if err := q.w.queryRow(ctx, `SELECT count(*) FROM (SELECT id FROM dental_claims
+			WHERE account_id = $1 AND id IN (`+each+`) ORDER BY id FOR UPDATE) held`,
+			accountID, string(doc)).Scan(&n); err != nil {
+			return time.Time{}, mapErr(err)
+		}
+	}
+	var newest int64
+	err = q.w.queryRow(ctx, `SELECT COALESCE(max(created_at), 0) FROM claim_answers
+		WHERE account_id = $1 AND claim_id IN (`+each+`)`, accountID, string(doc)).Scan(&newest)
+	if err != nil || newest == 0 {
+		return time.Time{}, mapErr(err)
+	}
+	return fromUS(newest), nil
 }
 
 func (q *queries) SetClaimState(ctx context.Context, accountID, claimID string, to ClaimState, from ...string) (ClaimStatusChange, error) {

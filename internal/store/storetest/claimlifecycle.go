@@ -63,12 +63,26 @@ func testClaimLifecycle(t *testing.T, s store.Store) {
 	}
 
 	// Holding claims (PostgreSQL locks their rows; SQLite's writer holds
-	// them already) changes nothing, whichever ids are named.
+	// them already) tells the newest of their answers, whichever ids are
+	// named.
 	must(t, s.InTx(ctx, func(tx store.Queries) error {
-		if err := tx.LockClaims(ctx, a.ID, []string{"L2", "L1", "missing"}); err != nil {
-			return err
+		for _, c := range []struct {
+			ids  []string
+			want time.Time
+		}{
+			{[]string{"L2", "L1", "missing"}, t0.Add(time.Minute)},
+			{[]string{"L2", "L3"}, time.Time{}},
+			{nil, time.Time{}},
+		} {
+			newest, err := tx.HoldClaims(ctx, a.ID, c.ids)
+			if err != nil {
+				return err
+			}
+			if !newest.Equal(c.want) {
+				t.Errorf("HoldClaims(%v): newest answer at %v, want %v", c.ids, newest, c.want)
+			}
 		}
-		return tx.LockClaims(ctx, a.ID, nil)
+		return nil
 	}))
 
 	// A delivery that failed for good rejects a claim still submitted, and
