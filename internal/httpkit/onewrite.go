@@ -1,6 +1,7 @@
 package httpkit
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net"
@@ -56,17 +57,45 @@ type wholeConnKey struct{}
 // WriteWhole holds only for HTTP/1 requests.
 type wholeConn struct {
 	*net.TCPConn
-	held   *[]byte // the answer so far while held; nil otherwise
-	writes int     // write(2) calls made through Write and release (tests)
+	held *[]byte // the answer so far while held; nil otherwise
+	// body is the length of the held answer's body; headEnd the length
+	// of its head (status line, headers, blank line) once it is held
+	// whole, 0 before.
+	body, headEnd int
+	writes        int // write(2) calls made through Write and release (tests)
 }
 
 func (c *wholeConn) Write(p []byte) (int, error) {
 	if c.held != nil {
 		*c.held = append(*c.held, p...)
+		if !c.whole() {
+			return len(p), nil
+		}
+		// The write that completes the answer sends it, so that its
+		// failure is net/http's: it then closes the connection rather
+		// than serve the requests it has already read for a client that
+		// is gone, as it does after a failed write of its own.
+		if err := c.send(); err != nil {
+			return 0, err
+		}
 		return len(p), nil
 	}
 	c.writes++
 	return c.TCPConn.Write(p)
+}
+
+// whole reports whether the held bytes are the whole answer: its head,
+// then the body's length.
+func (c *wholeConn) whole() bool {
+	b := *c.held
+	if c.headEnd == 0 {
+		i := bytes.Index(b, []byte("\r\n\r\n"))
+		if i < 0 {
+			return false
+		}
+		c.headEnd = i + 4
+	}
+	return len(b) >= c.headEnd+c.body
 }
 
 // ReadFrom sends what is held first, so bytes keep their order (nothing
@@ -83,30 +112,37 @@ var heldBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); retu
 // maxPooledHeld keeps an unusually large answer's buffer out of the pool.
 const maxPooledHeld = 256 << 10
 
-func (c *wholeConn) hold() {
+func (c *wholeConn) hold(body int) {
 	c.held = heldBuffers.Get().(*[]byte)
+	c.body, c.headEnd = body, 0
 }
 
-// release sends what was held in one write(2) and stops holding. A write
-// that fails closes the connection, as net/http does after a failed write
-// (it did not see this one fail; it would otherwise keep the connection
-// for the next request).
+// release sends what is still held (an answer that did not come out as
+// WriteWhole was told: a wrapper answered otherwise, or panicked) in one
+// write(2) and stops holding. A write that fails closes the connection,
+// as net/http does after a failed write (it did not see this one fail).
 func (c *wholeConn) release() {
+	if err := c.send(); err != nil {
+		c.TCPConn.Close()
+	}
+}
+
+// send sends what was held in one write(2) and stops holding.
+func (c *wholeConn) send() (err error) {
 	b := c.held
 	if b == nil {
-		return
+		return nil
 	}
 	c.held = nil
 	if len(*b) > 0 {
 		c.writes++
-		if _, err := c.TCPConn.Write(*b); err != nil {
-			c.TCPConn.Close()
-		}
+		_, err = c.TCPConn.Write(*b)
 	}
 	if cap(*b) <= maxPooledHeld {
 		*b = (*b)[:0]
 		heldBuffers.Put(b)
 	}
+	return err
 }
 
 // WriteWhole answers status with body (the headers set on w), as
@@ -122,7 +158,13 @@ func WriteWhole(w http.ResponseWriter, r *http.Request, status int, body []byte)
 		w.Write(body)
 		return
 	}
-	c.hold()
+	// What net/http writes of the body: nothing for HEAD or a status
+	// without one.
+	n := len(body)
+	if r.Method == http.MethodHead || status < 200 || status == http.StatusNoContent || status == http.StatusNotModified {
+		n = 0
+	}
+	c.hold(n)
 	defer c.release() // also when a wrapper panics: what net/http wrote goes out, as it would have
 	w.WriteHeader(status)
 	w.Write(body)
