@@ -17,8 +17,7 @@ func (q *queries) bumpMockScenariosVersion(ctx context.Context) error {
 	if err := q.w.queryRow(ctx, `UPDATE mock_payer_scenarios_version SET version = version + 1 WHERE id = 1 RETURNING version`).Scan(&v); err != nil {
 		return mapErr(err)
 	}
-	sig.changing(v)
-	return nil
+	return sig.changing(v)
 }
 
 // MockScenariosVersion reads the scenarios version: one row, read on every

@@ -39,11 +39,21 @@ import (
 // commits that version. A database restored to an older version does the
 // same. A change by a program that does not raise the signal (an older
 // clearhouse) would not be seen: the file and the database go together.
+//
+// The file must stay the one mapped: deleted or replaced while a process
+// has it mapped, the processes that open the database afterwards raise and
+// read another file. So a check trusts the signal only while the path
+// still names the file it mapped (one stat), and reads the version
+// otherwise; a change also raises the file the path names now.
 type scenariosSignal struct {
 	raised *atomic.Int64 // in the shared mapping
 	// known is a committed version this process has read (-1: none).
 	known atomic.Int64
 	unmap func() error
+	// still reports whether path names the mapped file yet.
+	still func() bool
+	path  string
+	db    os.FileInfo
 }
 
 // scenariosSignalSuffix names the signal's file beside the database.
@@ -67,14 +77,14 @@ func openScenariosSignal(path string) (*scenariosSignal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: scenarios signal: %w", err)
 	}
-	raised, unmap, err := mapSignal(path+scenariosSignalSuffix, db)
+	raised, unmap, still, err := mapSignal(path+scenariosSignalSuffix, db)
 	switch {
 	case errors.Is(err, errNoSharedMapping):
 		return nil, nil
 	case err != nil:
 		return nil, fmt.Errorf("store: scenarios signal: %w", err)
 	}
-	s := &scenariosSignal{raised: raised, unmap: unmap}
+	s := &scenariosSignal{raised: raised, unmap: unmap, still: still, path: path + scenariosSignalSuffix, db: db}
 	s.known.Store(-1)
 	return s, nil
 }
@@ -86,7 +96,7 @@ var errNoSharedMapping = errors.New("no shared file mappings on this platform")
 // current returns the version without reading it, when it can.
 func (s *scenariosSignal) current() (int64, bool) {
 	v := s.raised.Load()
-	return v, v == s.known.Load()
+	return v, v == s.known.Load() && s.still()
 }
 
 // read records a version read committed.
@@ -96,8 +106,22 @@ func (s *scenariosSignal) read(v int64) {
 }
 
 // changing records a version a change's transaction has written, before
-// it commits.
-func (s *scenariosSignal) changing(v int64) { raiseTo(s.raised, v) }
+// it commits. When the path no longer names the mapped file, the file it
+// names now is raised too (made if missing), for the processes that
+// mapped it; one that cannot be is the change's error, as a signal that
+// cannot be mapped fails the open.
+func (s *scenariosSignal) changing(v int64) error {
+	raiseTo(s.raised, v)
+	if s.still() {
+		return nil
+	}
+	now, unmap, _, err := mapSignal(s.path, s.db)
+	if err != nil {
+		return fmt.Errorf("store: scenarios signal: %w", err)
+	}
+	raiseTo(now, v)
+	return unmap()
+}
 
 func (s *scenariosSignal) close() error {
 	if s == nil {

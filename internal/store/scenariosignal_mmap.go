@@ -17,11 +17,12 @@ const signalSize = 8
 // missing) shared with every process that maps it. A new file gets the
 // database's (db's) permissions, and when made by root its owner, as SQLite
 // gives its -wal and -shm files: every process that may write the database
-// may raise the signal.
-func mapSignal(path string, db os.FileInfo) (*atomic.Int64, func() error, error) {
+// may raise the signal. still reports whether path names the mapped file
+// yet (it was not deleted or replaced since).
+func mapSignal(path string, db os.FileInfo) (n *atomic.Int64, unmap func() error, still func() bool, err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, db.Mode().Perm())
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer f.Close() // the mapping outlives the descriptor
 	if st, ok := db.Sys().(*syscall.Stat_t); ok && os.Geteuid() == 0 {
@@ -29,7 +30,16 @@ func mapSignal(path string, db os.FileInfo) (*atomic.Int64, func() error, error)
 	}
 	st, err := f.Stat()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	id, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil, nil, nil, errNoSharedMapping
+	}
+	dev, ino := id.Dev, id.Ino
+	still = func() bool {
+		var now syscall.Stat_t
+		return syscall.Stat(path, &now) == nil && now.Dev == dev && now.Ino == ino
 	}
 	// The umask narrowed a new file's mode; SQLite sets its -wal and -shm
 	// files' to the database's after opening them (robust_open's fchmod),
@@ -42,17 +52,17 @@ func mapSignal(path string, db os.FileInfo) (*atomic.Int64, func() error, error)
 	// truncating to the length it already has changes nothing.
 	if st.Size() < signalSize {
 		if err := f.Truncate(signalSize); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	mem, err := syscall.Mmap(int(f.Fd()), 0, signalSize, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if len(mem) < signalSize {
 		_ = syscall.Munmap(mem)
-		return nil, nil, errors.New("store: scenarios signal: short mapping")
+		return nil, nil, nil, errors.New("store: scenarios signal: short mapping")
 	}
 	// The mapping is page-aligned, so the number is 8-byte aligned.
-	return (*atomic.Int64)(unsafe.Pointer(&mem[0])), func() error { return syscall.Munmap(mem) }, nil
+	return (*atomic.Int64)(unsafe.Pointer(&mem[0])), func() error { return syscall.Munmap(mem) }, still, nil
 }

@@ -8,6 +8,6 @@ import (
 )
 
 // mapSignal: no shared mapping here, so checks read the version.
-func mapSignal(string, os.FileInfo) (*atomic.Int64, func() error, error) {
-	return nil, nil, errNoSharedMapping
+func mapSignal(string, os.FileInfo) (*atomic.Int64, func() error, func() bool, error) {
+	return nil, nil, nil, errNoSharedMapping
 }

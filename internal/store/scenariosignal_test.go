@@ -199,3 +199,66 @@ func TestScenariosSignalTakesTheDatabasesMode(t *testing.T) {
 		}
 	}
 }
+
+// A signal file deleted or replaced while a store has it mapped: the
+// stores that open the database afterwards map another file. A change made
+// through either must be seen by the other's next read of the version (on
+// 7648390 the first store kept answering the version it had read).
+func TestScenariosSignalFileReplaced(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), SQLiteFile)
+	open := func() *sqlStore {
+		t.Helper()
+		st, err := OpenSQLite(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return st.(*sqlStore)
+	}
+	first := open()
+	if first.scenarios == nil {
+		t.Skip("no scenarios signal on this platform")
+	}
+	acct := Account{ID: NewID(), Name: "A", CreatedAt: time.Now()}
+	if err := first.CreateAccount(ctx, acct); err != nil {
+		t.Fatal(err)
+	}
+	put := func(s Queries, body string) {
+		t.Helper()
+		if err := s.PutMockScenarios(ctx, MockScenarios{AccountID: acct.ID, Mode: ModeTest, Body: []byte(body), UpdatedAt: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	version := func(s Queries) int64 {
+		t.Helper()
+		v, err := s.MockScenariosVersion(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for _, how := range []string{"deleted", "replaced"} {
+		version(first)
+		version(first) // now answered from the signal
+		sig := path + scenariosSignalSuffix
+		if err := os.Remove(sig); err != nil {
+			t.Fatal(err)
+		}
+		if how == "replaced" {
+			if err := os.WriteFile(sig, make([]byte, 8), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		second := open()
+		put(second, `{"by":"second, `+how+`"}`)
+		if got, want := version(first), version(second); got != want {
+			t.Errorf("%s: the first store reads version %d after the second's change, want %d", how, got, want)
+		}
+		version(second) // the second now answers from its own signal
+		put(first, `{"by":"first, `+how+`"}`)
+		if got, want := version(second), version(first); got != want {
+			t.Errorf("%s: the second store reads version %d after the first's change, want %d", how, got, want)
+		}
+	}
+}
