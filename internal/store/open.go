@@ -70,9 +70,8 @@ func Open(ctx context.Context, dataDir, databaseURL string, timeouts ...Postgres
 // a close per transaction) once it passed 64 KiB.
 func OpenSQLite(ctx context.Context, path string) (Store, error) {
 	base := "file:" + filepath.ToSlash(path) + "?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)"
-	writerDSN := base + "&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_pragma=journal_mode(WAL)" +
-		"&_pragma=wal_autocheckpoint(" + strconv.Itoa(walCheckpointPages) + ")&_txlock=immediate"
-	writer, err := sql.Open("sqlite", writerDSN)
+	writer, err := sql.Open("sqlite", base+"&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_pragma=journal_mode(WAL)"+
+		"&_pragma=wal_autocheckpoint("+strconv.Itoa(walCheckpointPages)+")&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("store: open sqlite: %w", err)
 	}

@@ -17,15 +17,7 @@ import (
 func TestScenariosSignal(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), SQLiteFile)
-	open := func() *sqlStore {
-		t.Helper()
-		st, err := OpenSQLite(ctx, path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		return st.(*sqlStore)
-	}
+	open := func() *sqlStore { return openSignalStore(t, path) }
 	server, other := open(), open()
 	if server.scenarios == nil {
 		t.Skip("no scenarios signal on this platform")
@@ -207,15 +199,7 @@ func TestScenariosSignalTakesTheDatabasesMode(t *testing.T) {
 func TestScenariosSignalFileReplaced(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), SQLiteFile)
-	open := func() *sqlStore {
-		t.Helper()
-		st, err := OpenSQLite(ctx, path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		return st.(*sqlStore)
-	}
+	open := func() *sqlStore { return openSignalStore(t, path) }
 	first := open()
 	if first.scenarios == nil {
 		t.Skip("no scenarios signal on this platform")
@@ -261,4 +245,15 @@ func TestScenariosSignalFileReplaced(t *testing.T) {
 			t.Errorf("%s: the second store reads version %d after the first's change, want %d", how, got, want)
 		}
 	}
+}
+
+// openSignalStore opens the SQLite database at path, closed with the test.
+func openSignalStore(t *testing.T, path string) *sqlStore {
+	t.Helper()
+	st, err := OpenSQLite(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st.(*sqlStore)
 }
