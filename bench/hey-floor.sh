@@ -13,6 +13,7 @@
 #   BEFORE=main bench/hey-floor.sh          # also main's build, its rounds interleaved with ours
 #   D=5s ROUNDS=3 C=16 bench/hey-floor.sh
 #   PPROF=/tmp/cpu.out bench/hey-floor.sh   # also a CPU profile of the server under the eligibility load
+#   CEILING=1 bench/hey-floor.sh            # also the working tree with nothing stored (see below)
 #
 # Each run also reports hey's own CPU per request (user + system, from the
 # shell's `time`) and how busy the machine's cores were (/proc/stat): on two
@@ -27,7 +28,12 @@
 # BEFORE (a commit to build and measure beside the working tree), BODY (a
 # mock request name for bench/mockbodies, default uhc-subscriber), PPROF
 # (file for a CPU profile of the working tree's server during one
-# eligibility run; `go tool pprof BIN FILE`), KEEP=DIR (keep binaries, logs).
+# eligibility run; `go tool pprof BIN FILE`), KEEP=DIR (keep binaries, logs),
+# CEILING=1 (a third build, "ceiling": the working tree with the check's
+# record and every audit entry turned off, made in a copy by two edits this
+# script checks, never a build to serve with. Its share of /healthz is what
+# the same check would reach if storing it and its audit entry cost nothing:
+# the ceiling of all work on the database's side).
 # hey comes from `go install github.com/rakyll/hey@v0.1.5` if it is not in
 # ~/go/bin.
 set -euo pipefail
@@ -56,6 +62,18 @@ if [[ -n ${BEFORE:-} ]]; then
   git archive "$BEFORE" | tar -x -C "$tmp/src"
   (cd "$tmp/src" && go build -o "$tmp/before" ./cmd/clearhouse)
   builds=(before after)
+fi
+if [[ -n ${CEILING:-} ]]; then
+  rm -rf "$tmp/ceil" && mkdir -p "$tmp/ceil"
+  git ls-files -z | xargs -0 tar -c | tar -x -C "$tmp/ceil"
+  # edit FILE PERL: one substitution that must match exactly once.
+  edit() {
+    perl -0pi -e "\$n = ($2); die \"hey-floor: CEILING: $1 matched \$n times, not once\\n\" if \$n != 1" "$tmp/ceil/$1"
+  }
+  edit internal/services/services.go 's/History: s\.Store,/History: nil,/g'
+  edit internal/audit/audit.go 's/(func \(r \*Recorder\) Record\(ctx context\.Context, e Entry\) \(store\.AuditEvent, error\) \{\n)/$1\tif true {\n\t\treturn store.AuditEvent{}, nil\n\t}\n/g'
+  (cd "$tmp/ceil" && go build -o "$tmp/ceiling" ./cmd/clearhouse)
+  builds+=(ceiling)
 fi
 go run ./bench/mockbodies "$BODY" >"$tmp/body.json"
 
