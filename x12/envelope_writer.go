@@ -226,9 +226,7 @@ func (iw *InterchangeWriter) BeginInterchange(h InterchangeHeader) error {
 		}
 		b = append(b, d.Element)
 		b = append(b, f.v...)
-		for k := len(f.v); k < f.width; k++ {
-			b = append(b, ' ')
-		}
+		b = append(b, isaBlanks[:f.width-len(f.v)]...)
 	}
 	b = append(b, d.Element, d.Component)
 	if err := iw.WriteRaw(b); err != nil {
@@ -238,6 +236,9 @@ func (iw *InterchangeWriter) BeginInterchange(h InterchangeHeader) error {
 	iw.inISA, iw.groups, iw.isaHeader = true, 0, h
 	return nil
 }
+
+// isaBlanks pad an ISA field to its width (15 at most).
+const isaBlanks = "               "
 
 // appendZeroPadded appends n (not negative) in decimal, zero-padded to
 // width digits.
@@ -267,9 +268,15 @@ func (iw *InterchangeWriter) BeginGroup(g GroupHeader) error {
 	if agency == "" {
 		agency = "X"
 	}
-	cn := strconv.FormatInt(n, 10)
+	// The date, time and control number formatted into one string, not
+	// one each.
+	var digits [32]byte
+	dt := date.AppendFormat(digits[:0], "200601021504")
+	dt = strconv.AppendInt(dt, n, 10)
+	ds := string(dt)
+	cn := ds[12:]
 	if err := iw.WriteSegment("GS", g.FunctionalID, g.SenderCode, g.ReceiverCode,
-		date.Format("20060102"), date.Format("1504"), cn, agency, g.Version); err != nil {
+		ds[:8], ds[8:12], cn, agency, g.Version); err != nil {
 		return err
 	}
 	iw.controls.Group, iw.controls.Transaction = cn, ""
@@ -288,7 +295,7 @@ func (iw *InterchangeWriter) BeginTransaction(id, implementationRef string) erro
 	if err != nil {
 		return err
 	}
-	cn := fmt.Sprintf("%04d", n)
+	cn := transactionControl(n)
 	if err := iw.WriteSegment("ST", id, cn, implementationRef); err != nil {
 		return err
 	}
@@ -297,6 +304,15 @@ func (iw *InterchangeWriter) BeginTransaction(id, implementationRef string) erro
 	iw.sets++
 	iw.stStart = iw.Count() - 1
 	return nil
+}
+
+// transactionControl is ST02: n with at least 4 digits, as "%04d" writes it.
+func transactionControl(n int64) string {
+	if n < 0 || n > 9999 {
+		return fmt.Sprintf("%04d", n)
+	}
+	var b [4]byte
+	return string(appendZeroPadded(b[:0], n, 4))
 }
 
 // EndTransaction writes the SE with the segment count (ST and SE included).

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // Field is one element value for WriteSegmentFields: a simple value, a
@@ -48,8 +47,13 @@ func (f Field) IsEmpty() bool {
 // value that contains a delimiter is refused with a *DataError instead of
 // being written. Call Flush when done.
 type Writer struct {
-	w         *bufio.Writer
+	w *bufio.Writer
+	// mem is the destination when it is a *bytes.Buffer: segments are
+	// appended to it directly (w is then nil), without a buffer in front
+	// that copies every segment once more and the memory once it fills.
+	mem       *bytes.Buffer
 	d         Delimiters
+	bad       *[256]bool // badChar's bytes (bad[c]: a delimiter or line break)
 	lineBreak bool
 	err       error
 	count     int   // segments written
@@ -67,13 +71,14 @@ func WithLineBreaks() WriterOption { return func(w *Writer) { w.lineBreak = true
 // NewWriter returns a Writer writing to w with delimiters d. Invalid
 // delimiters make every write fail (see Delimiters.Validate).
 func NewWriter(w io.Writer, d Delimiters, opts ...WriterOption) *Writer {
-	size := 4096
-	if _, ok := w.(*bytes.Buffer); ok {
-		// Writes to memory gain nothing from a buffer in front: a small
-		// one, not 4 KiB allocated per message (two per eligibility check).
-		size = 256
+	wr := &Writer{d: d, bad: badBytes(d)}
+	if mem, ok := w.(*bytes.Buffer); ok {
+		// Writes to memory gain nothing from a buffer in front (two
+		// messages per eligibility check).
+		wr.mem = mem
+	} else {
+		wr.w = bufio.NewWriterSize(w, 4096)
 	}
-	wr := &Writer{w: bufio.NewWriterSize(w, size), d: d}
 	for _, o := range opts {
 		o(wr)
 	}
@@ -196,15 +201,45 @@ func (w *Writer) appendField(b []byte, id string, n int, f Field) ([]byte, error
 
 // badChar finds a delimiter or line break in a value. Even a simple element
 // may not contain the component separator, since readers would split it.
+// A byte's test is one look-up in w.bad, where it was six compares (every
+// byte of both messages of an eligibility check is tested).
 func (w *Writer) badChar(s string) (byte, bool) {
+	bad := w.bad
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == w.d.Element || c == w.d.Segment || c == w.d.Component ||
-			(w.d.Repetition != 0 && c == w.d.Repetition) || c == '\n' || c == '\r' {
+		if c := s[i]; bad[c] {
 			return c, true
 		}
 	}
 	return 0, false
+}
+
+// badBytes marks the bytes badChar refuses with delimiters d: the four
+// delimiters (the repetition separator when there is one) and the line
+// breaks. The table of the usual delimiters is shared.
+func badBytes(d Delimiters) *[256]bool {
+	if d == usualDelimiters {
+		return &usualBad
+	}
+	t := new([256]bool)
+	markBad(t, d)
+	return t
+}
+
+// usualDelimiters are DefaultDelimiters' values (a variable callers could
+// change).
+var usualDelimiters = Delimiters{Element: '*', Repetition: '^', Component: ':', Segment: '~'}
+
+var usualBad = func() (t [256]bool) {
+	markBad(&t, usualDelimiters)
+	return t
+}()
+
+func markBad(t *[256]bool, d Delimiters) {
+	t[d.Element], t[d.Segment], t[d.Component] = true, true, true
+	if d.Repetition != 0 {
+		t[d.Repetition] = true
+	}
+	t['\n'], t['\r'] = true, true
 }
 
 // WriteRaw writes a segment given as bytes without terminator, already
@@ -224,6 +259,12 @@ func (w *Writer) emit(b []byte) error {
 		b = append(b, '\n')
 	}
 	w.scratch = b[:0]
+	if w.mem != nil {
+		w.mem.Write(b) // never fails (it panics when memory runs out)
+		w.written += int64(len(b))
+		w.count++
+		return nil
+	}
 	n, err := w.w.Write(b)
 	w.written += int64(n)
 	if err != nil {
@@ -236,6 +277,9 @@ func (w *Writer) emit(b []byte) error {
 
 // Flush writes buffered output to the underlying writer.
 func (w *Writer) Flush() error {
+	if w.w == nil {
+		return w.err
+	}
 	if err := w.w.Flush(); err != nil && w.err == nil {
 		w.err = err
 	}
@@ -246,10 +290,13 @@ func (w *Writer) Flush() error {
 }
 
 func checkID(id string) error {
-	if len(id) < 2 || len(id) > 3 || strings.IndexFunc(id, func(r rune) bool {
-		return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
-	}) >= 0 {
+	if len(id) < 2 || len(id) > 3 {
 		return &DataError{Segment: id}
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return &DataError{Segment: id}
+		}
 	}
 	return nil
 }

@@ -1,0 +1,77 @@
+package x12
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBadBytesMatchesTheDelimiters holds badChar's table to what it stands
+// for — the element, segment and component separators, the repetition
+// separator when set, LF and CR — for the usual delimiters (whose table is
+// shared) and for random ones, some of them invalid.
+func TestBadBytesMatchesTheDelimiters(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ds := []Delimiters{DefaultDelimiters, usualDelimiters, {Element: '|', Component: '>', Segment: '\n'}, {Element: '*', Component: ':', Segment: '~'}}
+	for range 500 {
+		ds = append(ds, Delimiters{Element: byte(rng.IntN(256)), Repetition: byte(rng.IntN(4)) * byte(rng.IntN(256)),
+			Component: byte(rng.IntN(256)), Segment: byte(rng.IntN(256))})
+	}
+	for _, d := range ds {
+		w := NewWriter(&bytes.Buffer{}, d)
+		for c := range 256 {
+			b := byte(c)
+			want := b == d.Element || b == d.Segment || b == d.Component || (d.Repetition != 0 && b == d.Repetition) || b == '\n' || b == '\r'
+			if got, bad := w.badChar(string([]byte{b})); bad != want || (bad && got != b) {
+				t.Fatalf("delimiters %q: byte %#x refused %v (%#x), want %v", []byte{d.Element, d.Repetition, d.Component, d.Segment}, b, bad, got, want)
+			}
+		}
+	}
+}
+
+// TestWriterToMemoryAsToAStream: a Writer on a *bytes.Buffer appends to it
+// directly; what it writes and counts, errors included, is what a Writer on
+// any other io.Writer writes once flushed.
+func TestWriterToMemoryAsToAStream(t *testing.T) {
+	write := func(w *InterchangeWriter) []error {
+		at := time.Date(2026, 11, 26, 23, 5, 0, 0, time.UTC)
+		errs := []error{
+			w.BeginInterchange(InterchangeHeader{SenderID: "SENDER", ReceiverID: "RECEIVER", Date: at, Usage: "T", ControlNumber: 42}),
+			w.BeginGroup(GroupHeader{FunctionalID: "HS", SenderCode: "S", ReceiverCode: "R", Date: at, Version: "005010X279A1", ControlNumber: 7}),
+			w.BeginTransaction("270", "005010X279A1"),
+			w.WriteSegment("BHT", "0022", "13", "REF", "20261126", "2305"),
+			w.WriteSegment("NM1", "IL", "1", "D*E"),
+			w.WriteSegment("nm1", "IL"),
+			w.WriteRaw([]byte("HL*1**20*1")),
+			w.WriteSegmentFields("EQ", Repeated(Simple("30"), Simple("1"))),
+			w.EndTransaction(), w.EndGroup(), w.EndInterchange(),
+		}
+		return errs
+	}
+	var mem bytes.Buffer
+	var stream strings.Builder
+	numbers := func() ControlNumbers { return &SequentialControlNumbers{Transaction: 12344} }
+	wm, ws := NewInterchangeWriter(&mem, DefaultDelimiters, numbers()), NewInterchangeWriter(&stream, DefaultDelimiters, numbers())
+	em, es := write(wm), write(ws)
+	if fmt.Sprint(em) != fmt.Sprint(es) {
+		t.Fatalf("errors to memory %v, to a stream %v", em, es)
+	}
+	if mem.String() != stream.String() || wm.BytesWritten() != ws.BytesWritten() || wm.Count() != ws.Count() {
+		t.Fatalf("to memory (%d bytes, %d segments):\n%s\nto a stream (%d, %d):\n%s", wm.BytesWritten(), wm.Count(), mem.String(), ws.BytesWritten(), ws.Count(), stream.String())
+	}
+	if !strings.Contains(mem.String(), "ST*270*12345*") || !strings.Contains(mem.String(), "GS*HS*S*R*20261126*2305*7*X*") {
+		t.Fatalf("envelope: %s", mem.String())
+	}
+}
+
+// TestTransactionControlAsSprintf: ST02 as fmt's "%04d" writes it.
+func TestTransactionControlAsSprintf(t *testing.T) {
+	for _, n := range []int64{-10000, -1, 0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 123456789, 999999999} {
+		if got, want := transactionControl(n), fmt.Sprintf("%04d", n); got != want {
+			t.Errorf("transactionControl(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
