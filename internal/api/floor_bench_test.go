@@ -53,7 +53,7 @@ func BenchmarkFloorHealthz(b *testing.B) {
 }
 
 // BenchmarkFloorEligibility is a mock eligibility check (test mode,
-// persisted with its usage row and audit entry, answered once both are
+// persisted with its audit entry, answered once both are
 // fsynced) from 1 client (the sequential p99), 4 and 16.
 func BenchmarkFloorEligibility(b *testing.B) {
 	hs, key := benchServer(b)

@@ -13,8 +13,8 @@ import (
 	"github.com/clearhouse/clearhouse/internal/testenv"
 )
 
-// TestCheckNotRecordedIs503: when the database refuses the check's usage row
-// (and so the check, in the same transaction), the caller gets 503
+// TestCheckNotRecordedIs503: when the database refuses the check's row, the
+// caller gets 503
 // SERVICE_UNAVAILABLE saying nothing was stored, no check id, and /readyz
 // turns 503 once the database refuses writes. Before, the answer was 200
 // with an X-Eligibility-Check-Id that then answered 404.
@@ -31,7 +31,7 @@ func TestCheckNotRecordedIs503(t *testing.T) {
 			t.Fatalf("healthy /readyz: %d %s", status, body)
 		}
 
-		storetest.FailWrites(t, st, "usage", "readiness")
+		storetest.FailWrites(t, st, "eligibility_checks", "readiness")
 		for _, path := range []string{eligibilityPath, eligibilityPath + "/raw-x12"} {
 			body := req
 			if strings.HasSuffix(path, "raw-x12") {

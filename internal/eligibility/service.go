@@ -465,8 +465,8 @@ func checkStatus(r *Response) string {
 	return StatusUnknown
 }
 
-// finish records the check. A check is answered only once its record and
-// usage row are committed: when recording fails, the answer becomes a 503
+// finish records the check. A check is answered only once its record (its
+// own usage row too) is committed: when recording fails, the answer becomes a 503
 // that says nothing was stored (the caller may retry), and res.ID is
 // cleared so that no check id is handed out that would answer 404.
 func (s *Service) finish(ctx context.Context, caller Caller, res *Result, requestJSON []byte, started time.Time) {
@@ -484,7 +484,7 @@ func (s *Service) finish(ctx context.Context, caller Caller, res *Result, reques
 const NotRecordedMessage = "The eligibility check could not be recorded because storage is unavailable, so nothing was stored " +
 	"and no result is returned. The request can be retried."
 
-// record writes the check and its usage row to history.
+// record writes the check to history (which the usage sums also read).
 func (s *Service) record(ctx context.Context, caller Caller, res *Result, requestJSON []byte, started time.Time) error {
 	res.Duration = time.Since(started)
 	res.JSON, res.buf = encodeShared(res.Body())

@@ -10,15 +10,16 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// A check recorded in a group commit's round (the API's: the check, its
-// usage row and the request's audit event, GroupInTx) needs no SAVEPOINT
-// of its own. Each caller of a round ran inside one (SAVEPOINT, the
-// check's INSERT, the usage row's, the audit event's, RELEASE), and every
+// A check recorded in a group commit's round (the API's: the check and the
+// request's audit event, GroupInTx) needs no SAVEPOINT of its own. Each
+// caller of a round ran inside one (SAVEPOINT, the check's INSERT, the
+// usage row's, the audit event's, RELEASE), and every
 // statement costs the transpiled SQLite and database/sql a few µs before
 // it writes anything. Here the round defers a caller's check
 // (pendingWrites) until the caller's function has returned, attaching its
-// audit event when the event is about the check, and writes the three
-// rows with three single-row INSERTs. A caller that runs any other
+// audit event when the event is about the check, and writes the two rows
+// with two single-row INSERTs (three until session 8: a check is its own
+// usage row now, usage.go). A caller that runs any other
 // statement gets its SAVEPOINT and its pending rows written first, so
 // everything it reads sees them and the order of its writes is kept.
 //
@@ -26,9 +27,8 @@ import (
 // single-row INSERT that fails a constraint has written nothing (SQLite
 // checks the row's constraints and foreign keys before it writes any of
 // its B-trees, which is why such a statement needs no statement journal),
-// and when the usage row's or the audit event's INSERT fails after the
-// check's, the rows written before it are deleted again (undo) before the
-// caller hears of the failure.
+// and when the audit event's INSERT fails after the check's, the check is
+// deleted again (undo) before the caller hears of the failure.
 //
 // Session 6 wrote the three rows with one INSERT into a TEMP view whose
 // INSTEAD OF trigger inserted them. A statement that writes several rows
@@ -128,7 +128,8 @@ func isConstraint(err error) bool {
 // end forgets what the caller deferred (its function failed).
 func (p *pendingWrites) end() { p.has, p.event, p.active = false, nil, false }
 
-// flush writes the deferred check, its usage row and its audit event.
+// flush writes the deferred check and its audit event (a check is its own
+// usage row: usage.go).
 func (p *pendingWrites) flush(ctx context.Context) error {
 	if !p.has {
 		return nil
@@ -145,15 +146,12 @@ func (p *pendingWrites) flush(ctx context.Context) error {
 	if err != nil {
 		return mapErr(err) // nothing of the caller's written
 	}
-	// The check's values already boxed in args are passed again as they
-	// are (each a string or int64 the driver reads, not changes): a new
-	// interface value of a string is an allocation.
-	id, account, key, mode, at, cost := args[0], args[1], args[2], args[3], args[10], args[12]
-	usageID := NewID()
-	_, err = p.w.exec(ctx, insertUsageSQL, usageID, account, key, mode, UsageEligibilityCheck, id, cost, at)
-	usageWritten := err == nil
-	if err == nil && e != nil {
+	if e != nil {
 		// deferEvent took e for this check: same account and resource id.
+		// The check's values already boxed in args are passed again as
+		// they are (each a string or int64 the driver reads, not changes):
+		// a new interface value of a string is an allocation.
+		id, account, mode := args[0], args[1], args[3]
 		eMode := any(e.Mode)
 		if e.Mode == c.Mode {
 			eMode = mode
@@ -162,27 +160,19 @@ func (p *pendingWrites) flush(ctx context.Context) error {
 			e.Action, e.ResourceType, id, e.Route, e.Status, toUS(e.At), e.PrevHash, e.Hash)
 	}
 	if err != nil && isConstraint(err) {
-		if uerr := p.undo(ctx, c, usageID, usageWritten); uerr != nil {
+		if uerr := p.undo(ctx, c); uerr != nil {
 			return uerr
 		}
 	}
 	return mapErr(err)
 }
 
-// undo deletes the check (and its usage row, if written) after a later
-// row of the same caller failed a constraint. A failure here is the
-// round's: the error says so without a constraint's code.
-func (p *pendingWrites) undo(ctx context.Context, c *EligibilityCheck, usageID string, usageWritten bool) error {
-	var err error
-	if usageWritten {
-		_, err = p.w.exec(ctx, `DELETE FROM usage WHERE account_id = $1 AND created_at = $2 AND id = $3`,
-			c.AccountID, toUS(c.CreatedAt), usageID)
-	}
-	if err == nil {
-		_, err = p.w.exec(ctx, `DELETE FROM eligibility_checks WHERE id = $1`, c.ID)
-	}
-	if err != nil {
-		return fmt.Errorf("store: remove check %s after its other rows failed: %s", c.ID, err.Error())
+// undo deletes the check after its audit event failed a constraint. A
+// failure here is the round's: the error says so without a constraint's
+// code.
+func (p *pendingWrites) undo(ctx context.Context, c *EligibilityCheck) error {
+	if _, err := p.w.exec(ctx, `DELETE FROM eligibility_checks WHERE id = $1`, c.ID); err != nil {
+		return fmt.Errorf("store: remove check %s after its audit event failed: %s", c.ID, err.Error())
 	}
 	return nil
 }

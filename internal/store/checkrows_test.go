@@ -10,10 +10,10 @@ import (
 
 // TestRoundRecordsAChecksRowsWithoutSavepoints: callers sharing a round
 // each record a check and the audit event about it, as the API does. One
-// that does nothing else writes its check, usage row and event without a
-// SAVEPOINT; one that fails afterwards, reads its check back, records a
-// check whose id is taken, or an audit event whose place in the chain is
-// taken (after its check and usage row went in) keeps its own outcome:
+// that does nothing else writes its check and event without a SAVEPOINT;
+// one that fails afterwards, reads its check back, records a check whose
+// id is taken, or an audit event whose place in the chain is taken (after
+// its check went in) keeps its own outcome:
 // its rows all or none, its error its own, the other callers' rows and
 // the audit chain whole.
 func TestRoundRecordsAChecksRowsWithoutSavepoints(t *testing.T) {
@@ -63,7 +63,7 @@ func TestRoundRecordsAChecksRowsWithoutSavepoints(t *testing.T) {
 				return err
 			}
 			if kind == takenSeq {
-				seq-- // the head's own number: its INSERT fails after the check's and the usage row's
+				seq-- // the head's own number: its INSERT fails after the check's
 			}
 			if err := tx.AppendAuditEvent(ctx, AuditEvent{ID: NewID(), AccountID: "acct", Seq: seq + 1, Mode: ModeTest,
 				ActorType: "api_key", ActorID: "k", Action: "create", ResourceType: "eligibility_check", ResourceID: c.ID,
@@ -108,7 +108,7 @@ func TestRoundRecordsAChecksRowsWithoutSavepoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(usage) != kept+1 {
-		t.Errorf("%d usage rows, want %d (the taken check's and the %d kept)", len(usage), kept+1, kept)
+		t.Errorf("%d usage records, want %d (the taken check's and the %d kept)", len(usage), kept+1, kept)
 	}
 	for _, u := range usage {
 		if _, err := s.GetEligibilityCheck(ctx, "acct", u.RefID); err != nil || u.Kind != UsageEligibilityCheck {

@@ -350,7 +350,7 @@ func newSQLStore(engine string, writer, reader *sql.DB, wal *walSync) *sqlStore 
 // families declare theirs beside their queries (recordStatements,
 // webhookDeliveryStatements); this is where they are gathered.
 func inTxStatements() []string {
-	return slices.Concat([]string{insertEligibilitySQL, insertUsageSQL, insertAuditEventSQL}, recordStatements, webhookDeliveryStatements)
+	return slices.Concat([]string{insertEligibilitySQL, insertAuditEventSQL}, recordStatements, webhookDeliveryStatements)
 }
 
 // warm prepares the SQLite writer's transaction-only statements.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 	"unsafe"
 )
 
@@ -43,7 +42,7 @@ func (q *queries) InsertEligibilityCheck(ctx context.Context, c EligibilityCheck
 		c.CostMicros = 0 // test checks are free
 	}
 	if q.inTx && q.w.pend.deferCheck(&c) {
-		return nil // written with its usage row (and audit event) when the caller's function returns (checkrows.go)
+		return nil // written with its audit event when the caller's function returns (checkrows.go)
 	}
 	return q.atomic(ctx, func(q *queries) error {
 		payload, buf := packCheck(&c)
@@ -60,10 +59,7 @@ func (q *queries) InsertEligibilityCheck(ctx context.Context, c EligibilityCheck
 				return mapErr(err)
 			}
 		}
-		return q.insertUsage(ctx, UsageRecord{
-			ID: NewID(), AccountID: c.AccountID, KeyID: c.KeyID, Mode: c.Mode,
-			Kind: UsageEligibilityCheck, RefID: c.ID, CostMicros: c.CostMicros, CreatedAt: c.CreatedAt,
-		})
+		return nil
 	})
 }
 
@@ -210,47 +206,6 @@ func bytesOrNil(s string) []byte {
 	return []byte(s)
 }
 
+// A check is its own usage row (usage.go): usage holds the calls of other
+// kinds and the checks retention removed.
 const usageColumns = `id, account_id, key_id, mode, kind, ref_id, cost_micros, created_at`
-
-const insertUsageSQL = `INSERT INTO usage (` + usageColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`
-
-func (q *queries) insertUsage(ctx context.Context, u UsageRecord) error {
-	_, err := q.w.exec(ctx, insertUsageSQL,
-		u.ID, u.AccountID, u.KeyID, u.Mode, u.Kind, u.RefID, u.CostMicros, toUS(u.CreatedAt))
-	return mapErr(err)
-}
-
-func (q *queries) ListUsage(ctx context.Context, accountID string) ([]UsageRecord, error) {
-	rows, err := q.r.query(ctx, `SELECT `+usageColumns+` FROM usage WHERE account_id = $1 ORDER BY created_at, id`, accountID)
-	if err != nil {
-		return nil, err
-	}
-	return collect(rows, func(row scanner) (UsageRecord, error) {
-		var u UsageRecord
-		var created int64
-		err := row.Scan(&u.ID, &u.AccountID, &u.KeyID, &u.Mode, &u.Kind, &u.RefID, &u.CostMicros, &created)
-		u.CreatedAt = fromUS(created)
-		return u, err
-	})
-}
-
-func (q *queries) UsageByKey(ctx context.Context, accountID string, from, to time.Time) ([]UsageTotal, error) {
-	lo, hi := int64(-1<<63), int64(1<<63-1)
-	if !from.IsZero() {
-		lo = toUS(from)
-	}
-	if !to.IsZero() {
-		hi = toUS(to)
-	}
-	rows, err := q.r.query(ctx, `SELECT key_id, kind, mode, COUNT(*), COALESCE(SUM(cost_micros), 0)
-		FROM usage WHERE account_id = $1 AND created_at >= $2 AND created_at < $3
-		GROUP BY key_id, kind, mode ORDER BY key_id, kind, mode`, accountID, lo, hi)
-	if err != nil {
-		return nil, err
-	}
-	return collect(rows, func(row scanner) (UsageTotal, error) {
-		var t UsageTotal
-		err := row.Scan(&t.KeyID, &t.Kind, &t.Mode, &t.Count, &t.CostMicros)
-		return t, err
-	})
-}

@@ -15,7 +15,7 @@ import (
 )
 
 // BenchmarkGroupedCheck is the database's share of a persisted eligibility
-// check as the API stores it: the check, its usage row and its audit entry
+// check as the API stores it: the check and its audit entry
 // in one GroupInTx call, answered once the commit is fsynced, from 1 and
 // 16 concurrent callers. It reports the process's CPU per check
 // (cpu-µs/op), which load on the machine moves far less than wall clock.

@@ -59,8 +59,8 @@ type APIKeys interface {
 // EligibilityChecks records each eligibility call with what was sent and
 // received, for the history screens and for usage.
 type EligibilityChecks interface {
-	// InsertEligibilityCheck stores the check and, in the same transaction,
-	// its usage row (cost 0 for test mode, whatever CostMicros says).
+	// InsertEligibilityCheck stores the check, which is also its usage row
+	// (cost 0 for test mode, whatever CostMicros says).
 	InsertEligibilityCheck(ctx context.Context, c EligibilityCheck) error
 	GetEligibilityCheck(ctx context.Context, accountID, id string) (EligibilityCheck, error)
 	// ListEligibilityChecks returns the newest checks first and the cursor of

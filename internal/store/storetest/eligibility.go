@@ -269,7 +269,7 @@ func testEligibilityListByMode(t *testing.T, s store.Store) {
 }
 
 // testEligibilityConcurrentInserts: many checks inserted at once (SQLite
-// commits them in groups) are all stored with their usage rows, and a
+// commits them in groups) are all stored and counted in usage, and a
 // duplicate among them fails alone with ErrConflict.
 func testEligibilityConcurrentInserts(t *testing.T, s store.Store) {
 	a, k := Seed(t, s, store.ModeTest)

@@ -29,15 +29,7 @@ func remember(t testing.TB, s store.Store, driver, dsn string) {
 // Postgres or PostgresVia.
 func FailWrites(t testing.TB, s store.Store, tables ...string) {
 	t.Helper()
-	v, ok := opened.Load(s)
-	if !ok {
-		t.Fatal("storetest.FailWrites: the store was not opened by storetest")
-	}
-	d := v.(database)
-	db, err := sql.Open(d.driver, d.dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, d := rawDB(t, s, "FailWrites")
 	defer db.Close()
 	ctx := context.Background()
 	var stmts []string
@@ -107,4 +99,32 @@ func Raw(t testing.TB, s store.Store) *sql.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// execRaw runs q on s's database from a second connection, for rows the
+// store's methods no longer write (usage of kinds other than checks, rows
+// an older build wrote).
+func execRaw(t testing.TB, s store.Store, q string, args ...any) {
+	t.Helper()
+	db, _ := rawDB(t, s, "execRaw")
+	defer db.Close()
+	if _, err := db.ExecContext(context.Background(), q, args...); err != nil {
+		t.Fatalf("%v: %s", err, q)
+	}
+}
+
+// rawDB opens a second connection pool to the database of s, which an
+// opener of this package made (the caller closes it).
+func rawDB(t testing.TB, s store.Store, caller string) (*sql.DB, database) {
+	t.Helper()
+	v, ok := opened.Load(s)
+	if !ok {
+		t.Fatalf("storetest.%s: the store was not opened by storetest", caller)
+	}
+	d := v.(database)
+	db, err := sql.Open(d.driver, d.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, d
 }

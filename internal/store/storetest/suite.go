@@ -27,6 +27,7 @@ func Run(t *testing.T, open Opener) {
 		{"EligibilityPayload", testEligibilityPayload},
 		{"EligibilityConcurrentInserts", testEligibilityConcurrentInserts},
 		{"UsageMetering", testUsage},
+		{"UsageFromChecks", testUsageFromChecks},
 		{"TxRollback", testTxRollback},
 		{"ControlNumbersConcurrent", testControlNumbersConcurrent},
 		{"ControlNumbersWrap", testControlNumbersWrap},
