@@ -184,7 +184,7 @@ func (iw *InterchangeWriter) BeginInterchange(h InterchangeHeader) error {
 		if d.Repetition == 0 {
 			return fmt.Errorf("x12: a %s interchange needs a repetition separator", version)
 		}
-		rep = string(d.Repetition)
+		rep = byteStrings[int(d.Repetition):][:1]
 	}
 	ack := "0"
 	if h.AckRequested {
@@ -197,7 +197,7 @@ func (iw *InterchangeWriter) BeginInterchange(h InterchangeHeader) error {
 	// The date, time and control number are formatted into one string,
 	// not one each (a real-time exchange writes two ISAs).
 	var digits [19]byte
-	dt := date.AppendFormat(digits[:0], "0601021504")
+	dt := appendISADateTime(digits[:0], date)
 	dt = appendZeroPadded(dt, n, 9)
 	ds := string(dt)
 	control := ds[10:19]
@@ -237,6 +237,16 @@ func (iw *InterchangeWriter) BeginInterchange(h InterchangeHeader) error {
 	return nil
 }
 
+// byteStrings holds every byte value once, in order: byteStrings[c:][:1]
+// is c as a string without a conversion's allocation.
+var byteStrings = func() string {
+	var b [256]byte
+	for i := range b {
+		b[i] = byte(i)
+	}
+	return string(b[:])
+}()
+
 // isaBlanks pad an ISA field to its width (15 at most).
 const isaBlanks = "               "
 
@@ -271,7 +281,7 @@ func (iw *InterchangeWriter) BeginGroup(g GroupHeader) error {
 	// The date, time and control number formatted into one string, not
 	// one each.
 	var digits [32]byte
-	dt := date.AppendFormat(digits[:0], "200601021504")
+	dt := AppendDateTime(digits[:0], date)
 	dt = strconv.AppendInt(dt, n, 10)
 	ds := string(dt)
 	cn := ds[12:]

@@ -75,3 +75,28 @@ func TestTransactionControlAsSprintf(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendDateTimeAsTimeFormat: the X12 date and time digits as time's
+// layouts write them, over years 0–9999 and beyond, in UTC and elsewhere.
+func TestAppendDateTimeAsTimeFormat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	zones := []*time.Location{time.UTC, time.FixedZone("east", 13*3600+45*60), time.FixedZone("west", -11*3600)}
+	times := []time.Time{time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-1, 6, 1, 12, 0, 0, 0, time.UTC), {}}
+	for range 20000 {
+		times = append(times, time.Unix(rng.Int64N(1<<40)-1<<39, 0).In(zones[rng.IntN(len(zones))]))
+	}
+	for _, at := range times {
+		if got, want := string(AppendDateTime([]byte("x"), at)), "x"+at.Format("200601021504"); got != want {
+			t.Fatalf("AppendDateTime(%v) = %q, want %q", at, got, want)
+		}
+		if got, want := string(appendISADateTime(nil, at)), at.Format("0601021504"); got != want {
+			t.Fatalf("appendISADateTime(%v) = %q, want %q", at, got, want)
+		}
+	}
+	for c := range 256 {
+		if s := byteStrings[c:][:1]; s != string([]byte{byte(c)}) {
+			t.Fatalf("byteStrings[%d] = %q", c, s)
+		}
+	}
+}

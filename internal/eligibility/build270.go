@@ -124,7 +124,7 @@ func Build270(req *Request, payer payers.Payer, opts Build270Options) (*Built270
 	}
 	// The date and the time formatted as one string, not one each.
 	var dt [12]byte
-	bhtDate := string(now.AppendFormat(dt[:0], "200601021504"))
+	bhtDate := string(x12.AppendDateTime(dt[:0], now))
 	b.seg("BHT", "0022", "13", bht03, bhtDate[:8], bhtDate[8:])
 
 	payerName := req.TradingPartnerName

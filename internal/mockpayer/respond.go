@@ -43,7 +43,7 @@ func (p *Payer) respond(inq *inquiry, s *scenario) ([]byte, error) {
 	}
 	// The date and the time formatted as one string, not one each.
 	var dt [12]byte
-	bhtDate := string(now.AppendFormat(dt[:0], "200601021504"))
+	bhtDate := string(x12.AppendDateTime(dt[:0], now))
 	rw.segment("BHT", "0022", "11", reference, bhtDate[:8], bhtDate[8:])
 
 	loop := ""
