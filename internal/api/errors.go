@@ -266,10 +266,17 @@ func syntaxError(body []byte, syntax *json.SyntaxError) *Error {
 }
 
 // readBody reads the whole body into a buffer sized by Content-Length (the
-// server's MaxBytesReader bounds it either way).
+// server's MaxBytesReader bounds it either way), and closes a body read to
+// its end: net/http, finding it open when the answer's header is written,
+// would look for more of it through an io.LimitReader of its own (an
+// allocation and a read, for every request with a body).
 func readBody(r *http.Request) ([]byte, error) {
 	if r.ContentLength < 0 || r.ContentLength > 64<<20 {
-		return io.ReadAll(r.Body)
+		b, err := io.ReadAll(r.Body)
+		if err == nil {
+			r.Body.Close()
+		}
+		return b, err
 	}
 	// One byte more than announced, so that reaching EOF needs no growth.
 	buf := make([]byte, 0, r.ContentLength+1)
@@ -280,6 +287,7 @@ func readBody(r *http.Request) ([]byte, error) {
 		n, err := r.Body.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if err == io.EOF {
+			r.Body.Close()
 			return buf, nil
 		}
 		if err != nil {

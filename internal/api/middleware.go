@@ -26,9 +26,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		id = store.NewID()
 	}
 	setSecurityHeaders(w.Header(), id) // and X-Request-Id
-	info := &httpkit.Info{ID: id, Base: s.svc.Logger}
-	r = r.WithContext(httpkit.WithInfo(r.Context(), info))
-	rec := &statusWriter{ResponseWriter: w}
+	// The request's Info, its context and the access log's writer in one
+	// allocation.
+	st := &served{rec: statusWriter{ResponseWriter: w}}
+	st.ctx.Context = r.Context()
+	info := &st.ctx.Info
+	info.ID, info.Base = id, s.svc.Logger
+	r = r.WithContext(&st.ctx)
+	rec := &st.rec
 
 	s.metrics.inFlight.Inc()
 	defer func() {
@@ -120,6 +125,12 @@ func (s *Server) observe(r *http.Request, rec *statusWriter, info *httpkit.Info,
 		n = 10
 	}
 	logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs[:n]...)
+}
+
+// served is what ServeHTTP keeps for one request.
+type served struct {
+	ctx httpkit.InfoContext
+	rec statusWriter
 }
 
 // statusWriter remembers the status and size of the response.

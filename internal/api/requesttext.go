@@ -24,7 +24,11 @@ func checkRequestText(r *http.Request) *Error {
 	if unstorable(r.URL.Path) {
 		return Validation(FieldError{Path: "/path", Message: "the path " + fix})
 	}
-	for name, values := range r.URL.Query() {
+	var query map[string][]string // url.Values; parsing an empty query still makes a map
+	if r.URL.RawQuery != "" {
+		query = r.URL.Query()
+	}
+	for name, values := range query {
 		if unstorable(name) {
 			return Validation(FieldError{Path: "/query/" + strconv.QuoteToASCII(name), Message: "the parameter's name " + fix})
 		}

@@ -57,12 +57,27 @@ func (rec *Recorder) Wrap(rule Rule, caller Caller, unavailable http.HandlerFunc
 		if !rule.OwnCommit {
 			aw.join = Joined{a: aw}
 			aw.joined = &aw.join
-			r = r.WithContext(context.WithValue(r.Context(), joinKey{}, aw.joined))
+			aw.ctx = joinContext{Context: r.Context(), j: aw.joined}
+			r = r.WithContext(&aw.ctx)
 			aw.r = r
 		}
 		h.ServeHTTP(aw, r)
 		aw.finish()
 	})
+}
+
+// joinContext is context.WithValue(ctx, joinKey{}, j) kept inside the
+// auditWriter, not allocated beside it.
+type joinContext struct {
+	context.Context
+	j *Joined
+}
+
+func (c *joinContext) Value(key any) any {
+	if key == (joinKey{}) {
+		return c.j
+	}
+	return c.Context.Value(key)
 }
 
 // auditWriter holds the answer back until its event is committed.
@@ -73,8 +88,9 @@ type auditWriter struct {
 	rule        Rule
 	entry       Entry
 	unavailable http.HandlerFunc
-	joined      *Joined // the entry as the handler's transaction recorded it (Join); nil for OwnCommit
-	join        Joined  // what joined points to: one allocation for both
+	joined      *Joined     // the entry as the handler's transaction recorded it (Join); nil for OwnCommit
+	join        Joined      // what joined points to: one allocation for both
+	ctx         joinContext // the handler's context, carrying joined: in the same allocation
 
 	status   int  // chosen by the handler; 0 until then
 	recorded bool // the event is committed (or failed)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -51,6 +52,11 @@ func SourceOf(r *http.Request) string {
 	}
 	if ip.To4() == nil {
 		return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
+	}
+	if strings.IndexByte(host, ':') < 0 {
+		// A dotted quad ParseIP takes (no leading zeros, no other form)
+		// is already what String would make of it: no copy.
+		return host
 	}
 	return ip.String()
 }
