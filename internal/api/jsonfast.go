@@ -187,6 +187,7 @@ func fastFields(t reflect.Type, p *fastPlan, building map[reflect.Type]*fastPlan
 // not expect, valid JSON or not, stops it (false).
 type fastDecoder struct {
 	b []byte
+	s string // b's one copy, made at the first string: every string decoded is a slice of it
 	i int
 }
 
@@ -208,8 +209,14 @@ func (d *fastDecoder) end() bool { return d.next() == 0 && d.i == len(d.b) }
 
 // str reads a string without escapes and returns its bytes.
 func (d *fastDecoder) str() ([]byte, bool) {
+	s, _, ok := d.strAt()
+	return s, ok
+}
+
+// strAt is str with where the string's bytes begin in b.
+func (d *fastDecoder) strAt() ([]byte, int, bool) {
 	if d.next() != '"' {
-		return nil, false
+		return nil, 0, false
 	}
 	start := d.i + 1
 	ascii := true
@@ -218,23 +225,28 @@ func (d *fastDecoder) str() ([]byte, bool) {
 		case c == '"':
 			d.i = j + 1
 			s := d.b[start:j]
-			return s, ascii || utf8.Valid(s)
+			return s, start, ascii || utf8.Valid(s)
 		case c == '\\' || c < ' ':
-			return nil, false
+			return nil, 0, false
 		case c >= utf8.RuneSelf:
 			ascii = false
 		}
 	}
-	return nil, false
+	return nil, 0, false
 }
 
 // value reads one value into v (addressable, zero) by plan p.
 func (d *fastDecoder) value(p *fastPlan, v reflect.Value) bool {
 	switch p.kind {
 	case fastString:
-		s, ok := d.str()
+		// A slice of the body's one copy, not a string of its own: one
+		// allocation for a request's strings, not one each.
+		s, at, ok := d.strAt()
 		if ok {
-			v.SetString(string(s))
+			if d.s == "" {
+				d.s = string(d.b)
+			}
+			v.SetString(d.s[at : at+len(s)])
 		}
 		return ok
 	case fastPointer:
@@ -299,19 +311,23 @@ func (d *fastDecoder) object(p *fastPlan, v reflect.Value) bool {
 	}
 }
 
-// array reads an array at d.i into slice v: an empty one is an empty
-// slice, not nil, as encoding/json makes it.
+// array reads an array at d.i into slice v (addressable, nil): an empty
+// one is an empty slice, not nil, as encoding/json makes it. v grows in
+// place: reflect.MakeSlice and reflect.Append each allocate a slice header
+// besides the array.
 func (d *fastDecoder) array(p *fastPlan, v reflect.Value) bool {
-	d.i++ // [
-	s := reflect.MakeSlice(p.typ, 0, 4)
+	d.i++     // [
+	v.Grow(4) // non-nil even when the array is empty; its items are zero
 	if d.next() == ']' {
 		d.i++
-		v.Set(s.Slice(0, 0))
 		return true
 	}
 	for n := 0; ; n++ {
-		s = reflect.Append(s, reflect.Zero(p.elem.typ))
-		if !d.value(p.elem, s.Index(n)) {
+		if n == v.Cap() {
+			v.Grow(1)
+		}
+		v.SetLen(n + 1)
+		if !d.value(p.elem, v.Index(n)) {
 			return false
 		}
 		switch d.next() {
@@ -319,7 +335,6 @@ func (d *fastDecoder) array(p *fastPlan, v reflect.Value) bool {
 			d.i++
 		case ']':
 			d.i++
-			v.Set(s)
 			return true
 		default:
 			return false

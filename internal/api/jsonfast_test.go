@@ -53,6 +53,7 @@ var fastBodies = []string{
 	`{"id":"1","code":"c","Plain":"p","promoted":"x","inner":{"name":"n","codes":["a","b"]},"ptr":{"name":"m","deep":{"value":"v"}},"tags":["t"],"items":[{"name":"i1"},{"name":"i2","codes":[]}]}`,
 	` { "id" : "1" , "tags" : [ ] , "items" : [ ] , "inner" : { } , "ptr" : { } } `,
 	`{"id":"Zoë ☃ 𝄞","inner":{"name":"é"}}`,
+	`{"tags":["1","2","3","4","5","6","7","8","9"],"items":[{"name":"a"},{},{"codes":["x","y","z","w","v"]},{},{"name":"e"},{"name":"f","codes":[]}]}`,
 	// Left to encoding/json: escapes, null, numbers, booleans, unknown,
 	// misspelt or differently cased names, duplicates, wrong types.
 	`{"id":"a\"b"}`, `{"id":"\u00e9"}`, `{"\u0069d":"1"}`, `{"id":null}`, `{"ptr":null}`, `{"tags":null}`,
@@ -185,4 +186,56 @@ func FuzzDecodeFast(f *testing.F) {
 			checkDecodeFast[fastInner](t, b)
 		}
 	})
+}
+
+// decodeFast allocates the body's one copy (every string is a slice of it),
+// the structs pointers point to and each slice's array (once, for up to
+// four items): not a string apiece, nor slice headers for reflect.
+func TestDecodeFastAllocations(t *testing.T) {
+	checked := 0
+	for _, m := range mockpayer.Requests() {
+		body := m.RequestJSON()
+		var req eligibility.Request
+		if !decodeFast(body, &req) {
+			continue
+		}
+		want, ok := 1.0, true // the body's copy
+		var count func(v reflect.Value)
+		count = func(v reflect.Value) {
+			switch v.Kind() {
+			case reflect.Pointer:
+				if !v.IsNil() {
+					want++
+					count(v.Elem())
+				}
+			case reflect.Slice:
+				if !v.IsNil() {
+					want++
+					ok = ok && v.Len() <= 4
+					for i := range v.Len() {
+						count(v.Index(i))
+					}
+				}
+			case reflect.Struct:
+				for i := range v.NumField() {
+					count(v.Field(i))
+				}
+			}
+		}
+		count(reflect.ValueOf(req))
+		if !ok {
+			continue
+		}
+		got := testing.AllocsPerRun(20, func() {
+			var r eligibility.Request
+			decodeFast(body, &r)
+		})
+		if got > want+1 { // +1: r itself, which reaches decodeFast as an interface
+			t.Errorf("%s: %v allocations, want at most %v", m.Name, got, want+1)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no mock request was checked")
+	}
 }
