@@ -17,7 +17,7 @@ type historyKeys struct {
 // card's); the request's date of service, else the day the check runs
 // (payers answer as of today when none is sent).
 func keysOf(r *Request, now time.Time) historyKeys {
-	k := historyKeys{serviceDate: now.UTC().Format("20060102")}
+	var k historyKeys
 	if e := r.Encounter; e != nil {
 		switch {
 		case len(e.DateOfService) == 8:
@@ -26,15 +26,35 @@ func keysOf(r *Request, now time.Time) historyKeys {
 			k.serviceDate = e.BeginningDateOfService
 		}
 	}
-	if s := r.Subscriber; s != nil {
-		k.memberID = s.MemberID
-		k.patientName = strings.Join(strings.Fields(s.FirstName+" "+s.LastName), " ")
-		k.birthDate = s.DateOfBirth
+	if k.serviceDate == "" {
+		k.serviceDate = now.UTC().Format("20060102")
 	}
 	if len(r.Dependents) > 0 {
 		d := r.Dependents[0]
-		k.patientName = strings.Join(strings.Fields(d.FirstName+" "+d.LastName), " ")
+		k.patientName = personName(d.FirstName, d.LastName)
 		k.birthDate = d.DateOfBirth
+	} else if s := r.Subscriber; s != nil {
+		k.patientName = personName(s.FirstName, s.LastName)
+		k.birthDate = s.DateOfBirth
+	}
+	if s := r.Subscriber; s != nil {
+		k.memberID = s.MemberID
 	}
 	return k
+}
+
+// personName is strings.Join(strings.Fields(first+" "+last), " ") — the
+// words of both names, one space between — in one allocation, not three.
+func personName(first, last string) string {
+	var buf [64]byte
+	b := buf[:0]
+	for _, name := range [2]string{first, last} {
+		for word := range strings.FieldsSeq(name) {
+			if len(b) > 0 {
+				b = append(b, ' ')
+			}
+			b = append(b, word...)
+		}
+	}
+	return string(b)
 }

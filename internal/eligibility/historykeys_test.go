@@ -1,6 +1,7 @@
 package eligibility
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -25,5 +26,23 @@ func TestKeysOf(t *testing.T) {
 		if got := keysOf(&tc.req, now); got != tc.want {
 			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// personName is strings.Join(strings.Fields(first+" "+last), " ") — the
+// names history is searched by are unchanged — in at most one allocation.
+func TestPersonName(t *testing.T) {
+	names := []string{"", " ", "Jane", " Jane ", "Mary Ann", "Mary\tAnn\n", "O'Brien", "van  der  Berg",
+		"Zoë", "\u00a0Zoë\u00a0", "a\u2003b", "x\u0085y", "\u3000", "名 字", "a\x00b", "\xff \xfe", strings.Repeat("Long ", 30)}
+	for _, first := range names {
+		for _, last := range names {
+			want := strings.Join(strings.Fields(first+" "+last), " ")
+			if got := personName(first, last); got != want {
+				t.Errorf("personName(%q, %q) = %q, want %q", first, last, got, want)
+			}
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = personName("  Jane ", "Q.  Public") }); n > 1 {
+		t.Errorf("personName: %v allocations, want at most 1", n)
 	}
 }

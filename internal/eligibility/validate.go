@@ -317,9 +317,16 @@ func checkPatient(c *checker, base string, p *Patient, streetRequired bool) {
 	if p.BirthSequenceNumber != "" && (!allDigits(p.BirthSequenceNumber) || len(p.BirthSequenceNumber) > 9) {
 		c.add(base+"/birthSequenceNumber", "must be 1–9 digits (1 for the first-born of a multiple birth); got %q", p.BirthSequenceNumber)
 	}
-	checkAddress(c, base+"/address", p.Address, streetRequired)
-	checkDiagnoses(c, base+"/healthCareCodeInformation", p.HealthCareCodeInformation)
-	checkProviderCode(c, base+"/providerCode", p.ProviderCode)
+	// The paths are made only for what was sent: each costs an allocation.
+	if p.Address != nil {
+		checkAddress(c, base+"/address", p.Address, streetRequired)
+	}
+	if len(p.HealthCareCodeInformation) > 0 {
+		checkDiagnoses(c, base+"/healthCareCodeInformation", p.HealthCareCodeInformation)
+	}
+	if p.ProviderCode != "" {
+		checkProviderCode(c, base+"/providerCode", p.ProviderCode)
+	}
 	c.oneOf(base, "referenceIdentificationQualifier", p.ReferenceIdentificationQualifier, "9K", "D3", "EI", "HPI", "PXC", "SY", "TJ")
 	if p.ReferenceIdentificationQualifier != "" && p.ProviderIdentifier == "" {
 		c.add(base+"/providerIdentifier", "is required when referenceIdentificationQualifier is given")

@@ -57,11 +57,24 @@ func CallerFrom(ctx context.Context) (Caller, bool) {
 // WithExchange is WithCaller, WithRouteRecord and WithSimulationLog at once:
 // ctx carrying the caller, a fresh route record and a fresh simulation log.
 func WithExchange(ctx context.Context, c Caller) (context.Context, *RouteRecord, *SimulationLog) {
-	x := &struct {
-		v    exchangeValues
-		rec  RouteRecord
-		sims SimulationLog
-	}{v: exchangeValues{caller: c, hasCaller: true}}
+	x := &exchangeContext{Context: ctx, v: exchangeValues{caller: c, hasCaller: true}}
 	x.v.record, x.v.sims = &x.rec, &x.sims
-	return context.WithValue(ctx, exchangeKey{}, &x.v), &x.rec, &x.sims
+	return x, &x.rec, &x.sims
+}
+
+// exchangeContext is context.WithValue(ctx, exchangeKey{}, &v) with the
+// record and log v points to, in one allocation (WithValue's would be a
+// second).
+type exchangeContext struct {
+	context.Context
+	v    exchangeValues
+	rec  RouteRecord
+	sims SimulationLog
+}
+
+func (x *exchangeContext) Value(key any) any {
+	if key == (exchangeKey{}) {
+		return &x.v
+	}
+	return x.Context.Value(key)
 }

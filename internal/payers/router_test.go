@@ -214,3 +214,12 @@ func TestExchangeValuesNest(t *testing.T) {
 		t.Errorf("the exchange's own log has %d simulations, want 2", n)
 	}
 }
+
+// WithExchange is one allocation: its values, record, log and context.
+func TestWithExchangeAllocations(t *testing.T) {
+	ctx := context.Background()
+	c := Caller{AccountID: "a1", Mode: ModeTest}
+	if n := testing.AllocsPerRun(100, func() { _, _, _ = WithExchange(ctx, c) }); n != 1 {
+		t.Errorf("WithExchange: %v allocations, want 1", n)
+	}
+}
