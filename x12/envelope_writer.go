@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // ControlKind names the envelope a control number is for.
@@ -185,6 +186,11 @@ func (iw *InterchangeWriter) BeginInterchange(h InterchangeHeader) error {
 			return fmt.Errorf("x12: a %s interchange needs a repetition separator", version)
 		}
 		rep = byteStrings[int(d.Repetition):][:1]
+		if d.Repetition >= utf8.RuneSelf {
+			// Refused as it always was: ISA11 was string(rune), two
+			// bytes in UTF-8, longer than the field.
+			rep = string(rune(d.Repetition))
+		}
 	}
 	ack := "0"
 	if h.AckRequested {
@@ -280,13 +286,16 @@ func (iw *InterchangeWriter) BeginGroup(g GroupHeader) error {
 	}
 	// The date, time and control number formatted into one string, not
 	// one each.
+	// A year outside 0–9999 has more or fewer than 8 date digits: the
+	// time is the 4 digits before the control number.
 	var digits [32]byte
 	dt := AppendDateTime(digits[:0], date)
+	end := len(dt)
 	dt = strconv.AppendInt(dt, n, 10)
 	ds := string(dt)
-	cn := ds[12:]
+	cn := ds[end:]
 	if err := iw.WriteSegment("GS", g.FunctionalID, g.SenderCode, g.ReceiverCode,
-		ds[:8], ds[8:12], cn, agency, g.Version); err != nil {
+		ds[:end-4], ds[end-4:end], cn, agency, g.Version); err != nil {
 		return err
 	}
 	iw.controls.Group, iw.controls.Transaction = cn, ""
