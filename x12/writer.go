@@ -72,7 +72,7 @@ func WithLineBreaks() WriterOption { return func(w *Writer) { w.lineBreak = true
 // delimiters make every write fail (see Delimiters.Validate).
 func NewWriter(w io.Writer, d Delimiters, opts ...WriterOption) *Writer {
 	wr := &Writer{d: d, bad: badBytes(d)}
-	if mem, ok := w.(*bytes.Buffer); ok {
+	if mem, ok := w.(*bytes.Buffer); ok && mem != nil {
 		// Writes to memory gain nothing from a buffer in front (two
 		// messages per eligibility check).
 		wr.mem = mem

@@ -100,3 +100,14 @@ func TestAppendDateTimeAsTimeFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestWriterToNilBuffer: a nil *bytes.Buffer is written through the
+// stream path as before the memory path (a write to it panics, as it
+// always did), not taken for a memory destination with nowhere to go.
+func TestWriterToNilBuffer(t *testing.T) {
+	var nilBuf *bytes.Buffer
+	w := NewWriter(nilBuf, DefaultDelimiters)
+	if w.mem != nil || w.w == nil {
+		t.Fatalf("a nil *bytes.Buffer became the memory destination")
+	}
+}
