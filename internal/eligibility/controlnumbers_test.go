@@ -78,3 +78,42 @@ func envelopeControls(t *testing.T, interchange []byte) x12.Controls {
 	}
 	return c
 }
+
+// reservations counts a store's block reservations.
+type reservations struct {
+	calls []int64
+	next  int64
+}
+
+func (r *reservations) ReserveControlNumbers(_ context.Context, _ string, n int64) (int64, error) {
+	r.calls = append(r.calls, n)
+	first := r.next + 1
+	r.next += n
+	return first, nil
+}
+
+// By default a service reserves ControlNumberBlock numbers of each
+// sequence at a time: 2,500 checks make 3 reservations of each, not 25.
+func TestStoreControlNumbersBlock(t *testing.T) {
+	r := &reservations{}
+	numbers := StoreControlNumbers(r, DefaultSenderID, 0)
+	seen := map[int64]bool{}
+	for range 2500 {
+		n, err := numbers.Next(x12.InterchangeControl)
+		if err != nil || seen[n] {
+			t.Fatalf("interchange %d repeated or failed: %v", n, err)
+		}
+		seen[n] = true
+		if _, err := numbers.Next(x12.GroupControl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(r.calls) != 6 {
+		t.Fatalf("%d reservations for 2,500 checks, want 6 (3 of each sequence)", len(r.calls))
+	}
+	for _, n := range r.calls {
+		if n != ControlNumberBlock {
+			t.Errorf("reserved %d numbers at a time, want %d", n, ControlNumberBlock)
+		}
+	}
+}
