@@ -167,11 +167,17 @@ func (p *pendingWrites) flush(ctx context.Context) error {
 	return mapErr(err)
 }
 
-// undo deletes the check after its audit event failed a constraint. A
-// failure here is the round's: the error says so without a constraint's
-// code.
+// undo deletes the check after its audit event failed a constraint, and
+// the usage row the DELETE's trigger kept for it (migration 432: the check
+// was never committed, so it is no call). A failure here is the round's:
+// the error says so without a constraint's code.
 func (p *pendingWrites) undo(ctx context.Context, c *EligibilityCheck) error {
-	if _, err := p.w.exec(ctx, `DELETE FROM eligibility_checks WHERE id = $1`, c.ID); err != nil {
+	_, err := p.w.exec(ctx, `DELETE FROM eligibility_checks WHERE id = $1`, c.ID)
+	if err == nil {
+		_, err = p.w.exec(ctx, `DELETE FROM usage WHERE account_id = $1 AND created_at = $2 AND kind = $3 AND ref_id = $4`,
+			c.AccountID, toUS(c.CreatedAt), UsageEligibilityCheck, c.ID)
+	}
+	if err != nil {
 		return fmt.Errorf("store: remove check %s after its audit event failed: %s", c.ID, err.Error())
 	}
 	return nil

@@ -1,13 +1,6 @@
 package store
 
-import (
-	"context"
-	"database/sql"
-
-	"github.com/pressly/goose/v3"
-)
-
-// identifierSearchMigration is migration 450: the search by business
+// identifierSearchUp is migration 450: the search by business
 // identifier in identifier_groups and identifier_keys (see idsearch.go)
 // instead of identifier_values' row per claim. identifier_values kept, for
 // each claim, a table row (value, the 36-character transaction id, element,
@@ -18,14 +11,6 @@ import (
 // Every row identifier_values held (those copied from business_identifiers
 // by 00230 too) becomes a key of its group, and identifier_values becomes a
 // view with its old columns.
-func identifierSearchMigration(engine string) *goose.Migration {
-	return goose.NewGoMigration(450, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
-		return execAll(ctx, tx, identifierSearchUp(engine))
-	}}, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
-		return execAll(ctx, tx, identifierSearchDown(engine))
-	}})
-}
-
 func identifierSearchUp(engine string) []string {
 	groups := `CREATE TABLE identifier_groups (
 		id             INTEGER PRIMARY KEY,

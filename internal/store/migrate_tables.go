@@ -13,13 +13,20 @@ import (
 // (numbered among the SQL files of migrations/, which have none of theirs).
 func goMigrations(engine string) []*goose.Migration {
 	return []*goose.Migration{
-		goose.NewGoMigration(301, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
-			return execAll(ctx, tx, leanMeteringUp(engine))
-		}}, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
-			return execAll(ctx, tx, leanMeteringDown(engine))
-		}}),
-		identifierSearchMigration(engine),
+		stmtsMigration(301, leanMeteringUp(engine), leanMeteringDown(engine)),
+		stmtsMigration(450, identifierSearchUp(engine), identifierSearchDown(engine)), // migrate_idsearch.go
+		stmtsMigration(432, checkUsageKeptUp(engine), checkUsageKeptDown(engine)),     // migrate_checkusage.go
 	}
+}
+
+// stmtsMigration is the migration that runs up's statements, and down's
+// to undo them, each in one transaction.
+func stmtsMigration(version int64, up, down []string) *goose.Migration {
+	return goose.NewGoMigration(version, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
+		return execAll(ctx, tx, up)
+	}}, &goose.GoFunc{RunTx: func(ctx context.Context, tx *sql.Tx) error {
+		return execAll(ctx, tx, down)
+	}})
 }
 
 func execAll(ctx context.Context, tx *sql.Tx, stmts []string) error {

@@ -28,6 +28,7 @@ func Run(t *testing.T, open Opener) {
 		{"EligibilityConcurrentInserts", testEligibilityConcurrentInserts},
 		{"UsageMetering", testUsage},
 		{"UsageFromChecks", testUsageFromChecks},
+		{"UsageKeptWhenAnOlderBuildDeletes", testUsageKeptWhenAnOlderBuildDeletes},
 		{"TxRollback", testTxRollback},
 		{"ControlNumbersConcurrent", testControlNumbersConcurrent},
 		{"ControlNumbersWrap", testControlNumbersWrap},
