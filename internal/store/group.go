@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -25,9 +23,6 @@ type txGroup struct {
 	// arrived has a token when a caller queued while a round ran: a round
 	// gathering during an fsync (gather) wakes for it.
 	arrived chan struct{}
-	// gathering is set while a round's leader waits in gather for an
-	// fsync to end (leadGroup yields to it when one does).
-	gathering atomic.Bool
 }
 
 type groupedTx struct {
@@ -100,15 +95,6 @@ func (s *sqlStore) leadGroup() {
 	if derr := s.wal.durable(ctx, seq); err == nil {
 		err = derr
 	}
-	if g.gathering.Load() {
-		// The fsync that just ended readied the next round's leader
-		// (gather) on this goroutine's P, where each caller answered
-		// below would have displaced it: it would have run only after
-		// one of them had done its own work (~100–500 µs under hey),
-		// with the disk idle until its COMMIT and fsync. Let it commit
-		// first; these callers are already durable and wait a COMMIT.
-		runtime.Gosched()
-	}
 	for _, t := range round {
 		if err != nil && t.err == nil {
 			t.err = err // the shared commit failed: nothing of t was kept (or it is not known to be durable)
@@ -146,17 +132,13 @@ func (s *sqlStore) gather(ctx context.Context, n int) []*groupedTx {
 		if syncing == nil {
 			return nil
 		}
-		g.gathering.Store(true)
 		select {
 		case <-syncing:
-			g.gathering.Store(false)
 			return s.take(n)
 		case <-g.arrived:
 		case <-ctx.Done():
-			g.gathering.Store(false)
 			return nil
 		}
-		g.gathering.Store(false)
 	}
 }
 

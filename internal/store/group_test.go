@@ -3,8 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"os"
-	"os/exec"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -269,58 +267,5 @@ func TestLoneCallerTakesInTheQueued(t *testing.T) {
 				t.Errorf("%d accounts committed, want %d", got, want)
 			}
 		})
-	}
-}
-
-// TestNextRoundCommitsBeforeTheCallersAreAnswered: when an fsync ends with
-// the next round's leader waiting for it (gather), that round commits (and
-// its fsync can start) before the ended round's callers are answered and
-// go on with their own work, which on the same P would have run first
-// while the disk idled. Run with GOMAXPROCS=1 (in a child process), where
-// the order is the scheduler's, not the machine's: without the hand-over
-// the first round's caller returns before the second round commits.
-func TestNextRoundCommitsBeforeTheCallersAreAnswered(t *testing.T) {
-	if os.Getenv("STORE_TEST_ONE_PROC") == "" {
-		t.Parallel()
-		cmd := exec.Command(os.Args[0], "-test.run=^TestNextRoundCommitsBeforeTheCallersAreAnswered$", "-test.count=1", "-test.v")
-		cmd.Env = append(os.Environ(), "STORE_TEST_ONE_PROC=1", "GOMAXPROCS=1")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("with GOMAXPROCS=1: %v\n%s", err, out)
-		}
-		return
-	}
-	ctx := context.Background()
-	s := openTestSQLite(t)
-	gate, count := blockSync(s)
-	create := func(id string) func(tx Queries) error {
-		return func(tx Queries) error { return tx.CreateAccount(ctx, Account{ID: id, Name: id, CreatedAt: time.Now()}) }
-	}
-	base := s.wal.begun.Load()
-	// The first round commits alone and its fsync is held.
-	var seenByFirst atomic.Uint64
-	first := make(chan error, 1)
-	go func() {
-		err := s.GroupInTx(ctx, create("first"))
-		seenByFirst.Store(s.wal.begun.Load()) // the first thing its caller does once answered
-		first <- err
-	}()
-	waitFor(t, "the first round's fsync", func() bool { return count.Load() == 1 })
-	// The second round runs its caller and waits for that fsync to end.
-	second := make(chan error, 1)
-	go func() { second <- s.GroupInTx(ctx, create("second")) }()
-	waitFor(t, "the second round to gather", s.group.gathering.Load)
-	close(gate)
-	if err := <-first; err != nil {
-		t.Fatal(err)
-	}
-	if err := <-second; err != nil {
-		t.Fatal(err)
-	}
-	if got := seenByFirst.Load() - base; got != 2 {
-		t.Errorf("the first round's caller returned having seen %d commits, want 2 (the second round's committed first)", got)
-	}
-	if got := committedAccounts(t, s); got != 2 {
-		t.Errorf("%d accounts committed, want 2", got)
 	}
 }
