@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clearhouse/clearhouse/internal/eligibility"
 )
 
 const checkPath = "/2024-04-01/change/medicalnetwork/eligibility/v3"
@@ -70,9 +73,11 @@ func TestServeEligibility(t *testing.T) {
 	if code, body := post(t, base+checkPath, testKey, uhcSubscriber); code != 200 {
 		t.Fatalf("test check after restart: %d %.200s", code, body)
 	}
-	// The first run reserved 1–100; the restarted process starts a new block.
-	if got := controlNumbers(base); len(got) != 2 || got[0] != "000000101" {
-		t.Errorf("ISA13s after a restart %v, want 000000101 first", got)
+	// The first run reserved a block (1–ControlNumberBlock); the restarted
+	// process starts a new one.
+	want := fmt.Sprintf("%09d", eligibility.ControlNumberBlock+1)
+	if got := controlNumbers(base); len(got) != 2 || got[0] != want {
+		t.Errorf("ISA13s after a restart %v, want %s first", got, want)
 	}
 }
 
