@@ -2,14 +2,13 @@ package store
 
 // Migration 432: a check's usage outlives the check, whoever deletes it.
 //
-// A check is its own usage row (usage.go, 00430): the new PurgeExpired
-// copies a check's usage into the usage table before deleting it, but a
-// replica of the previous version, which keeps working beside the new
-// schema during a rolling upgrade (docs/operations/upgrades.md), deletes
-// checks without that copy, and the usage of every check written by the
-// new version would be lost. The trigger makes the copy for any DELETE,
-// unless the usage table already holds the check's row (an older build's,
-// or PurgeExpired's). A DELETE costs it; an INSERT does not. A check a
+// A check is its own usage row (usage.go, 00430), so deleting a check
+// must copy its usage into the usage table first — not only in this
+// version's retention (PurgeExpired) but in a replica of the previous
+// version, which keeps working beside the new schema during a rolling
+// upgrade (docs/operations/upgrades.md) and deletes checks without any
+// copy. The trigger makes the copy for every DELETE, unless the usage
+// table already holds the check's row (an older build's). A DELETE costs it; an INSERT does not. A check a
 // group round deletes again (its audit event failed: checkrows.go's undo)
 // was never a call, and undo deletes that row too.
 func checkUsageKeptUp(engine string) []string {

@@ -130,11 +130,8 @@ func (q *queries) PurgeExpired(ctx context.Context, accountID string, c PurgeCut
 			ids = append(ids, some...)
 		}
 		r.Checks = len(ids)
-		// A check is its own usage row (usage.go): its usage stays, in
-		// the usage table, when the check goes.
-		if err := q.deleteIn(ctx, dryRun, copyCheckUsageSQL, accountID, ids); err != nil {
-			return r, err
-		}
+		// A check is its own usage row (usage.go): migration 432's
+		// trigger keeps its usage in the usage table when the check goes.
 		if err := q.deleteIn(ctx, dryRun, `DELETE FROM eligibility_checks WHERE account_id = $1 AND id IN `, accountID, ids); err != nil {
 			return r, err
 		}
@@ -289,8 +286,6 @@ func (q *queries) deleteIdentifierValues(ctx context.Context, dryRun bool, ids [
 	return q.deleteIdentifierGroups(ctx, ids)
 }
 
-// deleteIn runs sql (a DELETE, or the INSERT that keeps a removed check's
-// usage) over ids, unless dryRun.
 func (q *queries) deleteIn(ctx context.Context, dryRun bool, sql, account string, ids []string) error {
 	if dryRun || len(ids) == 0 {
 		return nil

@@ -10,8 +10,9 @@ import (
 // its id as the usage's reference), so a check no longer writes a second
 // row into a second B-tree — on SQLite a WAL frame per group round
 // (BenchmarkRoundCost). The usage table keeps the calls of other kinds
-// and the usage of the checks retention removed (PurgeExpired copies
-// theirs into it first: billing outlives the history).
+// and the usage of the checks deleted since (migration 432's trigger
+// copies a check's row into it, whoever deletes the check: billing
+// outlives the history).
 //
 // A usage row of kind eligibility_check counts only while its check is
 // gone. Rows written before migration 00430 (which deleted those of
@@ -34,14 +35,6 @@ const usageRowsSQL = `SELECT ` + usageColumns + ` FROM usage u WHERE account_id 
 // named so the (account_id, mode, created_at ...) index serves it.
 const checkUsageSQL = `SELECT id, account_id, key_id, mode, '` + UsageEligibilityCheck + `', id, cost_micros, created_at
 	FROM eligibility_checks WHERE account_id = $1 AND mode IN ('` + ModeTest + `', '` + ModeProduction + `')`
-
-// copyCheckUsageSQL keeps the usage of checks about to be removed (an IN
-// list of their ids follows), but not twice: an older build still writes
-// a usage row of its own with each check.
-const copyCheckUsageSQL = `INSERT INTO usage (` + usageColumns + `) ` + checkUsageSQL + `
-	AND NOT EXISTS (SELECT 1 FROM usage u WHERE u.account_id = eligibility_checks.account_id
-		AND u.created_at = eligibility_checks.created_at AND u.kind = '` + UsageEligibilityCheck + `' AND u.ref_id = eligibility_checks.id)
-	AND id IN `
 
 func (q *queries) ListUsage(ctx context.Context, accountID string) ([]UsageRecord, error) {
 	rows, err := q.r.query(ctx, usageRowsSQL+` UNION ALL `+checkUsageSQL+` ORDER BY created_at, id`, accountID)
